@@ -1,0 +1,28 @@
+// All registered environments, keyed by id. Each family exports its own list of specs.
+import { minigridEnvs } from './minigrid/index.js';
+import type { EnvSpec, TextEnv } from './types.js';
+import { webshopEnvs } from './webshop/index.js';
+
+const ALL: readonly EnvSpec[] = [...minigridEnvs, ...webshopEnvs];
+
+export const envRegistry: ReadonlyMap<string, EnvSpec> = new Map(ALL.map((s) => [s.id, s]));
+
+/** Every registered id, in registration order. */
+export function envIds(): string[] {
+  return ALL.map((s) => s.id);
+}
+
+/** The spec for `id`, or an error that lists close alternatives. */
+export function envSpec(id: string): EnvSpec {
+  const spec = envRegistry.get(id);
+  if (spec) return spec;
+  const needle = id.toLowerCase();
+  const close = envIds().filter((k) => k.toLowerCase().includes(needle.split('/').pop() ?? ''));
+  const hint = close.length > 0 ? ` Did you mean: ${close.slice(0, 5).join(', ')}?` : '';
+  throw new Error(`unknown environment id "${id}".${hint}`);
+}
+
+/** A fresh instance of environment `id`. */
+export function makeEnv(id: string): TextEnv {
+  return envSpec(id).make();
+}
