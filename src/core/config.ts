@@ -1,0 +1,326 @@
+// The experiment config: one field table (like TensorFlow Playground's state.ts) from which the
+// zod schema, the setup form, the URL hash and the CLI flags are all generated. Defaults follow
+// RAGEN's (reference/ragen.md §1–2) scaled to tiny models; the algorithm presets that switch
+// several fields at once live in core/rl/algorithms.ts.
+import { z } from 'zod';
+
+export type FieldGroup = 'run' | 'rollout' | 'reward' | 'advantage' | 'filter' | 'loss' | 'optim' | 'eval';
+
+interface FieldBase {
+  /** Config key; also the URL-hash key. */
+  key: string;
+  /** CLI flag without the dashes. */
+  flag: string;
+  group: FieldGroup;
+  label: string;
+  /** One line for the form and `--help`. */
+  help: string;
+  /** Can change mid-run without a reset (DESIGN §7). */
+  live?: boolean;
+}
+export interface IntField extends FieldBase {
+  kind: 'int';
+  min: number;
+  max: number;
+  default: number;
+}
+export interface FloatField extends FieldBase {
+  kind: 'float';
+  min: number;
+  max: number;
+  default: number;
+  /** Shown on a log scale (learning rates, coefficients). */
+  log?: boolean;
+}
+export interface EnumField extends FieldBase {
+  kind: 'enum';
+  options: readonly string[];
+  default: string;
+}
+export interface BoolField extends FieldBase {
+  kind: 'bool';
+  default: boolean;
+}
+export interface StringField extends FieldBase {
+  kind: 'string';
+  pattern: RegExp;
+  patternHelp: string;
+  default: string;
+}
+export type Field = IntField | FloatField | EnumField | BoolField | StringField;
+
+export const ALGORITHM_NAMES = [
+  'ppo-turn',
+  'starpo-ppo',
+  'starpo-grpo',
+  'starpo-s',
+  'starpo-s+',
+  'dpo-online',
+] as const;
+export const MODEL_SIZES = ['nano', 'micro', 'small'] as const;
+export const BACKEND_CHOICES = ['auto', 'webgpu', 'wasm', 'cpu'] as const;
+
+const U32_MAX = 4294967295;
+
+/** Every setting of an experiment, in form order. */
+// biome-ignore format: one row per field reads as a table
+export const FIELDS: readonly Field[] = [
+  // run
+  { key: 'env', flag: 'env', group: 'run', kind: 'string', label: 'Environment', default: 'minigrid/DoorKey-5x5', pattern: /^[a-z]+\/[A-Za-z0-9._-]+$/, patternHelp: 'a registered id such as minigrid/DoorKey-5x5 or webshop/lite', help: 'Which text environment the agent plays.' },
+  { key: 'algorithm', flag: 'algo', group: 'run', kind: 'enum', label: 'Algorithm', options: ALGORITHM_NAMES, default: 'starpo-ppo', help: 'Preset of switches (DESIGN §5); each switch below can still be changed on its own.' },
+  { key: 'modelSize', flag: 'size', group: 'run', kind: 'enum', label: 'Model size', options: MODEL_SIZES, default: 'nano', help: 'nano: d64×2 layers, micro: d128×4, small: d256×6 (GPU).' },
+  { key: 'seed', flag: 'seed', group: 'run', kind: 'int', label: 'Seed', min: 0, max: U32_MAX, default: 1, help: 'Seeds every random choice; same seed and backend give the same run.' },
+  { key: 'iterations', flag: 'iters', group: 'run', kind: 'int', label: 'Iterations', min: 1, max: 100000, default: 200, help: 'Planned rollout → update iterations.' },
+  { key: 'backend', flag: 'backend', group: 'run', kind: 'enum', label: 'Backend', options: BACKEND_CHOICES, default: 'auto', help: 'auto picks WebGPU → WASM → CPU by a timed probe; the others force one.' },
+  { key: 'checkpointEvery', flag: 'checkpoint-every', group: 'run', kind: 'int', label: 'Checkpoint every', min: 0, max: 100000, default: 50, help: 'Save weights every k iterations (0: only at the end).' },
+  // rollout
+  { key: 'groups', flag: 'groups', group: 'rollout', kind: 'int', label: 'Groups (P)', min: 1, max: 128, default: 8, help: 'Initial states per iteration; all rollouts of a group share the start seed.' },
+  { key: 'groupSize', flag: 'group-size', group: 'rollout', kind: 'int', label: 'Group size (N)', min: 1, max: 64, default: 16, help: 'Rollouts per initial state.' },
+  { key: 'maxTurns', flag: 'max-turns', group: 'rollout', kind: 'int', label: 'Max turns', min: 1, max: 50, default: 5, help: 'Turns per trajectory before it is cut.' },
+  { key: 'maxActionsPerTurn', flag: 'max-actions-per-turn', group: 'rollout', kind: 'int', label: 'Actions per turn', min: 1, max: 10, default: 5, help: 'Actions the agent may chain with || in one answer.' },
+  { key: 'maxActionsPerTraj', flag: 'max-actions', group: 'rollout', kind: 'int', label: 'Action budget', min: 1, max: 200, default: 10, help: 'Total actions per trajectory; shown to the agent as "actions left".' },
+  { key: 'maxTokensPerTurn', flag: 'max-tokens', group: 'rollout', kind: 'int', label: 'Tokens per turn', min: 4, max: 256, default: 40, help: 'Longest response the agent may write in one turn.' },
+  { key: 'contextLength', flag: 'context', group: 'rollout', kind: 'int', label: 'Context length', min: 64, max: 2048, default: 512, help: 'Longest token sequence the model reads; older turns are cut, visibly.' },
+  { key: 'historyTurns', flag: 'history-turns', group: 'rollout', kind: 'int', label: 'History turns', min: 1, max: 50, default: 5, help: 'Past turns kept in the prompt (ppo-turn keeps 1).' },
+  { key: 'temperature', flag: 'temperature', group: 'rollout', kind: 'float', label: 'Temperature', min: 0.05, max: 3, default: 1, live: true, help: 'Sampling temperature for training rollouts.' },
+  // reward
+  { key: 'formatPenalty', flag: 'format-penalty', group: 'reward', kind: 'float', label: 'Format penalty', min: 0, max: 1, default: 0.1, help: 'Subtracted per turn with a malformed or invalid answer.' },
+  { key: 'rewardPlacement', flag: 'reward-placement', group: 'reward', kind: 'enum', label: 'Reward placement', options: ['last-token', 'per-turn'], default: 'last-token', help: 'Sum on the last agent token (StarPO) or each turn\u2019s reward at its end.' },
+  { key: 'lossOnEnvTokens', flag: 'loss-on-env-tokens', group: 'reward', kind: 'bool', label: 'Train on env tokens', default: false, help: 'Include state/reward tokens in the loss, as the paper\u2019s runs did.' },
+  // advantage
+  { key: 'advantage', flag: 'advantage', group: 'advantage', kind: 'enum', label: 'Advantage', options: ['gae', 'grpo', 'turn-gae', 'none'], default: 'gae', help: 'Critic + GAE, group-normalised (GRPO), GAE over turns, or none (DPO).' },
+  { key: 'gamma', flag: 'gamma', group: 'advantage', kind: 'float', label: 'γ', min: 0, max: 1, default: 1, help: 'Discount (RAGEN uses 1).' },
+  { key: 'lambda', flag: 'lambda', group: 'advantage', kind: 'float', label: 'λ', min: 0, max: 1, default: 1, help: 'GAE trace parameter (RAGEN uses 1).' },
+  { key: 'whiten', flag: 'whiten', group: 'advantage', kind: 'bool', label: 'Whiten advantages', default: true, help: 'Normalise critic advantages over the batch (skipped when reward std ≈ 0).' },
+  { key: 'criticWarmup', flag: 'critic-warmup', group: 'advantage', kind: 'int', label: 'Critic warm-up', min: 0, max: 1000, default: 0, help: 'Iterations that train only the critic before the first policy update.' },
+  { key: 'thinkingCritic', flag: 'thinking-critic', group: 'advantage', kind: 'bool', label: 'Thinking critic', default: false, help: 'Weight advantages by σ(rule-based thinking quality) (secondary note).' },
+  // filter
+  { key: 'filterMode', flag: 'filter', group: 'filter', kind: 'enum', label: 'Variance filter', options: ['off', 'subsample', 'oversample'], default: 'off', help: 'StarPO-S: keep high-std groups of the P rolled out, or roll out P/ratio and keep P.' },
+  { key: 'filterRatio', flag: 'filter-ratio', group: 'filter', kind: 'float', label: 'Keep ratio', min: 0.05, max: 1, default: 0.25, live: true, help: 'Share of groups kept by the in-group reward-std filter.' },
+  { key: 'filterOrder', flag: 'filter-order', group: 'filter', kind: 'enum', label: 'Keep', options: ['highest-std', 'lowest-std'], default: 'highest-std', help: 'Keep the most uncertain groups (paper) or the least (reverse ablation).' },
+  { key: 'outlierDrop', flag: 'outlier-drop', group: 'filter', kind: 'bool', label: '2σ outlier drop', default: false, help: 'Drop trajectories beyond 2σ of the batch mean return (secondary note).' },
+  // loss
+  { key: 'clipLow', flag: 'clip-low', group: 'loss', kind: 'float', label: 'ε low', min: 0, max: 1, default: 0.2, live: true, help: 'Ratio clipped below at 1 − ε_low.' },
+  { key: 'clipHigh', flag: 'clip-high', group: 'loss', kind: 'float', label: 'ε high', min: 0, max: 1, default: 0.2, live: true, help: 'Ratio clipped above at 1 + ε_high (clip-higher: 0.28).' },
+  { key: 'entropyCoef', flag: 'entropy-coef', group: 'loss', kind: 'float', label: 'Entropy bonus', min: 0, max: 0.1, default: 0.001, live: true, help: 'Coefficient of the entropy bonus.' },
+  { key: 'klCoef', flag: 'kl-coef', group: 'loss', kind: 'float', label: 'KL coefficient', min: 0, max: 1, default: 0.001, live: true, help: 'Weight of KL to the reference policy (0: off).' },
+  { key: 'klEstimator', flag: 'kl-estimator', group: 'loss', kind: 'enum', label: 'KL estimator', options: ['k1', 'k3'], default: 'k1', help: 'k1 = log r, k3 = r − 1 − log r (Schulman).' },
+  { key: 'klMode', flag: 'kl-mode', group: 'loss', kind: 'enum', label: 'KL as', options: ['loss', 'reward'], default: 'loss', help: 'Add KL to the loss or subtract it from the reward.' },
+  { key: 'valueClip', flag: 'value-clip', group: 'loss', kind: 'float', label: 'Value clip', min: 0, max: 10, default: 0.5, help: 'Clipped value loss range around the old values.' },
+  { key: 'dpoBeta', flag: 'dpo-beta', group: 'loss', kind: 'float', label: 'DPO β', min: 0.001, max: 10, default: 0.1, log: true, help: 'Temperature of the DPO loss.' },
+  // optim
+  { key: 'lr', flag: 'lr', group: 'optim', kind: 'float', label: 'Learning rate', min: 1e-7, max: 0.1, default: 3e-4, log: true, live: true, help: 'Adam step size of the policy.' },
+  { key: 'criticLr', flag: 'critic-lr', group: 'optim', kind: 'float', label: 'Critic LR', min: 1e-7, max: 0.1, default: 1e-3, log: true, help: 'Adam step size of the critic.' },
+  { key: 'adamEpsilon', flag: 'adam-epsilon', group: 'optim', kind: 'float', label: 'Adam ε', min: 1e-10, max: 1e-3, default: 1e-8, log: true, help: 'Passed explicitly: tfjs defaults differ by backend.' },
+  { key: 'gradClip', flag: 'grad-clip', group: 'optim', kind: 'float', label: 'Grad-norm clip', min: 0, max: 100, default: 1, help: 'Global gradient-norm clip (0: off).' },
+  { key: 'epochs', flag: 'epochs', group: 'optim', kind: 'int', label: 'Epochs', min: 1, max: 16, default: 1, help: 'Passes over the kept batch per iteration.' },
+  { key: 'minibatch', flag: 'minibatch', group: 'optim', kind: 'int', label: 'Minibatch', min: 1, max: 4096, default: 32, help: 'Trajectories per optimizer step.' },
+  { key: 'stepsPerIteration', flag: 'steps-per-iter', group: 'optim', kind: 'int', label: 'Steps per iteration', min: 0, max: 256, default: 0, help: 'Fixed optimizer steps per iteration, for step-matched comparisons (0: from epochs × minibatches).' },
+  { key: 'klEarlyStop', flag: 'kl-early-stop', group: 'optim', kind: 'float', label: 'KL early stop', min: 0, max: 10, default: 0, help: 'Stop the epoch when approx KL exceeds this (0: off).' },
+  { key: 'lrWarmup', flag: 'lr-warmup', group: 'optim', kind: 'float', label: 'LR warm-up', min: 0, max: 0.5, default: 0, help: 'Share of planned iterations with a linear LR ramp.' },
+  // eval
+  { key: 'evalEvery', flag: 'eval-every', group: 'eval', kind: 'int', label: 'Eval every', min: 0, max: 10000, default: 5, help: 'Held-out evaluation every k iterations (0: off).' },
+  { key: 'evalEpisodes', flag: 'eval-episodes', group: 'eval', kind: 'int', label: 'Eval episodes', min: 1, max: 1024, default: 32, help: 'Held-out start states per evaluation.' },
+  { key: 'miEvery', flag: 'mi-every', group: 'eval', kind: 'int', label: 'MI every', min: 0, max: 10000, default: 5, help: 'Reasoning-MI proxy every k iterations (0: off).' },
+  { key: 'miSamples', flag: 'mi-samples', group: 'eval', kind: 'int', label: 'MI samples', min: 2, max: 64, default: 16, help: 'Prompts teacher-forced against each other for the MI proxy.' },
+];
+
+/** The experiment config, plain JSON data (crosses postMessage, the URL, IndexedDB, the CLI). */
+export interface Config {
+  env: string;
+  algorithm: (typeof ALGORITHM_NAMES)[number];
+  modelSize: (typeof MODEL_SIZES)[number];
+  seed: number;
+  iterations: number;
+  backend: (typeof BACKEND_CHOICES)[number];
+  checkpointEvery: number;
+  groups: number;
+  groupSize: number;
+  maxTurns: number;
+  maxActionsPerTurn: number;
+  maxActionsPerTraj: number;
+  maxTokensPerTurn: number;
+  contextLength: number;
+  historyTurns: number;
+  temperature: number;
+  formatPenalty: number;
+  rewardPlacement: 'last-token' | 'per-turn';
+  lossOnEnvTokens: boolean;
+  advantage: 'gae' | 'grpo' | 'turn-gae' | 'none';
+  gamma: number;
+  lambda: number;
+  whiten: boolean;
+  criticWarmup: number;
+  thinkingCritic: boolean;
+  filterMode: 'off' | 'subsample' | 'oversample';
+  filterRatio: number;
+  filterOrder: 'highest-std' | 'lowest-std';
+  outlierDrop: boolean;
+  clipLow: number;
+  clipHigh: number;
+  entropyCoef: number;
+  klCoef: number;
+  klEstimator: 'k1' | 'k3';
+  klMode: 'loss' | 'reward';
+  valueClip: number;
+  dpoBeta: number;
+  lr: number;
+  criticLr: number;
+  adamEpsilon: number;
+  gradClip: number;
+  epochs: number;
+  minibatch: number;
+  stepsPerIteration: number;
+  klEarlyStop: number;
+  lrWarmup: number;
+  evalEvery: number;
+  evalEpisodes: number;
+  miEvery: number;
+  miSamples: number;
+}
+
+export type ConfigKey = keyof Config;
+
+function fieldSchema(f: Field): z.ZodType {
+  switch (f.kind) {
+    case 'int':
+      return z
+        .number({ error: `must be a whole number from ${f.min} to ${f.max}` })
+        .int({ error: `must be a whole number from ${f.min} to ${f.max}` })
+        .min(f.min, { error: `must be at least ${f.min} (allowed ${f.min}–${f.max})` })
+        .max(f.max, { error: `must be at most ${f.max} (allowed ${f.min}–${f.max})` });
+    case 'float':
+      return z
+        .number({ error: `must be a number from ${f.min} to ${f.max}` })
+        .refine(Number.isFinite, { error: 'must be a finite number' })
+        .refine((v) => v >= f.min, { error: `must be at least ${f.min} (allowed ${f.min}–${f.max})` })
+        .refine((v) => v <= f.max, { error: `must be at most ${f.max} (allowed ${f.min}–${f.max})` });
+    case 'enum':
+      return z.enum(f.options as [string, ...string[]], { error: `must be one of: ${f.options.join(', ')}` });
+    case 'bool':
+      return z.boolean({ error: 'must be true or false' });
+    case 'string':
+      return z
+        .string({ error: `must be ${f.patternHelp}` })
+        .max(200, { error: 'must be at most 200 characters' })
+        .regex(f.pattern, { error: `must be ${f.patternHelp}` });
+  }
+}
+
+/** The zod schema of a full config, generated from FIELDS; unknown keys are errors. */
+export const configSchema = z.strictObject(Object.fromEntries(FIELDS.map((f) => [f.key, fieldSchema(f)])));
+
+/** The defaults of every field. */
+export function defaultConfig(): Config {
+  return Object.fromEntries(FIELDS.map((f) => [f.key, f.default])) as unknown as Config;
+}
+
+export const fieldByKey: ReadonlyMap<string, Field> = new Map(FIELDS.map((f) => [f.key, f]));
+
+/** A field-named validation error. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: FieldError[] };
+
+/** Cross-field rules the per-field ranges cannot express. */
+function crossFieldErrors(c: Config): FieldError[] {
+  const errors: FieldError[] = [];
+  if (c.maxActionsPerTurn > c.maxActionsPerTraj) {
+    errors.push({
+      field: 'maxActionsPerTurn',
+      message: `must not exceed the action budget (${c.maxActionsPerTraj})`,
+    });
+  }
+  if (c.algorithm === 'dpo-online' && c.groupSize < 2) {
+    errors.push({
+      field: 'groupSize',
+      message: 'dpo-online pairs trajectories within a group: needs at least 2',
+    });
+  }
+  if (c.advantage === 'grpo' && c.groupSize < 2) {
+    errors.push({
+      field: 'groupSize',
+      message: 'group-normalised advantages need at least 2 rollouts per group',
+    });
+  }
+  if (c.filterMode !== 'off' && Math.round(c.groups * c.filterRatio) < 1) {
+    errors.push({
+      field: 'filterRatio',
+      message: `keeps no group of ${c.groups}: raise it to at least ${(1 / c.groups).toFixed(3)}`,
+    });
+  }
+  const rollouts = c.groups * c.groupSize * (c.filterMode === 'oversample' ? 1 / c.filterRatio : 1);
+  if (rollouts > 4096) {
+    errors.push({
+      field: 'groups',
+      message: `groups × group size${c.filterMode === 'oversample' ? ' ÷ keep ratio' : ''} is ${Math.round(rollouts)} rollouts per iteration; the limit is 4096`,
+    });
+  }
+  return errors;
+}
+
+/**
+ * Validates a whole config (all fields required, no unknown keys). Every problem is reported
+ * with the field it belongs to. `knownEnvs`, when given, also checks the env id exists.
+ */
+export function validateConfig(raw: unknown, knownEnvs?: readonly string[]): ConfigResult {
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const errors: FieldError[] = [];
+    for (const issue of parsed.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const k of issue.keys) errors.push({ field: k, message: 'is not a config field' });
+      } else {
+        const field = String(issue.path[0] ?? '(config)');
+        const message =
+          issue.code === 'invalid_type' && issue.input === undefined ? 'is missing' : issue.message;
+        errors.push({ field, message });
+      }
+    }
+    return { ok: false, errors };
+  }
+  const config = parsed.data as unknown as Config;
+  const errors = crossFieldErrors(config);
+  if (knownEnvs && !knownEnvs.includes(config.env)) {
+    errors.push({ field: 'env', message: `"${config.env}" is not a registered environment` });
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
+}
+
+/** Fills missing fields with defaults, then validates (for partial inputs: hash, JSON files). */
+export function completeConfig(partial: unknown, knownEnvs?: readonly string[]): ConfigResult {
+  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
+    return { ok: false, errors: [{ field: '(config)', message: 'must be a JSON object' }] };
+  }
+  return validateConfig({ ...defaultConfig(), ...(partial as object) }, knownEnvs);
+}
+
+/** One line per error: `field: message`. */
+export function formatErrors(errors: readonly FieldError[]): string {
+  return errors.map((e) => `${e.field}: ${e.message}`).join('\n');
+}
+
+/**
+ * Parses one field's value from text (URL hash, CLI flag). Throws an Error naming the field.
+ */
+export function parseFieldText(field: Field, text: string): number | string | boolean {
+  switch (field.kind) {
+    case 'int':
+    case 'float': {
+      const t = text.trim();
+      const v = t === '' ? Number.NaN : Number(t);
+      if (!Number.isFinite(v)) throw new Error(`${field.key}: "${text}" is not a number`);
+      return v;
+    }
+    case 'bool':
+      if (text === 'true' || text === '1') return true;
+      if (text === 'false' || text === '0') return false;
+      throw new Error(`${field.key}: "${text}" is not true or false`);
+    case 'enum':
+    case 'string':
+      return text;
+  }
+}
