@@ -1,4 +1,6 @@
 // The command table of `starpo`. Add one import and one entry per command.
 import type { Command } from '../command.js';
+import { webshopRewardCommand } from './webshop-reward.js';
+import { webshopSearchCommand } from './webshop-search.js';
 
-export const commands: readonly Command[] = [];
+export const commands: readonly Command[] = [webshopRewardCommand, webshopSearchCommand];
