@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { dropOutliers, filterGroups, groupsToKeep, groupsToRollOut, zeroStdShare } from './filter.js';
+
+// Unbiased stds: g0 0, g1 0.57735, g2 0.5, g3 0.60759 (hand-computed).
+const rewards = [
+  [1, 1, 1, 1],
+  [0, 1, 0, 1],
+  [0, 0, 0, 1],
+  [1, 0, -0.1, 1],
+];
+
+describe('filterGroups', () => {
+  it('keeps the highest-std groups', () => {
+    const r = filterGroups(rewards, 2);
+    expect(r.keptGroups).toEqual([1, 3]);
+    expect(r.keptRatio).toBe(0.5);
+    expect(r.all[3]!.std).toBeCloseTo(0.60759, 4);
+    expect(r.chosen.std).toBeCloseTo((0.57735 + 0.60759) / 2, 4);
+    expect(r.chosen.mean).toBeCloseTo((0.5 + 0.475) / 2, 6);
+  });
+
+  it('keeps the lowest-std groups in reverse order', () => {
+    expect(filterGroups(rewards, 2, 'lowest-std').keptGroups).toEqual([0, 2]);
+  });
+
+  it('breaks ties by group index', () => {
+    expect(
+      filterGroups(
+        [
+          [0, 1],
+          [1, 1],
+          [1, 0],
+        ],
+        1,
+      ).keptGroups,
+    ).toEqual([0]);
+  });
+
+  it('keeps floor(ratio·P) groups when subsampling and P when oversampling', () => {
+    expect(groupsToKeep(8, 8, 'subsample', 0.25)).toBe(2);
+    expect(groupsToKeep(8, 8, 'subsample', 0.3)).toBe(2);
+    expect(groupsToKeep(3, 3, 'subsample', 0.25)).toBe(1);
+    expect(groupsToRollOut(8, 'oversample', 0.25)).toBe(32);
+    expect(groupsToRollOut(8, 'oversample', 0.3)).toBe(27);
+    expect(groupsToKeep(32, 8, 'oversample', 0.25)).toBe(8);
+    expect(groupsToRollOut(8, 'subsample', 0.25)).toBe(8);
+    expect(groupsToKeep(8, 8, 'off', 0.25)).toBe(8);
+  });
+
+  it('reports the share of zero-std groups', () => {
+    expect(zeroStdShare(filterGroups(rewards, 4).all)).toBe(0.25);
+  });
+});
+
+describe('dropOutliers', () => {
+  it('drops trajectories beyond 2σ of the batch mean', () => {
+    // 19 zeros and one 10: mean 0.5, population std √(4.75) = 2.179; |10 − 0.5| > 4.36.
+    const r = Array(19).fill(0).concat([10]);
+    expect(dropOutliers(r)).toEqual([...Array(19).keys()]);
+    expect(dropOutliers([1, 1, 1])).toEqual([0, 1, 2]);
+  });
+});

@@ -1,0 +1,97 @@
+// StarPO-S uncertainty filtering (RAGEN Eq 7; `_filter_rollout` in agent_trainer.py): rank
+// groups by the unbiased std of their trajectory rewards (format penalties included) and keep
+// the top share. Two ways to use it: `subsample` filters the P groups rolled out (the paper,
+// fewer samples per step), `oversample` rolls out ⌈P/ratio⌉ groups and keeps P (the kept
+// batch is as large as an unfiltered one; reference/echo-trap-round2.md). Plus the secondary
+// note's 2σ outlier drop over the batch, a separate switch.
+import { meanStd, ZERO_STD } from './advantages.js';
+
+export type FilterMode = 'off' | 'subsample' | 'oversample';
+export type FilterOrder = 'highest-std' | 'lowest-std';
+
+/** Per-group statistics of trajectory rewards. */
+export interface GroupStats {
+  group: number;
+  mean: number;
+  std: number;
+  max: number;
+}
+
+export interface FilterResult {
+  /** Indices of the kept groups, in ascending order. */
+  keptGroups: number[];
+  /** Kept groups ÷ groups rolled out. */
+  keptRatio: number;
+  all: GroupStats[];
+  /** Mean of the kept groups' std, mean and max reward (RAGEN's rollout/chosen_in_group_*). */
+  chosen: { std: number; mean: number; max: number };
+}
+
+/** Groups rolled out per iteration so that `mode` keeps `groups` (oversample) or filters them. */
+export function groupsToRollOut(groups: number, mode: FilterMode, ratio: number): number {
+  return mode === 'oversample' ? Math.ceil(groups / ratio - 1e-9) : groups;
+}
+
+/** Groups kept: floor(ratio·P) as RAGEN's topk (at least 1) for subsample, P for oversample. */
+export function groupsToKeep(
+  rolledOut: number,
+  targetGroups: number,
+  mode: FilterMode,
+  ratio: number,
+): number {
+  if (mode === 'off') return rolledOut;
+  if (mode === 'oversample') return Math.min(targetGroups, rolledOut);
+  return Math.max(1, Math.floor(ratio * rolledOut + 1e-9));
+}
+
+/** Reward statistics of each group; `rewards[g]` lists group g's trajectory rewards. */
+export function groupStats(rewards: readonly (readonly number[])[]): GroupStats[] {
+  return rewards.map((r, group) => {
+    const { mean, std } = meanStd(r);
+    return { group, mean, std, max: r.length > 0 ? Math.max(...r) : 0 };
+  });
+}
+
+/**
+ * Chooses groups to keep. Ties in std are broken by group index (lower first), so the choice
+ * is deterministic.
+ */
+export function filterGroups(
+  rewards: readonly (readonly number[])[],
+  keep: number,
+  order: FilterOrder = 'highest-std',
+): FilterResult {
+  const all = groupStats(rewards);
+  const sign = order === 'highest-std' ? -1 : 1;
+  const ranked = [...all].sort((a, b) => sign * (a.std - b.std) || a.group - b.group);
+  const kept = ranked.slice(0, Math.max(0, Math.min(keep, all.length)));
+  const keptGroups = kept.map((s) => s.group).sort((a, b) => a - b);
+  const avg = (f: (s: GroupStats) => number) =>
+    kept.length > 0 ? kept.reduce((t, s) => t + f(s), 0) / kept.length : 0;
+  return {
+    keptGroups,
+    keptRatio: all.length > 0 ? keptGroups.length / all.length : 0,
+    all,
+    chosen: { std: avg((s) => s.std), mean: avg((s) => s.mean), max: avg((s) => s.max) },
+  };
+}
+
+/** Share of groups whose rollouts all scored the same (std ≈ 0). */
+export function zeroStdShare(stats: readonly GroupStats[]): number {
+  if (stats.length === 0) return 0;
+  return stats.filter((s) => s.std < ZERO_STD).length / stats.length;
+}
+
+/**
+ * The secondary note's outlier drop: indices of trajectories whose reward lies within
+ * `k` standard deviations (population std) of the batch mean. All are kept when std is 0.
+ */
+export function dropOutliers(rewards: readonly number[], k = 2): number[] {
+  const n = rewards.length;
+  if (n === 0) return [];
+  const mean = rewards.reduce((a, b) => a + b, 0) / n;
+  const std = Math.sqrt(rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / n);
+  const idx = rewards.map((_, i) => i);
+  if (std < ZERO_STD) return idx;
+  return idx.filter((i) => Math.abs((rewards[i] as number) - mean) <= k * std + 1e-12);
+}

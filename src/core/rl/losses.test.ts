@@ -1,0 +1,88 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clippedPolicyLoss, clippedValueLoss, dpoLoss, klPerToken, maskedMean } from './losses.js';
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+const t = (xs: number[]) => tf.tensor2d([xs]);
+const val = async (s: tf.Tensor) => (await s.data())[0]!;
+
+describe('clippedPolicyLoss', () => {
+  it('takes each branch of the min/clip as computed by hand', async () => {
+    // token0: ratio 1.5, A +1 → clipped at 1.28: −1.28 (clip taken)
+    // token1: ratio 0.5, A +1 → unclipped −0.5 (the lower clip would give −0.8, not taken)
+    // token2: ratio 0.5, A −2 → clipped at 0.8: 1.6 (clip taken)
+    // token3: masked out
+    const old = t([0, 0, 0, 0]);
+    const logp = t([Math.log(1.5), Math.log(0.5), Math.log(0.5), Math.log(3)]);
+    const adv = t([1, 1, -2, 5]);
+    const mask = t([1, 1, 1, 0]);
+    const r = clippedPolicyLoss(logp, old, adv, mask, 0.2, 0.28);
+    expect(await val(r.pgLoss)).toBeCloseTo((-1.28 - 0.5 + 1.6) / 3, 5);
+    expect(await val(r.clipFrac)).toBeCloseTo(2 / 3, 6);
+    expect(await val(r.approxKl)).toBeCloseTo((-Math.log(1.5) - 2 * Math.log(0.5)) / 3, 5);
+  });
+
+  it('clips asymmetrically: ratio 1.25 is inside ε_high = 0.28, outside ε = 0.2', async () => {
+    const logp = t([Math.log(1.25)]);
+    const zero = t([0]);
+    const one = t([1]);
+    expect(await val(clippedPolicyLoss(logp, zero, one, one, 0.2, 0.28).pgLoss)).toBeCloseTo(-1.25, 5);
+    expect(await val(clippedPolicyLoss(logp, zero, one, one, 0.2, 0.2).pgLoss)).toBeCloseTo(-1.2, 5);
+  });
+
+  it('gives zero gradient to masked tokens', () => {
+    const logp = tf.variable(t([0.1, -0.2, 0.3]));
+    const g = tf.grad(
+      (x: tf.Tensor) => clippedPolicyLoss(x, t([0, 0, 0]), t([1, -1, 2]), t([1, 0, 1]), 0.2, 0.2).pgLoss,
+    )(logp);
+    expect(g.arraySync()[0]![1]).toBe(0);
+  });
+});
+
+describe('KL estimators', () => {
+  it('k1 and k3 match hand values', async () => {
+    const logp = t([-1]);
+    const ref = t([-1.5]);
+    expect(await val(klPerToken(logp, ref, 'k1'))).toBeCloseTo(0.5, 6);
+    expect(await val(klPerToken(logp, ref, 'k3'))).toBeCloseTo(Math.exp(-0.5) + 0.5 - 1, 6);
+  });
+});
+
+describe('maskedMean', () => {
+  it('averages only masked positions', async () => {
+    expect(await val(maskedMean(t([1, 2, 3, 100]), t([1, 1, 1, 0])))).toBeCloseTo(2, 6);
+  });
+});
+
+describe('clippedValueLoss', () => {
+  it('takes the larger of the clipped and unclipped errors', async () => {
+    // tok0: (1 − 0)² = 1 vs (0.5 + 0.2 − 0)² = 0.49 → 1
+    // tok1: (0.9 − 1)² = 0.01 vs (0.1 + 0.2 − 1)² = 0.49 → 0.49;  0.5·mean = 0.3725
+    const v = t([1.0, 0.9]);
+    const old = t([0.5, 0.1]);
+    const ret = t([0, 1]);
+    const mask = t([1, 1]);
+    expect(await val(clippedValueLoss(v, old, ret, mask, 0.2))).toBeCloseTo(0.3725, 5);
+    expect(await val(clippedValueLoss(v, old, ret, mask, 0))).toBeCloseTo(0.5 * ((1 + 0.01) / 2), 5);
+  });
+});
+
+describe('dpoLoss', () => {
+  it('matches a hand example with one right and one wrong pair', async () => {
+    // pair 1: β((−2 + 2.5) − (−3 + 2.5)) = 0.5·1 = 0.5 → softplus(−0.5) = 0.474077
+    // pair 2: β((−4 + 3) − (−1 + 1)) = −0.5 → softplus(0.5) = 0.974077
+    const r = dpoLoss(
+      tf.tensor1d([-2, -4]),
+      tf.tensor1d([-3, -1]),
+      tf.tensor1d([-2.5, -3]),
+      tf.tensor1d([-2.5, -1]),
+      0.5,
+    );
+    expect(await val(r.loss)).toBeCloseTo((0.474077 + 0.974077) / 2, 5);
+    expect(await val(r.accuracy)).toBe(0.5);
+    expect(await val(r.margin)).toBeCloseTo(0, 6);
+  });
+});

@@ -1,0 +1,43 @@
+// The status line: the backend really in use, the GPU adapter, any fallback reason, and a
+// button that cross-checks a short training run on this backend against the CPU backend.
+import { adapterLabel, describeBackend } from '../../workers/backend.js';
+import { useApp } from '../store/index.js';
+
+export function StatusLine({ onSelfCheck }: { onSelfCheck: () => void }) {
+  const status = useApp((s) => s.backendStatus);
+  const report = useApp((s) => s.backendReport);
+  const error = useApp((s) => s.backendError);
+  const check = useApp((s) => s.selfCheck);
+  return (
+    <footer className="status-line" data-testid="status-line">
+      <span data-testid="backend-status" data-backend={report?.backend ?? ''} data-state={status}>
+        {status === 'starting' ? 'Starting tfjs…' : null}
+        {status === 'failed' ? `Backend failed: ${error}` : null}
+        {status === 'ready' && report ? `Backend: ${describeBackend(report)}` : null}
+      </span>
+      <span data-testid="gpu-adapter">GPU adapter: {adapterLabel(report?.adapter ?? null)}</span>
+      <button
+        type="button"
+        data-testid="btn-self-check"
+        disabled={status !== 'ready' || check.running}
+        onClick={onSelfCheck}
+        title="Train a 1-layer transformer for 3 Adam steps here and on the CPU backend, and compare the losses"
+      >
+        {check.running ? 'Checking…' : 'Cross-check on CPU'}
+      </button>
+      {check.maxAbsDiff !== null ? (
+        <span data-testid="self-check-result" data-max-diff={check.maxAbsDiff}>
+          {check.results
+            .map((r) => `${r.backend}: ${r.losses.map((l) => l.toFixed(5)).join(' → ')}`)
+            .join(' | ')}{' '}
+          (max |Δ| {check.maxAbsDiff.toExponential(2)})
+        </span>
+      ) : null}
+      {check.error ? (
+        <span className="error" data-testid="self-check-error">
+          {check.error}
+        </span>
+      ) : null}
+    </footer>
+  );
+}

@@ -1,0 +1,32 @@
+// Which tfjs backend the train worker really runs on, and the cross-check result.
+import type { StateCreator } from 'zustand';
+import type { BackendReport } from '../../workers/backend.js';
+import type { SelfCheckResult } from '../../workers/protocol.js';
+import type { AppState } from './index.js';
+
+export type BackendStatus = 'starting' | 'ready' | 'failed';
+
+export interface BackendSlice {
+  backendStatus: BackendStatus;
+  backendReport: BackendReport | null;
+  backendError: string | null;
+  selfCheck: {
+    running: boolean;
+    results: SelfCheckResult[];
+    maxAbsDiff: number | null;
+    error: string | null;
+  };
+  setBackendReady(report: BackendReport): void;
+  setBackendFailed(message: string): void;
+  setSelfCheck(patch: Partial<BackendSlice['selfCheck']>): void;
+}
+
+export const createBackendSlice: StateCreator<AppState, [], [], BackendSlice> = (set, get) => ({
+  backendStatus: 'starting',
+  backendReport: null,
+  backendError: null,
+  selfCheck: { running: false, results: [], maxAbsDiff: null, error: null },
+  setBackendReady: (report) => set({ backendStatus: 'ready', backendReport: report, backendError: null }),
+  setBackendFailed: (message) => set({ backendStatus: 'failed', backendError: message }),
+  setSelfCheck: (patch) => set({ selfCheck: { ...get().selfCheck, ...patch } }),
+});

@@ -1,0 +1,79 @@
+// The first page in Debian Chromium: loads cleanly, reports the real backend and adapter, and
+// a short transformer training run in the train worker matches the CPU backend.
+import { expect, test } from '@playwright/test';
+
+test('the page loads with its regions and no console errors', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto('/');
+  for (const id of ['setup-panel', 'transport-bar', 'charts-area', 'trajectory-viewer', 'status-line']) {
+    await expect(page.getByTestId(id)).toBeVisible();
+  }
+  await expect(page.getByTestId('backend-status')).toHaveAttribute('data-state', 'ready', {
+    timeout: 60_000,
+  });
+  await page.screenshot({ path: test.info().outputPath('main-view.png'), fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test('the status shows WebGPU on the SwiftShader adapter', async ({ page }) => {
+  await page.goto('/');
+  const status = page.getByTestId('backend-status');
+  await expect(status).toHaveAttribute('data-backend', 'webgpu', { timeout: 60_000 });
+  await expect(page.getByTestId('gpu-adapter')).toContainText(/swiftshader/i);
+});
+
+test('a 1-layer transformer trained in the worker on WebGPU matches CPU within 1e-4 over 3 Adam steps', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(page.getByTestId('backend-status')).toHaveAttribute('data-backend', 'webgpu', {
+    timeout: 60_000,
+  });
+  await page.getByTestId('btn-self-check').click();
+  const result = page.getByTestId('self-check-result');
+  await expect(result).toBeVisible({ timeout: 110_000 });
+  const text = await result.textContent();
+  expect(text).toMatch(/webgpu: .* \| cpu: /);
+  const diff = Number(await result.getAttribute('data-max-diff'));
+  expect(Number.isFinite(diff)).toBe(true);
+  expect(diff).toBeLessThan(1e-4);
+  // Three losses per backend, and training moved them.
+  const webgpuLosses = (text ?? '')
+    .split('|')[0]!
+    .match(/-?\d+\.\d+/g)!
+    .map(Number);
+  expect(webgpuLosses).toHaveLength(3);
+  expect(webgpuLosses[2]).not.toBe(webgpuLosses[0]);
+});
+
+test('an invalid setting is named at the field and blocks Start', async ({ page }) => {
+  await page.goto('/');
+  const groups = page.getByTestId('field-groups');
+  await groups.fill('0');
+  await expect(page.getByTestId('field-error-groups')).toContainText('at least 1');
+  await expect(page.getByTestId('btn-start')).toBeDisabled();
+  await expect(page.getByTestId('start-blocked')).toContainText('groups');
+  await groups.fill('4');
+  await expect(page.getByTestId('btn-start')).toBeEnabled();
+});
+
+test('the URL hash holds the setup and restores it after a reload', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('field-seed').fill('1234');
+  await page.getByTestId('field-algorithm').selectOption('starpo-grpo');
+  await expect(page).toHaveURL(/seed=1234/);
+  await page.reload();
+  await expect(page.getByTestId('field-seed')).toHaveValue('1234');
+  await expect(page.getByTestId('field-algorithm')).toHaveValue('starpo-grpo');
+});
+
+test('a link with a bad setting says which field is wrong and applies nothing', async ({ page }) => {
+  await page.goto('/#seed=7&lr=banana&colour=red');
+  await expect(page.getByTestId('hash-error')).toContainText('lr');
+  await expect(page.getByTestId('hash-error')).toContainText('colour');
+  await expect(page.getByTestId('field-seed')).toHaveValue('1');
+});
