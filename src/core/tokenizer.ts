@@ -1,0 +1,220 @@
+// Word-level tokenizer over a closed vocabulary (DESIGN §4), saved inside checkpoints.
+//
+// Pre-tokenisation splits text into: special tokens (`<think>` …) and atoms (`[SEP]`, `||`)
+// matched whole; words (runs of letters); single digits (so "50.00" is 5 0 . 0 0 and every
+// number is spelled with ten tokens); newlines; and every other character alone (brackets,
+// punctuation, symbols). So "search[red shampoo]" is `search [ red shampoo ]`.
+//
+// Spacing is not stored per token. A fixed rule (`defaultSpace`) says whether two adjacent
+// tokens are separated by one space (words: yes; before `, . : ] )`: no; after `[ ( $`: no;
+// around `- / ' _`, newlines and special tags: no; between digits: no; word then `[`: no).
+// Where the text disagrees with the rule, the encoder inserts `<sp>` or `<nosp>` before the
+// token, so spacing round-trips exactly.
+//
+// Normalisation (the only loss): `\r\n` and `\r` become `\n`; runs of other whitespace become one
+// space; spaces next to a newline and at both ends are dropped. For any text whose words are all
+// in the vocabulary, decode(encode(x)) === normalizeText(x). Unknown words become `<unk>`.
+// Case is kept ("You" and "you" are different tokens).
+
+/** Special tokens; their ids are their positions here (pad = 0, bos = 1, …). */
+export const SPECIAL_TOKENS = [
+  '<pad>',
+  '<bos>',
+  '<eos>',
+  '<unk>',
+  '<think>',
+  '</think>',
+  '<answer>',
+  '</answer>',
+  '<turn>',
+  '<state>',
+  '<reward>',
+  '<cut>',
+  '<sp>',
+  '<nosp>',
+] as const;
+
+export type SpecialToken = (typeof SPECIAL_TOKENS)[number];
+
+/** Multi-character strings kept as one token unless a vocabulary says otherwise. */
+export const DEFAULT_ATOMS: readonly string[] = ['[SEP]', '||'];
+
+/** Tokens every vocabulary holds after the specials: newline and the ten digits. */
+const BASE_TOKENS = ['\n', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+/** Plain-JSON vocabulary, stored in checkpoints. `tokens[id]` is the token's string. */
+export interface Vocabulary {
+  version: 1;
+  tokens: string[];
+  atoms: string[];
+}
+
+export interface BuildVocabularyOptions {
+  /** Strings kept whole (default `[SEP]`, `||`). */
+  atoms?: readonly string[];
+  /** Words seen fewer times are left out (default 1: keep all). */
+  minCount?: number;
+  /** Cap on the vocabulary size, specials included (default: no cap). */
+  maxSize?: number;
+}
+
+const CLOSERS = new Set([',', '.', ';', ':', '!', '?', ')', ']', '}', '%']);
+const OPENERS = new Set(['(', '[', '{', '$']);
+const JOINERS = new Set(['-', '/', "'", '_']);
+const TAGS = new Set<string>(SPECIAL_TOKENS.filter((t) => t !== '<unk>'));
+const LETTER = /^\p{L}/u;
+const DIGIT = /^\p{Nd}$/u;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function splitterFor(atoms: readonly string[]): RegExp {
+  const whole = [...SPECIAL_TOKENS, ...atoms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  // 1 whole token, 2 word, 3 digit, 4 newline, 5 other whitespace, 6 any other character.
+  return new RegExp(`(${whole.join('|')})|(\\p{L}[\\p{L}\\p{M}]*)|(\\p{Nd})|(\\n)|(\\s+)|([^])`, 'gu');
+}
+
+/** Canonical whitespace: see the file header. decode(encode(x)) reproduces this exactly. */
+export function normalizeText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/^ | $/g, '');
+}
+
+/** Whether decode puts one space between tokens `a` and `b` when no marker says otherwise. */
+export function defaultSpace(a: string, b: string): boolean {
+  if (a === '\n' || b === '\n' || TAGS.has(a) || TAGS.has(b)) return false;
+  const aDigit = DIGIT.test(a);
+  const bDigit = DIGIT.test(b);
+  if (aDigit && bDigit) return false;
+  if (a === '.' && bDigit) return false;
+  if (CLOSERS.has(b) || OPENERS.has(a)) return false;
+  if (JOINERS.has(a) || JOINERS.has(b)) return false;
+  if (b === '[' && LETTER.test(a)) return false;
+  return true;
+}
+
+/** Splits normalised text into pre-tokens, each with whether a space precedes it. */
+function preTokenize(text: string, splitter: RegExp): { token: string; spaced: boolean }[] {
+  const out: { token: string; spaced: boolean }[] = [];
+  let pendingSpace = false;
+  for (const m of normalizeText(text).matchAll(splitter)) {
+    if (m[5] !== undefined) {
+      pendingSpace = true;
+      continue;
+    }
+    out.push({ token: m[0], spaced: pendingSpace });
+    pendingSpace = false;
+  }
+  return out;
+}
+
+/** Builds a vocabulary from texts: specials, newline and digits, then words by frequency. */
+export function buildVocabulary(texts: Iterable<string>, options: BuildVocabularyOptions = {}): Vocabulary {
+  const atoms = [...(options.atoms ?? DEFAULT_ATOMS)];
+  const splitter = splitterFor(atoms);
+  const fixed: string[] = [...SPECIAL_TOKENS, ...BASE_TOKENS];
+  const fixedSet = new Set(fixed);
+  const counts = new Map<string, number>();
+  for (const text of texts) {
+    for (const { token } of preTokenize(text, splitter)) {
+      if (!fixedSet.has(token)) counts.set(token, (counts.get(token) ?? 0) + 1);
+    }
+  }
+  const minCount = options.minCount ?? 1;
+  const words = [...counts.entries()]
+    .filter(([, n]) => n >= minCount)
+    .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+    .map(([w]) => w);
+  const cap = options.maxSize === undefined ? Number.POSITIVE_INFINITY : options.maxSize - fixed.length;
+  if (cap < 0)
+    throw new Error(`buildVocabulary: maxSize ${options.maxSize} is below the ${fixed.length} fixed tokens`);
+  return { version: 1, tokens: [...fixed, ...words.slice(0, cap)], atoms };
+}
+
+/** Encodes and decodes text with a fixed vocabulary. Immutable after construction. */
+export class Tokenizer {
+  readonly vocab: Vocabulary;
+  private readonly ids = new Map<string, number>();
+  private readonly splitter: RegExp;
+  /** Ids of the special tokens by name. */
+  readonly special: Readonly<Record<SpecialToken, number>>;
+
+  constructor(vocab: Vocabulary) {
+    if (vocab.version !== 1 || !Array.isArray(vocab.tokens) || !Array.isArray(vocab.atoms)) {
+      throw new Error('Tokenizer: vocabulary must be {version: 1, tokens: string[], atoms: string[]}');
+    }
+    SPECIAL_TOKENS.forEach((t, i) => {
+      if (vocab.tokens[i] !== t)
+        throw new Error(`Tokenizer: vocabulary id ${i} must be ${t}, got ${vocab.tokens[i]}`);
+    });
+    vocab.tokens.forEach((t, i) => {
+      if (this.ids.has(t)) throw new Error(`Tokenizer: duplicate vocabulary token ${JSON.stringify(t)}`);
+      this.ids.set(t, i);
+    });
+    this.vocab = vocab;
+    this.splitter = splitterFor(vocab.atoms);
+    this.special = Object.fromEntries(SPECIAL_TOKENS.map((t, i) => [t, i])) as Record<SpecialToken, number>;
+  }
+
+  /** Number of tokens, specials included. */
+  get size(): number {
+    return this.vocab.tokens.length;
+  }
+
+  /** Id of a token string, or undefined when it is not in the vocabulary. */
+  idOf(token: string): number | undefined {
+    return this.ids.get(token);
+  }
+
+  /** Encodes text (normalised, see the header) into ids; no `<bos>`/`<eos>` are added. */
+  encode(text: string): number[] {
+    const out: number[] = [];
+    const unk = this.special['<unk>'];
+    let prev: string | null = null;
+    for (const { token, spaced } of preTokenize(text, this.splitter)) {
+      const id = this.ids.get(token) ?? unk;
+      const shown = this.vocab.tokens[id] as string;
+      if (prev !== null && spaced !== defaultSpace(prev, shown)) {
+        out.push(spaced ? this.special['<sp>'] : this.special['<nosp>']);
+      }
+      out.push(id);
+      prev = shown;
+    }
+    return out;
+  }
+
+  /** The token strings of ids, markers included (for per-token viewers). */
+  tokenStrings(ids: readonly number[]): string[] {
+    return ids.map((id) => this.vocab.tokens[id] ?? '<unk>');
+  }
+
+  /** Decodes ids to text, applying the spacing rule and markers; `<pad>` is dropped. */
+  decode(ids: readonly number[]): string {
+    const { '<sp>': sp, '<nosp>': nosp, '<pad>': pad } = this.special;
+    let text = '';
+    let prev: string | null = null;
+    let force: boolean | null = null;
+    for (const id of ids) {
+      if (id === sp || id === nosp) {
+        force = id === sp;
+        continue;
+      }
+      if (id === pad) continue;
+      const token = this.vocab.tokens[id] ?? '<unk>';
+      if (prev !== null && (force ?? defaultSpace(prev, token))) text += ' ';
+      text += token;
+      prev = token;
+      force = null;
+    }
+    return text;
+  }
+
+  /** The vocabulary as plain JSON data. */
+  toJSON(): Vocabulary {
+    return this.vocab;
+  }
+}
