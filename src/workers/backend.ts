@@ -3,35 +3,15 @@
 // read tf.getBackend() and report the backend really in use and why any other was skipped.
 // Works in a DedicatedWorker, a page and Node (where the caller installs navigator.gpu first).
 import * as tf from '@tensorflow/tfjs';
+import type {
+  AdapterReport,
+  BackendName,
+  BackendPreference,
+  BackendReport,
+  Capabilities,
+} from './backendInfo.js';
 
-export type BackendName = 'webgpu' | 'wasm' | 'cpu';
-export type BackendPreference = BackendName | 'auto';
-
-/** What the GPU adapter says about itself (plain data for the status line). */
-export interface AdapterReport {
-  vendor: string;
-  architecture: string;
-  device: string;
-  description: string;
-  /** A software adapter (SwiftShader): correct but slow. */
-  isFallback: boolean;
-}
-
-export interface Capabilities {
-  webgpu: { available: boolean; adapter: AdapterReport | null; reason: string };
-  wasm: { available: boolean; simd: boolean; threads: boolean; reason: string };
-  cpu: { available: true };
-}
-
-export interface BackendReport {
-  /** The backend tf.getBackend() reports after initialisation. */
-  backend: BackendName;
-  requested: BackendPreference;
-  adapter: AdapterReport | null;
-  wasm: { simd: boolean; threads: boolean } | null;
-  /** Why each backend before the chosen one was not used (empty when the first choice held). */
-  fallbacks: { backend: BackendName; reason: string }[];
-}
+export type { AdapterReport, BackendName, BackendPreference, BackendReport, Capabilities };
 
 /** Where the WASM backend finds its .wasm binaries: a directory prefix or one URL per file. */
 export type WasmPaths = string | Record<string, string>;
@@ -72,14 +52,6 @@ export async function probeAdapter(): Promise<{ adapter: AdapterReport | null; r
   } catch (err) {
     return { adapter: null, reason: `requestAdapter failed: ${(err as Error).message}` };
   }
-}
-
-/** A short human name for an adapter, e.g. "google swiftshader (software)". */
-export function adapterLabel(a: AdapterReport | null): string {
-  if (!a) return 'none';
-  const name =
-    [a.vendor, a.architecture, a.description || a.device].filter(Boolean).join(' ') || 'unknown adapter';
-  return a.isFallback ? `${name} (software)` : name;
 }
 
 async function loadWasm(paths: WasmPaths | undefined): Promise<void> {
@@ -145,18 +117,4 @@ export async function chooseBackend(
     fallbacks.push({ backend: name, reason });
   }
   throw new Error(`no tfjs backend could start: ${fallbacks.map((f) => f.reason).join('; ')}`);
-}
-
-/** One line for the status bar: "webgpu on google swiftshader (software)" plus any fallback. */
-export function describeBackend(r: BackendReport): string {
-  const where = r.backend === 'webgpu' ? ` on ${adapterLabel(r.adapter)}` : '';
-  const extras =
-    r.backend === 'wasm' && r.wasm
-      ? ` (SIMD ${r.wasm.simd ? 'on' : 'off'}, threads ${r.wasm.threads ? 'on' : 'off'})`
-      : '';
-  const fell =
-    r.fallbacks.length > 0
-      ? ` — skipped ${r.fallbacks.map((f) => `${f.backend}: ${f.reason}`).join('; ')}`
-      : '';
-  return `${r.backend}${where}${extras}${fell}`;
 }

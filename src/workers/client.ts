@@ -1,5 +1,5 @@
 // The UI side of the train worker: typed requests that resolve with the matching reply.
-import type { BackendPreference, BackendReport } from './backend.js';
+import type { BackendPreference, BackendReport } from './backendInfo.js';
 import type { FromTrainWorker, SelfCheckResult, ToTrainWorker } from './protocol.js';
 
 type Reply = Exclude<FromTrainWorker, { type: 'error' }>;

@@ -1,6 +1,6 @@
 // The typed messages between the UI thread and the train worker (DESIGN §2). Every message is
 // a discriminated union member; both sides switch exhaustively on `type`.
-import type { BackendPreference, BackendReport } from './backend.js';
+import type { BackendPreference, BackendReport } from './backendInfo.js';
 
 /** UI → train worker. `id` pairs a request with its reply. */
 export type ToTrainWorker =

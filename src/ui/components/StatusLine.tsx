@@ -1,6 +1,6 @@
 // The status line: the backend really in use, the GPU adapter, any fallback reason, and a
 // button that cross-checks a short training run on this backend against the CPU backend.
-import { adapterLabel, describeBackend } from '../../workers/backend.js';
+import { adapterLabel, describeBackend } from '../../workers/backendInfo.js';
 import { useApp } from '../store/index.js';
 
 export function StatusLine({ onSelfCheck }: { onSelfCheck: () => void }) {

@@ -1,6 +1,6 @@
 // Which tfjs backend the train worker really runs on, and the cross-check result.
 import type { StateCreator } from 'zustand';
-import type { BackendReport } from '../../workers/backend.js';
+import type { BackendReport } from '../../workers/backendInfo.js';
 import type { SelfCheckResult } from '../../workers/protocol.js';
 import type { AppState } from './index.js';
 

@@ -1,0 +1,53 @@
+// Backend reports as plain data, and how to say them in one line. No tfjs import here, so the
+// UI thread can show a report without loading tfjs (the train worker owns it).
+
+export type BackendName = 'webgpu' | 'wasm' | 'cpu';
+export type BackendPreference = BackendName | 'auto';
+
+/** What the GPU adapter says about itself (plain data for the status line). */
+export interface AdapterReport {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  /** A software adapter (SwiftShader): correct but slow. */
+  isFallback: boolean;
+}
+
+export interface Capabilities {
+  webgpu: { available: boolean; adapter: AdapterReport | null; reason: string };
+  wasm: { available: boolean; simd: boolean; threads: boolean; reason: string };
+  cpu: { available: true };
+}
+
+export interface BackendReport {
+  /** The backend tf.getBackend() reports after initialisation. */
+  backend: BackendName;
+  requested: BackendPreference;
+  adapter: AdapterReport | null;
+  wasm: { simd: boolean; threads: boolean } | null;
+  /** Why each backend before the chosen one was not used (empty when the first choice held). */
+  fallbacks: { backend: BackendName; reason: string }[];
+}
+
+/** A short human name for an adapter, e.g. "google swiftshader (software)". */
+export function adapterLabel(a: AdapterReport | null): string {
+  if (!a) return 'none';
+  const name =
+    [a.vendor, a.architecture, a.description || a.device].filter(Boolean).join(' ') || 'unknown adapter';
+  return a.isFallback ? `${name} (software)` : name;
+}
+
+/** One line for the status bar: "webgpu on google swiftshader (software)" plus any fallback. */
+export function describeBackend(r: BackendReport): string {
+  const where = r.backend === 'webgpu' ? ` on ${adapterLabel(r.adapter)}` : '';
+  const extras =
+    r.backend === 'wasm' && r.wasm
+      ? ` (SIMD ${r.wasm.simd ? 'on' : 'off'}, threads ${r.wasm.threads ? 'on' : 'off'})`
+      : '';
+  const fell =
+    r.fallbacks.length > 0
+      ? ` — skipped ${r.fallbacks.map((f) => `${f.backend}: ${f.reason}`).join('; ')}`
+      : '';
+  return `${r.backend}${where}${extras}${fell}`;
+}
