@@ -1,0 +1,175 @@
+// Scripted WebShop-lite shoppers. They read only what an agent sees — the instruction and the
+// current page (env.view()) — never the hidden goal.
+// - ruleBaseline: WebShop's rule baseline: search the instruction, click the first result, buy.
+// - webshopExpert: a stronger shopper: searches the instruction's key terms, picks the result
+//   whose title best matches them within the price bound, opens it, goes back for another if
+//   its price or options do not fit (while the budget allows), selects the options the
+//   instruction names, and buys before the budget runs out.
+import type { WebShopView } from './env.js';
+import { searchTokens } from './search.js';
+
+/** One expert decision: the next action text and a one-line reason (for demonstrations). */
+export interface ExpertStep {
+  action: string;
+  reason: string;
+}
+
+/** What the experts need from an environment: the WebShop-lite TextEnv has both. */
+export interface ShopReader {
+  instruction(): string;
+  view(): WebShopView;
+}
+
+/** Words of instruction phrasing that say nothing about the product. */
+const FILLER = new Set(
+  "i im i'm need want buy me find looking searching would like can you get show am please some".split(' '),
+);
+const PRICE = /,? and price lower than ([\d.]+) dollars/;
+
+/** The price bound an instruction states, or Infinity. */
+export function statedPriceBound(instruction: string): number {
+  const m = PRICE.exec(instruction);
+  return m ? Number(m[1]) : Number.POSITIVE_INFINITY;
+}
+
+/** The instruction without its price clause and its synthetic option clause ("with k: v, and …"). */
+function productPart(instruction: string): string {
+  return instruction.replace(PRICE, '').replace(/ with [a-z ]+: .*$/, '');
+}
+
+/** The search terms: the product part of the instruction minus stopwords and filler words. */
+export function keyTerms(instruction: string): string[] {
+  const out: string[] = [];
+  for (const t of searchTokens(productPart(instruction))) if (!FILLER.has(t) && !out.includes(t)) out.push(t);
+  return out;
+}
+
+/** Options the instruction asks for, per group of the item: the longest value it names. */
+function wantedOptions(
+  instruction: string,
+  options: { name: string; values: string[] }[],
+): Record<string, string> {
+  const text = ` ${instruction.toLowerCase().replace(/[,.]/g, ' ')} `;
+  const wanted: Record<string, string> = {};
+  for (const { name, values } of options) {
+    const explicit = values.find(
+      (v) => text.includes(` ${name}: ${v} `) || text.includes(` ${name}: ${v}  `),
+    );
+    const named = [...values].sort((a, b) => b.length - a.length).find((v) => text.includes(` ${v} `));
+    const pick = explicit ?? named;
+    if (pick !== undefined) wanted[name] = pick;
+  }
+  return wanted;
+}
+
+/** Whether the synthetic option clause names a value the item lacks. */
+function missesOption(instruction: string, options: { name: string; values: string[] }[]): boolean {
+  const clause = / with ([a-z ]+: .*?)(,? and price lower than|$)/.exec(instruction)?.[1];
+  if (!clause) return false;
+  for (const pair of clause.split(', and ')) {
+    const [name, value] = pair.split(': ') as [string, string | undefined];
+    const group = options.find((o) => o.name === name);
+    if (!group || (value !== undefined && !group.values.includes(value))) return true;
+  }
+  return false;
+}
+
+/** Lowest price in a tag "$X" or "$X to $Y". */
+function lowPrice(tag: string): number {
+  return Number(/\$([\d.]+)/.exec(tag)?.[1] ?? Number.NaN);
+}
+
+function titleMatch(title: string, terms: string[]): number {
+  const words = new Set(searchTokens(title));
+  return terms.length === 0 ? 0 : terms.filter((t) => words.has(t)).length / terms.length;
+}
+
+/** WebShop's rule baseline: search the whole instruction, open the first result, buy it. */
+export function ruleBaseline(env: ShopReader): ExpertStep {
+  const v = env.view();
+  if (v.done) return { action: '', reason: 'the episode is over' };
+  switch (v.page) {
+    case 'search':
+      return { action: `search[${env.instruction()}]`, reason: 'search the instruction as written' };
+    case 'results': {
+      const first = v.results?.products[0];
+      if (first) return { action: `click[${first.asin.toLowerCase()}]`, reason: 'open the first result' };
+      return { action: 'click[back to search]', reason: 'no results' };
+    }
+    case 'item':
+      return { action: 'click[buy now]', reason: 'buy the first result' };
+    default:
+      return { action: 'click[< prev]', reason: 'return to the item page' };
+  }
+}
+
+/**
+ * The stronger scripted shopper: the next action for `env` and why. Generic over any
+ * ShopReader, so it can drive demonstrations for pretraining. Returns action '' when done.
+ */
+export function webshopExpert(env: ShopReader): ExpertStep {
+  const v = env.view();
+  const instruction = env.instruction();
+  if (v.done) return { action: '', reason: 'the episode is over' };
+  const bound = statedPriceBound(instruction);
+  const terms = keyTerms(instruction);
+  switch (v.page) {
+    case 'search':
+      return {
+        action: `search[${terms.join(' ')}]`,
+        reason: 'search the key product words, leaving out options and price',
+      };
+    case 'results': {
+      const products = v.results?.products ?? [];
+      if (v.actionsLeft <= 2 && products[0]) {
+        return {
+          action: `click[${products[0].asin.toLowerCase()}]`,
+          reason: 'few actions left: take the top result',
+        };
+      }
+      const scored = products
+        .map((p, rank) => ({
+          p,
+          rank,
+          score: titleMatch(p.title, terms) - (lowPrice(p.priceTag) > bound ? 1 : 0),
+        }))
+        .sort((a, b) => b.score - a.score || a.rank - b.rank);
+      const fresh = scored.find((x) => !v.visited.includes(x.p.asin));
+      const best = fresh ?? scored[0];
+      if (!best) return { action: 'click[back to search]', reason: 'no results: search again' };
+      return {
+        action: `click[${best.p.asin.toLowerCase()}]`,
+        reason: `open the result whose title best matches "${terms.join(' ')}" within the price`,
+      };
+    }
+    case 'item': {
+      const item = v.item;
+      if (!item) return { action: 'click[< prev]', reason: 'no item shown' };
+      const wanted = wantedOptions(instruction, item.options);
+      const toPick = Object.entries(wanted).filter(([name, value]) => v.selected[name] !== value);
+      const tooExpensive = lowPrice(item.priceTag) > bound;
+      const lacking = missesOption(instruction, item.options);
+      const weak = titleMatch(item.title, terms) < 0.5;
+      // Going back costs two actions (back, open another) before options and buying.
+      const spare = v.actionsLeft - toPick.length - 1;
+      if ((tooExpensive || lacking || weak) && spare >= 3 && v.visited.length < 3) {
+        const why = tooExpensive
+          ? 'costs more than the bound'
+          : lacking
+            ? 'lacks a requested option'
+            : 'is a poor match';
+        return { action: 'click[< prev]', reason: `this item ${why}: go back to the results` };
+      }
+      const next = toPick[0];
+      if (next && v.actionsLeft > 1) {
+        return {
+          action: `click[${next[1]}]`,
+          reason: `select ${next[0]} "${next[1]}" as the instruction asks`,
+        };
+      }
+      return { action: 'click[buy now]', reason: 'the item fits the instruction: buy it' };
+    }
+    default:
+      return { action: 'click[< prev]', reason: 'return to the item page' };
+  }
+}

@@ -1,0 +1,45 @@
+// The registered WebShop-lite environments (DESIGN §3). Every id shares the seed-0 catalogue;
+// they differ in the goal split reset(seed) draws from and in the action budget.
+//
+// | id                    | goals        | budget |
+// |-----------------------|--------------|--------|
+// | webshop/lite          | train split  | 9      |
+// | webshop/lite-eval     | eval split   | 9      |
+// | webshop/lite-test     | test split   | 9      |
+// | webshop/lite-short    | train split  | 5      |
+// | webshop/lite-human    | train split, human-style instructions | 9 |
+import type { EnvSpec } from '../types.js';
+import { DEFAULT_BUDGET, WebShopEnv, type WebShopOptions } from './env.js';
+
+export { DEFAULT_BUDGET, WebShopEnv, type WebShopOptions, type WebShopView } from './env.js';
+export { type ExpertStep, ruleBaseline, webshopExpert } from './experts.js';
+
+function spec(id: string, summary: string, options: WebShopOptions): EnvSpec {
+  return {
+    id,
+    family: 'webshop',
+    summary,
+    stochastic: false,
+    maxSteps: options.budget ?? DEFAULT_BUDGET,
+    make: () => new WebShopEnv({ ...options, id }),
+  };
+}
+
+/** Every registered WebShop-lite id. */
+export const webshopEnvs: EnvSpec[] = [
+  spec(
+    'webshop/lite',
+    'WebShop-lite: find and buy the product the instruction asks for (train goals, 9 actions)',
+    {},
+  ),
+  spec('webshop/lite-eval', 'WebShop-lite on the held-out eval goals (500–1499)', { split: 'eval' }),
+  spec('webshop/lite-test', 'WebShop-lite on the test goals (0–499), as the benchmark scores', {
+    split: 'test',
+  }),
+  spec('webshop/lite-short', 'WebShop-lite with a 5-action budget: search, pick, options, buy', {
+    budget: 5,
+  }),
+  spec('webshop/lite-human', 'WebShop-lite with human-style instructions (train goals)', {
+    goalMode: 'human',
+  }),
+];
