@@ -1,0 +1,57 @@
+// The metric keys of DESIGN §6, one row each: what it measures, in one line, and how to chart
+// it. One series per iteration; the trainer, the CLI's metrics.jsonl, the charts and the
+// detector all use these names.
+
+export interface MetricSpec {
+  key: string;
+  label: string;
+  /** What it is and why it matters here, in one line. */
+  help: string;
+  /** Chart on a log scale (gradient norm, KL). */
+  log?: boolean;
+}
+
+// biome-ignore format: one row per metric reads as a table
+export const METRICS = [
+  { key: 'rollout/successRate', label: 'Success (train)', help: 'Share of this iteration’s rollouts that reached the goal (temperature sampling).' },
+  { key: 'rollout/returnMean', label: 'Return', help: 'Mean trajectory reward, format penalties included.' },
+  { key: 'rollout/inGroupRewardStd', label: 'In-group reward std', help: 'Mean over groups of the std of rewards among rollouts from one start state; falls first in the echo trap.' },
+  { key: 'rollout/responseLength', label: 'Response length', help: 'Mean tokens per agent turn.' },
+  { key: 'rollout/thinkLength', label: 'Think length', help: 'Mean tokens between <think> and </think>; shrinks as reasoning collapses.' },
+  { key: 'rollout/formatValidRate', label: 'Format valid', help: 'Share of turns with a well-formed <think>…</think><answer>…</answer>.' },
+  { key: 'rollout/actionEffectiveRate', label: 'Action effective', help: 'Share of actions that changed the environment.' },
+  { key: 'rollout/malformedRate', label: 'Malformed', help: 'Share of turns penalised for malformed or invalid answers.' },
+  { key: 'rollout/filterKeptRatio', label: 'Kept ratio', help: 'Share of rolled-out groups the StarPO-S variance filter kept.' },
+  { key: 'actor/pgLoss', label: 'Policy loss', help: 'Clipped surrogate loss, token mean.' },
+  { key: 'actor/entropy', label: 'Entropy', help: 'Mean next-token entropy on agent tokens; a sudden rise marks collapse.' },
+  { key: 'actor/approxKl', label: 'Approx KL', help: 'Mean old − new log-prob over the update: how far one iteration moved the policy.', log: true },
+  { key: 'actor/klRef', label: 'KL to reference', help: 'Mean k-estimator KL from the frozen base policy.', log: true },
+  { key: 'actor/clipFrac', label: 'Clip fraction', help: 'Share of tokens whose probability ratio hit the clip.' },
+  { key: 'actor/gradNorm', label: 'Gradient norm', help: 'Global norm of the policy gradient before clipping; spikes confirm collapse.', log: true },
+  { key: 'critic/vfLoss', label: 'Value loss', help: 'Clipped value loss of the critic.' },
+  { key: 'critic/explainedVar', label: 'Explained variance', help: '1 − Var(R − V)/Var(R): how much of the return the critic predicts.' },
+  { key: 'reasoning/distinct2', label: 'Distinct-2 (think)', help: 'Distinct bigrams ÷ bigrams over all thinking text; falls as thinking repeats.' },
+  { key: 'reasoning/mi', label: 'Reasoning MI', help: 'RAGEN-2 proxy of I(X; Z): how much the thinking depends on its input (nats).' },
+  { key: 'reasoning/retrievalAcc', label: 'Retrieval accuracy', help: 'How often a thinking scores highest under its own prompt (chance 1/N).' },
+  { key: 'reasoning/modalThinkShare', label: 'Modal think share', help: 'Share of turns whose thinking equals the most common thinking string.' },
+  { key: 'reasoning/actionMi', label: 'Action MI', help: 'Mutual information between the start state and the first action (nats).' },
+  { key: 'eval/successRate', label: 'Success (eval, greedy)', help: 'Greedy success on held-out start states.' },
+  { key: 'eval/sampledSuccessRate', label: 'Success (eval, T=1)', help: 'Temperature-1 success on held-out start states.' },
+  { key: 'actor/optimizerSteps', label: 'Optimizer steps', help: 'Policy updates made this iteration; compare runs at matched steps.' },
+  { key: 'actor/samplesPerStep', label: 'Samples per step', help: 'Trajectories per optimizer step.' },
+  { key: 'time/rolloutMs', label: 'Rollout time', help: 'Milliseconds spent sampling and stepping environments.' },
+  { key: 'time/updateMs', label: 'Update time', help: 'Milliseconds spent scoring and updating.' },
+  { key: 'perf/tokensPerSec', label: 'Tokens/s', help: 'Generated tokens per second during rollouts.' },
+  { key: 'perf/envStepsPerSec', label: 'Env steps/s', help: 'Environment steps per second of rollout time.' },
+  { key: 'memory/numTensors', label: 'Tensors', help: 'Live tfjs tensors after the iteration; must stay flat.' },
+  { key: 'memory/gpuBytes', label: 'GPU bytes', help: 'Bytes the backend holds (0 on CPU); should plateau.' },
+] as const satisfies readonly MetricSpec[];
+
+export type MetricKey = (typeof METRICS)[number]['key'];
+
+/** One iteration's metrics: `iteration` plus any of the keys (absent when not measured). */
+export type MetricRow = { iteration: number } & Partial<Record<MetricKey, number>>;
+
+export const METRIC_KEYS: readonly MetricKey[] = METRICS.map((m) => m.key);
+
+export const metricByKey: ReadonlyMap<string, MetricSpec> = new Map(METRICS.map((m) => [m.key, m]));
