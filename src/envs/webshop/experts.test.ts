@@ -1,0 +1,48 @@
+// The scripted shoppers on the test split: the stronger shopper must clearly beat WebShop's
+// rule baseline, and its steps must be valid actions with reasons.
+import { describe, expect, it } from 'vitest';
+import { WebShopEnv } from './env.js';
+import { keyTerms, ruleBaseline, type ShopReader, statedPriceBound, webshopExpert } from './experts.js';
+
+type Policy = (env: ShopReader) => { action: string; reason: string };
+
+function evaluate(policy: Policy, episodes: number) {
+  const env = new WebShopEnv({ split: 'test' });
+  let score = 0;
+  let wins = 0;
+  let invalid = 0;
+  for (let seed = 0; seed < episodes; seed++) {
+    env.reset(seed);
+    for (;;) {
+      const step = policy(env);
+      expect(step.reason.length).toBeGreaterThan(0);
+      const r = env.step(step.action);
+      if (!r.info.actionIsValid) invalid++;
+      if (r.done) {
+        score += r.reward;
+        wins += r.info.success ? 1 : 0;
+        break;
+      }
+    }
+  }
+  return { score: (100 * score) / episodes, successRate: wins / episodes, invalid };
+}
+
+describe('experts', () => {
+  it('parses what an instruction asks', () => {
+    const text =
+      'find me sulfate free tea tree shampoo with scent: lavender, and size: 8 fl oz, and price lower than 30.00 dollars';
+    expect(statedPriceBound(text)).toBe(30);
+    expect(statedPriceBound('i need soap')).toBe(Number.POSITIVE_INFINITY);
+    expect(keyTerms(text)).toEqual(['sulfate', 'free', 'tea', 'tree', 'shampoo']);
+  });
+
+  it('the stronger shopper clearly beats the rule baseline on the test split', () => {
+    const rule = evaluate(ruleBaseline, 500);
+    const expert = evaluate(webshopExpert, 500);
+    expect(rule.invalid).toBe(0);
+    expect(expert.invalid).toBe(0);
+    expect(expert.score).toBeGreaterThan(rule.score + 10);
+    expect(expert.successRate).toBeGreaterThan(rule.successRate + 0.3);
+  });
+});
