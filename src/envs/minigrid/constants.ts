@@ -141,3 +141,6 @@ export function colorName(code: number): ColorName {
 export function typeName(code: number): ObjectName {
   return OBJECT_NAMES[typeOf(code)] as ObjectName;
 }
+
+/** A blue ball, Dynamic-Obstacles' moving obstacle. */
+export const BLUE_BALL = pack(OBJ.ball, COLOR.blue);
