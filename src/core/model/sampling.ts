@@ -1,0 +1,220 @@
+// Batched sampling of one agent turn for every active trajectory (DESIGN §4, §8): prompts of
+// different lengths are left-padded into one batch (per-row positions, padding keys masked),
+// the prompt is prefilled once, then every row gets one token per step from a KV cache.
+// Each step reads back one small [B, 3] tensor (token, its log-prob under the model, its
+// log-prob under the sampling distribution) with `await data()`. Randomness: one uniform per
+// row per step from the seeded Rng, turned into a token on the device by inverse-CDF
+// (cumsum of the probabilities), so a seed fixes the tokens on a given backend.
+// B = rows, L = padded prompt length, S = keys so far, D = width, V = vocabulary.
+import * as tf from '@tensorflow/tfjs';
+import type { Rng } from '../rng.js';
+import type { Tokenizer } from '../tokenizer.js';
+import type { Model } from './params.js';
+import { forward, type KvCache, lmLogits, MASKED } from './transformer.js';
+
+export interface SampleOptions {
+  /** Most tokens generated per row (the turn's token budget). */
+  maxNewTokens: number;
+  /** Softmax temperature; 0 means greedy (argmax). */
+  temperature: number;
+  /** Source of the per-step uniforms (advanced by B draws per step). */
+  rng: Rng;
+  /** A row stops after emitting one of these (default `</answer>` and `<eos>`). */
+  stopIds?: readonly number[];
+  /** Never sampled (default `<pad> <bos> <unk> <turn> <state> <reward> <cut>`). */
+  bannedIds?: readonly number[];
+  /** false recomputes the whole sequence each step (for checks and benchmarks); default true. */
+  useCache?: boolean;
+}
+
+export interface SampledRow {
+  /** Generated ids, the stop token included when one was reached. */
+  ids: number[];
+  /** Decoded `ids`. */
+  text: string;
+  /** Per token: log-prob under the model (temperature 1, nothing banned), as scoring computes it. */
+  logps: Float32Array;
+  /** Per token: log-prob under the distribution actually sampled from (temperature, bans). */
+  sampleLogps: Float32Array;
+  /** True when the row ended on a stop id, false when it ran out of tokens. */
+  stopped: boolean;
+}
+
+interface Batch {
+  B: number;
+  L: number;
+  /** Left-padding count per row. */
+  pads: number[];
+}
+
+/** [B, 1, 1, S] key bias: padding keys of each row masked. Columns >= L are generated keys. */
+function keyBias(batch: Batch, S: number): tf.Tensor4D {
+  const bias = new Float32Array(batch.B * S);
+  batch.pads.forEach((pad, b) => {
+    bias.fill(MASKED, b * S, b * S + pad);
+  });
+  return tf.tensor4d(bias, [batch.B, 1, 1, S]);
+}
+
+/** [B, T] positions of columns [from, from + T): column j of row b is at j − pad_b (>= 0). */
+function positions(batch: Batch, from: number, T: number): tf.Tensor2D {
+  const pos = new Int32Array(batch.B * T);
+  batch.pads.forEach((pad, b) => {
+    for (let t = 0; t < T; t++) pos[b * T + t] = Math.max(0, from + t - pad);
+  });
+  return tf.tensor2d(pos, [batch.B, T], 'int32');
+}
+
+/** One token per row from last-position logits [B, V]: returns [B, 3] (id, logp model, logp sampled). */
+function pick(
+  logits: tf.Tensor2D,
+  ban: tf.Tensor1D,
+  temperature: number,
+  uniforms: Float32Array,
+): tf.Tensor2D {
+  return tf.tidy(() => {
+    const [B, V] = logits.shape;
+    const biased = (temperature > 0 ? logits.div(temperature) : logits).add(ban); // [B, V]
+    let idx: tf.Tensor1D;
+    if (temperature > 0) {
+      const cdf = tf.cumsum(tf.softmax(biased), 1); // [B, V], non-decreasing
+      const target = tf.tensor2d(uniforms, [B, 1]).mul(cdf.slice([0, V - 1], [B, 1])); // [B, 1]
+      // First index whose cdf reaches the target = how many entries lie below it.
+      idx = tf.minimum(tf.less(cdf, target).cast('int32').sum(1), tf.scalar(V - 1, 'int32')) as tf.Tensor1D;
+    } else {
+      idx = tf.argMax(biased, 1) as tf.Tensor1D;
+    }
+    const oneHot = tf.oneHot(idx, V); // [B, V]
+    const lpModel = tf.logSoftmax(logits).mul(oneHot).sum(1);
+    const lpSample = tf.logSoftmax(biased).mul(oneHot).sum(1);
+    return tf.stack([idx.cast('float32'), lpModel, lpSample], 1) as tf.Tensor2D;
+  });
+}
+
+/**
+ * Samples one turn for each prompt (token ids, e.g. `buildSequence(...).ids`). Prompt length +
+ * maxNewTokens must fit the context. Tensors are all freed before it resolves.
+ */
+export async function sampleBatch(
+  model: Model,
+  tok: Tokenizer,
+  prompts: readonly (readonly number[])[],
+  options: SampleOptions,
+): Promise<SampledRow[]> {
+  const s = tok.special;
+  const B = prompts.length;
+  if (B === 0) return [];
+  const L = Math.max(...prompts.map((p) => p.length));
+  if (Math.min(...prompts.map((p) => p.length)) < 1) throw new Error('sampleBatch: empty prompt');
+  if (L + options.maxNewTokens > model.config.context) {
+    throw new Error(
+      `sampleBatch: prompt ${L} + ${options.maxNewTokens} new tokens exceed the context ${model.config.context}`,
+    );
+  }
+  const stop = new Set(options.stopIds ?? [s['</answer>'], s['<eos>']]);
+  const banned = options.bannedIds ?? [
+    s['<pad>'],
+    s['<bos>'],
+    s['<unk>'],
+    s['<turn>'],
+    s['<state>'],
+    s['<reward>'],
+    s['<cut>'],
+  ];
+  const V = model.config.vocabSize;
+  const batch: Batch = { B, L, pads: prompts.map((p) => L - p.length) };
+  const grid = new Int32Array(B * L).fill(s['<pad>']); // left-padded prompts, [B, L]
+  prompts.forEach((p, b) => {
+    grid.set(p, b * L + L - p.length);
+  });
+  const rows = prompts.map(() => ({
+    ids: [] as number[],
+    logps: [] as number[],
+    sampleLogps: [] as number[],
+    stopped: false,
+  }));
+  const history: number[][] = prompts.map((_, b) => Array.from(grid.subarray(b * L, (b + 1) * L)));
+  const useCache = options.useCache ?? true;
+
+  const banRow = new Float32Array(V);
+  for (const id of banned) banRow[id] = MASKED;
+  const ban = tf.tensor1d(banRow);
+  let cache: KvCache | null = null;
+  const keepCache = (c: KvCache): KvCache => ({
+    keys: c.keys.map((k) => tf.keep(k)),
+    values: c.values.map((v) => tf.keep(v)),
+  });
+  const dropCache = (c: KvCache | null): void => {
+    for (const t of [...(c?.keys ?? []), ...(c?.values ?? [])]) t.dispose();
+  };
+  // [B, L] prompt -> logits of the last column [B, V]; fills the cache.
+  let logits = tf.tidy(() => {
+    const out = forward(model, {
+      tokens: tf.tensor2d(grid, [B, L], 'int32'),
+      positions: positions(batch, 0, L),
+      keyBias: keyBias(batch, L),
+      embed: 'gather',
+    });
+    if (useCache) cache = keepCache(out.cache);
+    return lmLogits(model, out.hidden.slice([0, L - 1, 0], [B, 1, -1])).reshape([B, V]) as tf.Tensor2D;
+  });
+  try {
+    for (let step = 0; step < options.maxNewTokens; step++) {
+      const uniforms = new Float32Array(B);
+      // Strictly positive, so a zero-probability first token can never be hit.
+      for (let b = 0; b < B; b++) uniforms[b] = Math.max(options.rng.float(), 1e-7);
+      const picked = pick(logits, ban, options.temperature, uniforms);
+      logits.dispose();
+      const data = await picked.data();
+      picked.dispose();
+      const next = new Int32Array(B).fill(s['<pad>']);
+      rows.forEach((row, b) => {
+        if (row.stopped) return;
+        const id = data[b * 3] as number;
+        row.ids.push(id);
+        row.logps.push(data[b * 3 + 1] as number);
+        row.sampleLogps.push(data[b * 3 + 2] as number);
+        if (stop.has(id)) row.stopped = true;
+        next[b] = id;
+      });
+      next.forEach((id, b) => {
+        history[b]?.push(id);
+      });
+      if (rows.every((r) => r.stopped) || step === options.maxNewTokens - 1) break;
+      const S = L + step + 1;
+      logits = tf.tidy(() => {
+        if (useCache) {
+          // [B, 1] new tokens attend the cached S−1 keys and themselves.
+          const out = forward(model, {
+            tokens: tf.tensor2d(next, [B, 1], 'int32'),
+            positions: positions(batch, S - 1, 1),
+            keyBias: keyBias(batch, S),
+            cache: cache as KvCache,
+            embed: 'gather',
+          });
+          dropCache(cache);
+          cache = keepCache(out.cache);
+          return lmLogits(model, out.hidden).reshape([B, V]) as tf.Tensor2D;
+        }
+        const out = forward(model, {
+          tokens: tf.tensor2d(history.flat(), [B, S], 'int32'),
+          positions: positions(batch, 0, S),
+          keyBias: keyBias(batch, S),
+          embed: 'gather',
+        });
+        return lmLogits(model, out.hidden.slice([0, S - 1, 0], [B, 1, -1])).reshape([B, V]) as tf.Tensor2D;
+      });
+    }
+  } finally {
+    if (!logits.isDisposed) logits.dispose();
+    dropCache(cache);
+    ban.dispose();
+  }
+  return rows.map((r) => ({
+    ids: r.ids,
+    text: tok.decode(r.ids),
+    logps: Float32Array.from(r.logps),
+    sampleLogps: Float32Array.from(r.sampleLogps),
+    stopped: r.stopped,
+  }));
+}

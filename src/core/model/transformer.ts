@@ -1,0 +1,154 @@
+// Forward pass of the decoder-only transformer (DESIGN §4), bottom-up as in nanoGPT's model.py:
+// token + learned position embeddings, pre-LayerNorm blocks (causal self-attention, GELU MLP),
+// a final LayerNorm, then tied embeddings as the LM head (policy) or a value head (critic).
+// The embedding is oneHot·matMul when gradients are needed (the WASM backend has no gradient
+// for gather); gather is used for inference only, and gives the same numbers.
+// B = rows, T = new tokens, P = cached tokens, S = P + T keys, D = width, H = heads,
+// K = D / H head width, F = MLP width, V = vocabulary, C = context.
+//
+// Ownership: every function here returns new tensors and keeps nothing; callers run them inside
+// tf.tidy (or a gradient function) and tf.keep what must outlive it (the KV cache).
+import * as tf from '@tensorflow/tfjs';
+import type { Model } from './params.js';
+
+/** Keys and values of every layer from earlier calls, each [B, H, P, K]. */
+export interface KvCache {
+  keys: tf.Tensor4D[];
+  values: tf.Tensor4D[];
+}
+
+export interface ForwardInput {
+  /** [B, T] int32 token ids. */
+  tokens: tf.Tensor2D;
+  /** [B, T] int32 position ids; default P, P+1, …, P+T−1 for every row. */
+  positions?: tf.Tensor2D;
+  /** [B, 1, 1, S] additive bias: 0 for keys a row may attend, −1e9 for padding keys. */
+  keyBias?: tf.Tensor4D;
+  /** Earlier keys and values; the returned cache holds these plus the new tokens'. */
+  cache?: KvCache;
+  /** 'onehot' (differentiable everywhere) or 'gather' (inference only, cheaper). */
+  embed: 'onehot' | 'gather';
+}
+
+export interface ForwardOutput {
+  /** [B, T, D] final hidden states, after the last LayerNorm. */
+  hidden: tf.Tensor3D;
+  /** Keys and values of all S tokens, per layer. */
+  cache: KvCache;
+}
+
+/** Large negative bias that zeroes a softmax weight exactly in float32. */
+export const MASKED = -1e9;
+
+const w = (model: Model, name: string): tf.Variable => {
+  const v = model.weights[name];
+  if (!v) throw new Error(`model has no weight "${name}"`);
+  return v;
+};
+
+/** Rows of `table` [N, D] picked by int32 `ids` [M] -> [M, D]. */
+function embedRows(table: tf.Tensor2D, ids: tf.Tensor1D, mode: 'onehot' | 'gather'): tf.Tensor2D {
+  if (mode === 'gather') return tf.gather(table, ids);
+  // [M, N] x [N, D] -> [M, D]
+  return tf.matMul(tf.oneHot(ids, table.shape[0]), table);
+}
+
+function layerNorm(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  const { mean, variance } = tf.moments(x, -1, true);
+  return x
+    .sub(mean)
+    .mul(tf.rsqrt(variance.add(1e-5)))
+    .mul(g)
+    .add(b);
+}
+
+/** GELU, tanh approximation (GPT-2). */
+function gelu(x: tf.Tensor): tf.Tensor {
+  const inner = x.add(x.pow(3).mul(0.044715)).mul(Math.sqrt(2 / Math.PI));
+  return x.mul(tf.tanh(inner).add(1)).mul(0.5);
+}
+
+/** [T, S] causal bias for T new queries after P cached keys: query i sees keys j <= P + i. */
+function causalBias(T: number, S: number): tf.Tensor2D {
+  const P = S - T;
+  const bias = new Float32Array(T * S);
+  for (let i = 0; i < T; i++) for (let j = P + i + 1; j < S; j++) bias[i * S + j] = MASKED;
+  return tf.tensor2d(bias, [T, S]);
+}
+
+/** Runs the shared trunk: embeddings, blocks, final LayerNorm. */
+export function forward(model: Model, input: ForwardInput): ForwardOutput {
+  const { dModel: D, nHeads: H, nLayers } = model.config;
+  const K = D / H;
+  const [B, T] = input.tokens.shape;
+  const P = input.cache?.keys[0]?.shape[2] ?? 0;
+  const S = P + T;
+  if (S > model.config.context)
+    throw new Error(`forward: ${S} tokens exceed the context ${model.config.context}`);
+  const wte = w(model, 'wte') as tf.Tensor as tf.Tensor2D;
+  const wpe = w(model, 'wpe') as tf.Tensor as tf.Tensor2D;
+  // [B*T] ids -> [B*T, D] -> [B, T, D]
+  let x: tf.Tensor = embedRows(wte, input.tokens.reshape([B * T]), input.embed).reshape([B, T, D]);
+  if (input.positions) {
+    x = x.add(embedRows(wpe, input.positions.reshape([B * T]), input.embed).reshape([B, T, D]));
+  } else {
+    x = x.add(wpe.slice([P, 0], [T, D])); // [B, T, D] + [T, D]
+  }
+  // [T, S] (+ [B, 1, 1, S]) -> broadcast over [B, H, T, S]
+  let bias: tf.Tensor = causalBias(T, S);
+  if (input.keyBias) bias = bias.add(input.keyBias);
+  const keys: tf.Tensor4D[] = [];
+  const values: tf.Tensor4D[] = [];
+  const toHeads = (t: tf.Tensor): tf.Tensor4D => t.reshape([B, T, H, K]).transpose([0, 2, 1, 3]); // -> [B, H, T, K]
+  for (let l = 0; l < nLayers; l++) {
+    const p = `h${l}.`;
+    const a = layerNorm(x, w(model, `${p}ln1.g`), w(model, `${p}ln1.b`)).reshape([B * T, D]);
+    // [B*T, D] x [D, 3D] -> [B*T, 3D]
+    const qkv = tf.matMul(a, w(model, `${p}attn.wqkv`)).add(w(model, `${p}attn.bqkv`));
+    const [q, kNew, vNew] = tf.split(qkv, 3, 1) as [tf.Tensor, tf.Tensor, tf.Tensor];
+    const past = input.cache;
+    const k = past ? tf.concat([past.keys[l] as tf.Tensor4D, toHeads(kNew)], 2) : toHeads(kNew); // [B, H, S, K]
+    const v = past ? tf.concat([past.values[l] as tf.Tensor4D, toHeads(vNew)], 2) : toHeads(vNew);
+    keys.push(k);
+    values.push(v);
+    // [B, H, T, K] x [B, H, K, S] -> [B, H, T, S]
+    const scores = tf
+      .matMul(toHeads(q), k, false, true)
+      .mul(1 / Math.sqrt(K))
+      .add(bias);
+    // [B, H, T, S] x [B, H, S, K] -> [B, H, T, K] -> [B, T, D]
+    const att = tf
+      .matMul(tf.softmax(scores), v)
+      .transpose([0, 2, 1, 3])
+      .reshape([B * T, D]);
+    // [B*T, D] x [D, D] -> [B*T, D]
+    const proj = tf.matMul(att, w(model, `${p}attn.wo`)).add(w(model, `${p}attn.bo`));
+    x = x.add(proj.reshape([B, T, D]));
+    const m = layerNorm(x, w(model, `${p}ln2.g`), w(model, `${p}ln2.b`)).reshape([B * T, D]);
+    // [B*T, D] x [D, F] -> [B*T, F] x [F, D] -> [B*T, D]
+    const hid = gelu(tf.matMul(m, w(model, `${p}mlp.wfc`)).add(w(model, `${p}mlp.bfc`)));
+    const out = tf.matMul(hid, w(model, `${p}mlp.wproj`)).add(w(model, `${p}mlp.bproj`));
+    x = x.add(out.reshape([B, T, D]));
+  }
+  const hidden = layerNorm(x, w(model, 'lnf.g'), w(model, 'lnf.b')) as tf.Tensor3D;
+  return { hidden, cache: { keys, values } };
+}
+
+/** LM head with tied embeddings: [B, T, D] -> [B, T, V] logits. Policy only. */
+export function lmLogits(model: Model, hidden: tf.Tensor3D): tf.Tensor3D {
+  if (model.kind !== 'policy') throw new Error('lmLogits: the model is not a policy');
+  const [B, T, D] = hidden.shape;
+  // [B*T, D] x [V, D]^T -> [B*T, V]
+  return tf.matMul(hidden.reshape([B * T, D]), w(model, 'wte'), false, true).reshape([B, T, -1]);
+}
+
+/** Value head: [B, T, D] -> [B, T] values. Critic only. */
+export function valueHead(model: Model, hidden: tf.Tensor3D): tf.Tensor2D {
+  if (model.kind !== 'critic') throw new Error('valueHead: the model is not a critic');
+  const [B, T, D] = hidden.shape;
+  // [B*T, D] x [D, 1] -> [B*T, 1]
+  return tf
+    .matMul(hidden.reshape([B * T, D]), w(model, 'vhead.w'))
+    .add(w(model, 'vhead.b'))
+    .reshape([B, T]);
+}
