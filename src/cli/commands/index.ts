@@ -1,6 +1,7 @@
 // The command table of `starpo`. Add one import and one entry per command.
 import type { Command } from '../command.js';
+import { benchWebshopCommand } from './bench-webshop.js';
 import { webshopRewardCommand } from './webshop-reward.js';
 import { webshopSearchCommand } from './webshop-search.js';
 
-export const commands: readonly Command[] = [webshopRewardCommand, webshopSearchCommand];
+export const commands: readonly Command[] = [webshopRewardCommand, webshopSearchCommand, benchWebshopCommand];
