@@ -2,7 +2,8 @@
 // synthetic catalogue, with RAGEN's action budget (9 by default) and seed → goal mapping.
 //
 // Observation (agent form, the default): the page text without the instruction (the prompt
-// carries it once), then "available actions: …" and "actions left: k". Example (item page):
+// carries it once; results list the first `resultsShown` products as "ASIN title price"), then
+// "available actions: …" and "actions left: k". Example (item page):
 //   Coconut Shampoo by Clairly - Sulfate Free [SEP] Price: $24.5 [SEP] size: [8 fl oz] | 16 fl oz
 //   available actions: click[back to search], click[< prev], click[description], …, click[16 fl oz]
 //   actions left: 6
@@ -14,7 +15,7 @@
 // Termination: buy now, or the budget spent (truncation, reward 0).
 import type { StepResult, TextEnv } from '../types.js';
 import { type GoalMode, goalIndexForSeed, type Split } from './goals.js';
-import { type PageType, ShopSession } from './pages.js';
+import { type PageType, PRODUCT_WINDOW, ShopSession } from './pages.js';
 import { getShop, type Shop } from './shop.js';
 import type { Goal } from './types.js';
 
@@ -38,6 +39,11 @@ export interface WebShopOptions {
   observation?: 'agent' | 'sep';
   /** Allow search[...] from every page, as upstream's raw env does (default false, as RAGEN). */
   searchAnywhere?: boolean;
+  /**
+   * Results the agent form lists per page (1–10, default 5), to keep a tiny model's context
+   * short (ReAct shows 3). The other products of the page stay clickable and in view().
+   */
+  resultsShown?: number;
 }
 
 /** Plain JSON for a UI to draw the current shop page. */
@@ -73,13 +79,16 @@ export interface WebShopView {
   reward: { reward: number; rType: number; numAttr: number; numOpt: number; rPrice: number } | null;
 }
 
-function compactPage(s: ShopSession): string {
+function compactPage(s: ShopSession, shown: number): string {
   const p = s.product;
   switch (s.page) {
     case 'search':
       return 'WebShop [SEP] Search';
     case 'results': {
-      const items = s.pageProducts().flatMap((x) => [x.asin, x.title, x.priceTag]);
+      const items = s
+        .pageProducts()
+        .slice(0, shown)
+        .map((x) => `${x.asin} ${x.title} ${x.priceTag}`);
       return [`Page ${s.pageNum} (Total results: ${s.results.length})`, ...items].join(' [SEP] ');
     }
     case 'item': {
@@ -110,6 +119,7 @@ export class WebShopEnv implements TextEnv<WebShopView> {
   private readonly goalMode: GoalMode;
   private readonly mode: 'agent' | 'sep';
   private readonly searchAnywhere: boolean;
+  private readonly resultsShown: number;
   private session: ShopSession;
   private actionsLeft: number;
   private finished = false;
@@ -124,6 +134,10 @@ export class WebShopEnv implements TextEnv<WebShopView> {
     this.goalMode = options.goalMode ?? 'synthetic';
     this.mode = options.observation ?? 'agent';
     this.searchAnywhere = options.searchAnywhere ?? false;
+    this.resultsShown = options.resultsShown ?? 5;
+    if (!Number.isInteger(this.resultsShown) || this.resultsShown < 1 || this.resultsShown > PRODUCT_WINDOW) {
+      throw new Error(`webshop: resultsShown must be an integer in 1..${PRODUCT_WINDOW}`);
+    }
     this.session = this.newSession(0);
     this.actionsLeft = this.budget;
   }
@@ -189,9 +203,15 @@ export class WebShopEnv implements TextEnv<WebShopView> {
 
   private observation(): string {
     if (this.mode === 'sep') return this.session.sepText();
-    const actions = this.finished ? [] : (this.validActions() ?? []);
+    const hidden = new Set(
+      this.session
+        .pageProducts()
+        .slice(this.resultsShown)
+        .map((p) => `click[${p.asin.toLowerCase()}]`),
+    );
+    const actions = this.finished ? [] : (this.validActions() ?? []).filter((a) => !hidden.has(a));
     if (!this.finished && this.session.canSearch()) actions.unshift('search[<content>]');
-    const lines = [compactPage(this.session)];
+    const lines = [compactPage(this.session, this.resultsShown)];
     if (!this.finished)
       lines.push(`available actions: ${actions.join(', ')}`, `actions left: ${this.actionsLeft}`);
     return lines.join('\n');
@@ -210,6 +230,7 @@ export class WebShopEnv implements TextEnv<WebShopView> {
               page: s.pageNum,
               total: s.results.length,
               products: s.pageProducts().map((x) => ({ asin: x.asin, title: x.title, priceTag: x.priceTag })),
+              shown: Math.min(this.resultsShown, s.pageProducts().length),
             }
           : null,
       item:

@@ -120,7 +120,8 @@ export function webshopExpert(env: ShopReader): ExpertStep {
         reason: 'search the key product words, leaving out options and price',
       };
     case 'results': {
-      const products = v.results?.products ?? [];
+      // Only what the agent form lists, so that demonstrations never click unseen products.
+      const products = (v.results?.products ?? []).slice(0, v.results?.shown ?? 10);
       if (v.actionsLeft <= 2 && products[0]) {
         return {
           action: `click[${products[0].asin.toLowerCase()}]`,
