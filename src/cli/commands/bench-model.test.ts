@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { runCommand } from '../testing.js';
+import { benchModelCommand } from './bench-model.js';
+
+describe('bench-model', () => {
+  it('writes one JSON document with sampling, scoring and gradient timings', async () => {
+    const { code, stdout } = await runCommand(benchModelCommand, [
+      '--quick',
+      '--backends',
+      'cpu',
+      '--rows',
+      '2',
+    ]);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({ backends: ['cpu'], sizes: ['nano'], rows: 2 });
+    const [row] = report.results;
+    expect(row).toMatchObject({ backend: 'cpu', size: 'nano' });
+    for (const key of ['sampleCached', 'sampleNoCache', 'score'])
+      expect(row[key].tokensPerSec).toBeGreaterThan(0);
+    expect(row.gradStep.ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('rejects unknown backends and sizes', async () => {
+    await expect(runCommand(benchModelCommand, ['--backends', 'webgl'])).rejects.toThrow(/not cpu or wasm/);
+    await expect(runCommand(benchModelCommand, ['--sizes', 'huge'])).rejects.toThrow(/unknown size "huge"/);
+  });
+});
