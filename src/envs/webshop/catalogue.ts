@@ -4,7 +4,8 @@
 // values, a price tag "$X" or "$X to $Y", and a purchase price fixed at load time — the single
 // price, or uniform(lo, hi) for a range. Products are shuffled, as upstream's items_shuffle.
 import { Rng } from '../../core/rng.js';
-import { DEPARTMENTS, type Department, OPTION_POOLS, type ProductType } from './catalogue-data.js';
+import { type Department, OPTION_POOLS, type ProductType } from './catalogue-data.js';
+import { DEPARTMENTS } from './departments.js';
 import type { ShopProduct } from './types.js';
 
 /** Default number of products, as WebShop's 1000-product subset. */

@@ -55,7 +55,9 @@ export interface WebShopView {
   results: {
     page: number;
     total: number;
+    /** The page's products (up to 10); the agent form lists the first `shown`. */
     products: { asin: string; title: string; priceTag: string }[];
+    shown: number;
   } | null;
   item: {
     asin: string;

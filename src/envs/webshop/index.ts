@@ -12,7 +12,7 @@ import type { EnvSpec } from '../types.js';
 import { DEFAULT_BUDGET, WebShopEnv, type WebShopOptions } from './env.js';
 
 export { DEFAULT_BUDGET, WebShopEnv, type WebShopOptions, type WebShopView } from './env.js';
-export { type ExpertStep, ruleBaseline, webshopExpert } from './experts.js';
+export { type ExpertStep, ruleBaseline, type ShopReader, webshopExpert } from './experts.js';
 
 function spec(id: string, summary: string, options: WebShopOptions): EnvSpec {
   return {
