@@ -64,6 +64,18 @@ export function meanStd(xs: ArrayLike<number>): { mean: number; std: number } {
 /** Below this, a group's reward std counts as zero (all rollouts scored the same). */
 export const ZERO_STD = 1e-8;
 
+/** Indices of each distinct key, in order of first appearance (e.g. trajectories by group). */
+export function indicesBy(keys: ArrayLike<number>): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as number;
+    const list = out.get(k);
+    if (list) list.push(i);
+    else out.set(k, [i]);
+  }
+  return out;
+}
+
 /**
  * GRPO: Â = (R − mean_g)/(std_g + eps) within each group g (unbiased std, as torch.std),
  * and 0 for every member of a group whose std is ~0.
@@ -75,13 +87,7 @@ export function groupNormalize(
   groupOf: ArrayLike<number>,
   eps = 1e-6,
 ): Float32Array {
-  const members = new Map<number, number[]>();
-  for (let i = 0; i < scores.length; i++) {
-    const g = groupOf[i] as number;
-    const list = members.get(g);
-    if (list) list.push(i);
-    else members.set(g, [i]);
-  }
+  const members = indicesBy(groupOf);
   const out = new Float32Array(scores.length);
   for (const idx of members.values()) {
     const { mean, std } = meanStd(idx.map((i) => scores[i] as number));

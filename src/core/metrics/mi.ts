@@ -1,0 +1,69 @@
+// RAGEN-2's mutual-information proxy of template collapse (reference/ragen.md §3, RAGEN-2
+// collapse_metrics): teacher-force every sampled reasoning z_i under every prompt x_j of a
+// sample, L[i][j] = log p(z_i | x_j); MI = mean_i(L[i][i] − (logsumexp_j L[i][j] − log N)),
+// at most log N; retrieval accuracy = share of i whose own prompt scores highest (chance 1/N).
+// Reasoning-agnostic thinking scores the same under every prompt, so MI → 0.
+import type { Model } from '../model/params.js';
+import { scoreSequences } from '../model/scoring.js';
+
+export interface ReasoningPair {
+  /** The prompt the thinking was sampled under (ends with the forced `<think>`). */
+  promptIds: readonly number[];
+  /** The thinking tokens (between `<think>` and `</think>`, tags excluded). */
+  thinkIds: readonly number[];
+}
+
+export interface MiResult {
+  mi: number;
+  retrievalAcc: number;
+  /** −mean L[i][i] / token: the conditional entropy per thinking token (nats). */
+  condEntropyPerToken: number;
+  n: number;
+}
+
+function logSumExp(xs: readonly number[]): number {
+  const m = Math.max(...xs);
+  return m + Math.log(xs.reduce((s, x) => s + Math.exp(x - m), 0));
+}
+
+/** Computes the proxy from a matrix L[i][j] = log p(z_i | x_j). */
+export function miFromMatrix(L: readonly (readonly number[])[]): { mi: number; retrievalAcc: number } {
+  const N = L.length;
+  if (N < 2) return { mi: 0, retrievalAcc: 0 };
+  let mi = 0;
+  let hits = 0;
+  L.forEach((row, i) => {
+    mi += (row[i] as number) - (logSumExp(row) - Math.log(N));
+    const best = row.reduce((b, v, j) => (v > (row[b] as number) ? j : b), 0);
+    if (best === i) hits++;
+  });
+  return { mi: mi / N, retrievalAcc: hits / N };
+}
+
+/** Scores N² sequences (each prompt followed by each thinking) and returns the proxy. */
+export async function reasoningMi(
+  policy: Model,
+  pairs: readonly ReasoningPair[],
+  padId = 0,
+): Promise<MiResult> {
+  const usable = pairs.filter((p) => p.thinkIds.length > 0);
+  const N = usable.length;
+  if (N < 2) return { mi: 0, retrievalAcc: 0, condEntropyPerToken: 0, n: N };
+  const rows: number[][] = [];
+  const masks: Uint8Array[] = [];
+  for (const zi of usable) {
+    for (const xj of usable) {
+      const ids = [...xj.promptIds, ...zi.thinkIds].slice(0, policy.config.context);
+      const mask = new Uint8Array(ids.length);
+      mask.fill(1, Math.min(xj.promptIds.length, ids.length));
+      rows.push(ids);
+      masks.push(mask);
+    }
+  }
+  const scored = await scoreSequences(policy, rows, { masks, padId });
+  const L = usable.map((_, i) => usable.map((_, j) => scored.maskedLogpSum[i * N + j] as number));
+  const { mi, retrievalAcc } = miFromMatrix(L);
+  const tokens = usable.reduce((s, p) => s + p.thinkIds.length, 0);
+  const own = L.reduce((s, row, i) => s + (row[i] as number), 0);
+  return { mi, retrievalAcc, condEntropyPerToken: -own / tokens, n: N };
+}

@@ -1,0 +1,37 @@
+// The rollout/* and reasoning/* metrics of one iteration's trajectories (DESIGN §6).
+import { meanStd } from '../rl/advantages.js';
+import type { Trajectory } from '../rl/rollout.js';
+import { distinct2, modalShare, mutualInformation } from './reasoning.js';
+
+const mean = (xs: readonly number[]): number =>
+  xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+
+/** Tokens of a response before `</think>` (all of them when it never closes). */
+export function thinkTokenCount(responseIds: readonly number[], thinkCloseId: number): number {
+  const k = responseIds.indexOf(thinkCloseId);
+  return k < 0 ? responseIds.length : k;
+}
+
+export function rolloutMetrics(trajs: readonly Trajectory[], thinkCloseId: number): Record<string, number> {
+  const turns = trajs.flatMap((t) => t.turns);
+  const outcomes = turns.flatMap((t) => t.outcomes);
+  const groups = new Map<number, number[]>();
+  for (const t of trajs) groups.set(t.group, [...(groups.get(t.group) ?? []), t.reward]);
+  const thinks = turns.map((t) => t.parsed.think);
+  const firstActions = trajs.map(
+    (t) => [t.seed, (t.turns[0]?.actions[0] ?? '(none)').toLowerCase().trim()] as const,
+  );
+  return {
+    'rollout/successRate': mean(trajs.map((t) => (t.success ? 1 : 0))),
+    'rollout/returnMean': mean(trajs.map((t) => t.reward)),
+    'rollout/inGroupRewardStd': mean([...groups.values()].map((r) => meanStd(r).std)),
+    'rollout/responseLength': mean(turns.map((t) => t.responseIds.length)),
+    'rollout/thinkLength': mean(turns.map((t) => thinkTokenCount(t.responseIds, thinkCloseId))),
+    'rollout/formatValidRate': mean(turns.map((t) => (t.parsed.formatOk ? 1 : 0))),
+    'rollout/actionEffectiveRate': mean(outcomes.map((o) => (o.effective ? 1 : 0))),
+    'rollout/malformedRate': mean(turns.map((t) => (t.penalised ? 1 : 0))),
+    'reasoning/distinct2': distinct2(thinks),
+    'reasoning/modalThinkShare': modalShare(thinks),
+    'reasoning/actionMi': mutualInformation(firstActions),
+  };
+}

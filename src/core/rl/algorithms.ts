@@ -1,0 +1,108 @@
+// The named algorithms as presets of switches (DESIGN §5). Each preset sets every switch it
+// owns, so changing algorithm never leaves a stale switch from the previous one; every switch
+// stays settable on its own afterwards, so the paper's ablations are one change each.
+import type { Config } from '../config.js';
+
+type Switches = Pick<
+  Config,
+  | 'historyTurns'
+  | 'advantage'
+  | 'whiten'
+  | 'klCoef'
+  | 'filterMode'
+  | 'filterRatio'
+  | 'clipLow'
+  | 'clipHigh'
+  | 'criticWarmup'
+  | 'outlierDrop'
+  | 'thinkingCritic'
+  | 'gradClip'
+  | 'klEarlyStop'
+  | 'lrWarmup'
+>;
+
+export interface AlgorithmSpec {
+  name: Config['algorithm'];
+  /** One line for the algorithm table. */
+  summary: string;
+  switches: Switches;
+}
+
+const STARPO: Switches = {
+  historyTurns: 5,
+  advantage: 'gae',
+  whiten: true,
+  klCoef: 0.001,
+  filterMode: 'off',
+  filterRatio: 0.25,
+  clipLow: 0.2,
+  clipHigh: 0.2,
+  criticWarmup: 0,
+  outlierDrop: false,
+  thinkingCritic: false,
+  gradClip: 1,
+  klEarlyStop: 0,
+  lrWarmup: 0,
+};
+
+const STARPO_S: Switches = {
+  ...STARPO,
+  klCoef: 0,
+  filterMode: 'subsample',
+  clipHigh: 0.28,
+  criticWarmup: 5,
+};
+
+export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = {
+  'ppo-turn': {
+    name: 'ppo-turn',
+    summary: 'Standard PPO: each turn is its own sample (no history), critic + GAE over turns.',
+    switches: { ...STARPO, historyTurns: 1, advantage: 'turn-gae', klCoef: 0 },
+  },
+  'starpo-ppo': {
+    name: 'starpo-ppo',
+    summary: 'StarPO: the whole trajectory as one sequence, critic + GAE (γ = λ = 1), KL 0.001.',
+    switches: STARPO,
+  },
+  'starpo-grpo': {
+    name: 'starpo-grpo',
+    summary: 'StarPO with group-normalised advantages (R − mean)/std within each start state, no critic.',
+    switches: { ...STARPO, advantage: 'grpo' },
+  },
+  'starpo-s': {
+    name: 'starpo-s',
+    summary:
+      'StarPO-S: keep the top 25% of groups by reward std, critic (warmed up), clip-higher 0.28, no KL.',
+    switches: STARPO_S,
+  },
+  'starpo-s+': {
+    name: 'starpo-s+',
+    summary:
+      'StarPO-S plus the secondary note’s stabilisers: 2σ drop, thinking critic, clip 0.5, KL stop, LR warm-up.',
+    switches: {
+      ...STARPO_S,
+      outlierDrop: true,
+      thinkingCritic: true,
+      gradClip: 0.5,
+      klEarlyStop: 0.05,
+      lrWarmup: 0.1,
+    },
+  },
+  'dpo-online': {
+    name: 'dpo-online',
+    summary: 'Online DPO: best vs worst trajectory of each group against the reference policy.',
+    switches: { ...STARPO, advantage: 'none', klCoef: 0 },
+  },
+};
+
+/** The config with `name`'s switches applied (other fields unchanged). */
+export function applyAlgorithm(config: Config, name: Config['algorithm']): Config {
+  const spec = ALGORITHMS[name];
+  if (!spec) throw new Error(`unknown algorithm "${name}"`);
+  return { ...config, ...spec.switches, algorithm: name };
+}
+
+/** Whether the algorithm trains a critic. */
+export function usesCritic(config: Config): boolean {
+  return config.advantage === 'gae' || config.advantage === 'turn-gae';
+}

@@ -1,0 +1,233 @@
+// The update phase of an iteration (cleanrl's "optimize the policy and value network" loop):
+// epochs × shuffled minibatches, or a fixed number of optimizer steps per iteration so runs
+// with different batch sizes can be step-matched (reference/echo-trap-round2.md). The critic
+// and the policy step on the same minibatch; during critic warm-up only the critic steps.
+// Optional KL early stop ends the pass when a step's approx KL exceeds the threshold.
+import type * as tf from '@tensorflow/tfjs';
+import type { Config } from '../config.js';
+import type { Model } from '../model/params.js';
+import { bucketLength } from '../model/scoring.js';
+import type { Rng } from '../rng.js';
+import { indicesBy } from './advantages.js';
+import type { PreparedSample } from './prepare.js';
+import { criticStep, type DpoBatch, dpoStep, type Minibatch, policyStep, type StepResult } from './update.js';
+
+export interface UpdateReport {
+  policySteps: number;
+  criticSteps: number;
+  samplesPerStep: number;
+  /** Means over the policy steps taken. */
+  means: Record<string, number>;
+  /** A step hit NaN/Inf: the update stopped there. */
+  nonFinite: string | null;
+  klStopped: boolean;
+}
+
+/** Lists the minibatches (sample indices) of this iteration. */
+export function planMinibatches(
+  n: number,
+  config: Pick<Config, 'epochs' | 'minibatch' | 'stepsPerIteration'>,
+  rng: Rng,
+): number[][] {
+  if (n === 0) return [];
+  const order = () => rng.shuffle([...Array(n).keys()]);
+  if (config.stepsPerIteration > 0) {
+    const steps = config.stepsPerIteration;
+    const size = Math.ceil(n / steps);
+    let pool = order();
+    const out: number[][] = [];
+    let k = 0;
+    for (let s = 0; s < steps; s++) {
+      const mb: number[] = [];
+      for (let j = 0; j < size; j++) {
+        if (k === n) {
+          pool = order();
+          k = 0;
+        }
+        mb.push(pool[k++] as number);
+      }
+      out.push(mb);
+    }
+    return out;
+  }
+  const out: number[][] = [];
+  for (let e = 0; e < config.epochs; e++) {
+    const idx = order();
+    for (let s = 0; s < n; s += config.minibatch) out.push(idx.slice(s, s + config.minibatch));
+  }
+  return out;
+}
+
+/** Packs samples into one padded minibatch. */
+export function packMinibatch(samples: readonly PreparedSample[], context: number, padId = 0): Minibatch {
+  const b = samples.length;
+  const T = bucketLength(Math.max(...samples.map((s) => s.ids.length)), context);
+  const W = T - 1;
+  const mb: Minibatch = {
+    b,
+    T,
+    tokens: new Int32Array(b * T).fill(padId),
+    mask: new Float32Array(b * W),
+    advantages: new Float32Array(b * W),
+    oldLogp: new Float32Array(b * W),
+    refLogp: new Float32Array(b * W),
+    returns: new Float32Array(b * W),
+    oldValues: new Float32Array(b * W),
+  };
+  samples.forEach((s, r) => {
+    mb.tokens.set(s.ids, r * T);
+    mb.mask.set(s.lossMask, r * W);
+    mb.advantages.set(s.advantages, r * W);
+    mb.oldLogp.set(s.oldLogp, r * W);
+    mb.refLogp.set(s.refLogp, r * W);
+    mb.returns.set(s.returns, r * W);
+    mb.oldValues.set(s.oldValues, r * W);
+  });
+  return mb;
+}
+
+function accumulate(into: Record<string, number>, step: StepResult): void {
+  into.pgLoss = (into.pgLoss ?? 0) + step.loss;
+  into.gradNorm = (into.gradNorm ?? 0) + step.gradNorm;
+  for (const [k, v] of Object.entries(step.stats)) into[k] = (into[k] ?? 0) + v;
+}
+
+function averaged(sums: Record<string, number>, n: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, n > 0 ? v / n : 0]));
+}
+
+/** PPO-style update (all advantage estimators). */
+export async function ppoUpdate(
+  samples: readonly PreparedSample[],
+  models: { policy: Model; critic: Model | null },
+  optimizers: { policy: tf.Optimizer; critic: tf.Optimizer | null },
+  config: Config,
+  trainPolicy: boolean,
+  rng: Rng,
+): Promise<UpdateReport> {
+  const plan = planMinibatches(samples.length, config, rng);
+  const report: UpdateReport = {
+    policySteps: 0,
+    criticSteps: 0,
+    samplesPerStep: 0,
+    means: {},
+    nonFinite: null,
+    klStopped: false,
+  };
+  const sums: Record<string, number> = {};
+  let vfSum = 0;
+  let seen = 0;
+  for (const idx of plan) {
+    const mb = packMinibatch(
+      idx.map((i) => samples[i] as PreparedSample),
+      models.policy.config.context,
+    );
+    seen += mb.b;
+    if (models.critic && optimizers.critic) {
+      const c = await criticStep(models.critic, optimizers.critic, mb, config.valueClip, config.gradClip);
+      if (!c.ok) {
+        report.nonFinite = `critic loss or gradient was ${c.loss}/${c.gradNorm}`;
+        break;
+      }
+      report.criticSteps++;
+      vfSum += c.loss;
+    }
+    if (!trainPolicy) continue;
+    const p = await policyStep(models.policy, optimizers.policy, mb, {
+      clipLow: config.clipLow,
+      clipHigh: config.clipHigh,
+      entropyCoef: config.entropyCoef,
+      klLossCoef: config.klMode === 'loss' ? config.klCoef : 0,
+      klEstimator: config.klEstimator,
+      gradClip: config.gradClip,
+    });
+    if (!p.ok) {
+      report.nonFinite = `policy loss ${p.loss}, gradient norm ${p.gradNorm}`;
+      break;
+    }
+    report.policySteps++;
+    accumulate(sums, p);
+    if (config.klEarlyStop > 0 && (p.stats.approxKl ?? 0) > config.klEarlyStop) {
+      report.klStopped = true;
+      break;
+    }
+  }
+  report.means = averaged(sums, report.policySteps);
+  if (report.criticSteps > 0) report.means.vfLoss = vfSum / report.criticSteps;
+  const steps = Math.max(report.policySteps, report.criticSteps);
+  report.samplesPerStep = steps > 0 ? seen / steps : 0;
+  return report;
+}
+
+/** Chosen/rejected pairs: the best and worst sample of each group, ties skipped. */
+export function dpoPairs(samples: readonly PreparedSample[]): [number, number][] {
+  const groups = indicesBy(samples.map((s) => s.group));
+  const pairs: [number, number][] = [];
+  for (const idx of groups.values()) {
+    let best = idx[0] as number;
+    let worst = idx[0] as number;
+    for (const i of idx) {
+      if ((samples[i] as PreparedSample).reward > (samples[best] as PreparedSample).reward) best = i;
+      if ((samples[i] as PreparedSample).reward < (samples[worst] as PreparedSample).reward) worst = i;
+    }
+    if ((samples[best] as PreparedSample).reward > (samples[worst] as PreparedSample).reward)
+      pairs.push([best, worst]);
+  }
+  return pairs;
+}
+
+function seqSum(s: PreparedSample, a: Float32Array): number {
+  let sum = 0;
+  for (let t = 0; t < s.lossMask.length; t++) if (s.lossMask[t] === 1) sum += a[t] as number;
+  return sum;
+}
+
+/** Online DPO update over the groups' best/worst pairs. */
+export async function dpoUpdate(
+  samples: readonly PreparedSample[],
+  policy: Model,
+  optimizer: tf.Optimizer,
+  config: Config,
+  rng: Rng,
+): Promise<UpdateReport> {
+  const pairs = dpoPairs(samples);
+  const report: UpdateReport = {
+    policySteps: 0,
+    criticSteps: 0,
+    samplesPerStep: 0,
+    means: {},
+    nonFinite: null,
+    klStopped: false,
+  };
+  const plan = planMinibatches(
+    pairs.length,
+    { ...config, minibatch: Math.max(1, Math.floor(config.minibatch / 2)) },
+    rng,
+  );
+  const sums: Record<string, number> = {};
+  let seen = 0;
+  for (const idx of plan) {
+    const chosen = idx.map((i) => samples[pairs[i]![0]] as PreparedSample);
+    const rejected = idx.map((i) => samples[pairs[i]![1]] as PreparedSample);
+    const mb = packMinibatch([...chosen, ...rejected], policy.config.context);
+    const batch: DpoBatch = {
+      pairs: idx.length,
+      T: mb.T,
+      tokens: mb.tokens,
+      mask: mb.mask,
+      refChosen: Float32Array.from(chosen.map((s) => seqSum(s, s.refLogp))),
+      refRejected: Float32Array.from(rejected.map((s) => seqSum(s, s.refLogp))),
+    };
+    const r = await dpoStep(policy, optimizer, batch, config.dpoBeta, config.gradClip);
+    if (!r.ok) {
+      report.nonFinite = `DPO loss ${r.loss}, gradient norm ${r.gradNorm}`;
+      break;
+    }
+    report.policySteps++;
+    seen += 2 * idx.length;
+    accumulate(sums, r);
+  }
+  report.means = averaged(sums, report.policySteps);
+  report.samplesPerStep = report.policySteps > 0 ? seen / report.policySteps : 0;
+  return report;
+}

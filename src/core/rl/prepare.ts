@@ -1,0 +1,190 @@
+// Between rollout and update: score the kept samples under the policy (old log-probs), the
+// frozen reference and the critic, then compute advantages and value targets per sample
+// (cleanrl's "bootstrap value / advantages" block, RAGEN's compute_advantage). Plain arrays.
+import type { Config } from '../config.js';
+import { qualityWeight, thinkingQuality } from '../metrics/reasoning.js';
+import type { Model } from '../model/params.js';
+import { predictValues, scoreSequences } from '../model/scoring.js';
+import { gae, groupNormalize, indicesBy, meanStd, turnGae, whiten, ZERO_STD } from './advantages.js';
+import type { Sample } from './batch.js';
+import type { Trajectory } from './rollout.js';
+
+/** A sample with everything the update needs, all [n−1] in target coordinates. */
+export interface PreparedSample extends Sample {
+  oldLogp: Float32Array;
+  refLogp: Float32Array;
+  oldValues: Float32Array;
+  advantages: Float32Array;
+  returns: Float32Array;
+}
+
+export interface PrepareStats {
+  /** Token mean of k-estimated KL(π_old ‖ π_ref) over the loss mask. */
+  klRef: number;
+  explainedVar: number;
+  whitened: boolean;
+  /** Mean thinking-quality weight (1 when the thinking critic is off). */
+  qualityWeight: number;
+}
+
+/** Old, reference and critic scores of each sample. */
+export async function scoreSamples(
+  samples: readonly Sample[],
+  policy: Model,
+  reference: Model,
+  critic: Model | null,
+): Promise<{ oldLogp: Float32Array[]; refLogp: Float32Array[]; values: Float32Array[] }> {
+  const rows = samples.map((s) => s.ids);
+  const old = await scoreSequences(policy, rows);
+  const ref = await scoreSequences(reference, rows);
+  const values = critic
+    ? (await predictValues(critic, rows)).map((v) => v.slice(0, v.length - 1))
+    : samples.map((s) => new Float32Array(s.lossMask.length));
+  return { oldLogp: old.logps, refLogp: ref.logps, values };
+}
+
+function concatMasked(samples: readonly { lossMask: Float32Array }[], pick: (i: number) => Float32Array) {
+  const xs: number[] = [];
+  samples.forEach((s, i) => {
+    const a = pick(i);
+    for (let t = 0; t < s.lossMask.length; t++) if (s.lossMask[t] === 1) xs.push(a[t] as number);
+  });
+  return xs;
+}
+
+/**
+ * Advantages and returns for every sample under `config.advantage`; whitening over the batch
+ * (skipped when the batch's reward std is ~0, where it would turn critic noise into full-size
+ * updates — reference/echo-trap-feasibility.md); optional σ(thinking-quality) weights.
+ */
+export function computeAdvantages(
+  samples: readonly Sample[],
+  scores: { oldLogp: Float32Array[]; refLogp: Float32Array[]; values: Float32Array[] },
+  trajs: readonly Trajectory[],
+  config: Config,
+): { prepared: PreparedSample[]; stats: PrepareStats } {
+  const n = samples.length;
+  const adv: Float32Array[] = [];
+  const ret: Float32Array[] = [];
+  // KL in the reward (k1 with the old policy), per token, before the estimator sees it.
+  const rewards = samples.map((s, i) => {
+    if (config.klMode !== 'reward' || config.klCoef === 0) return s.rewards;
+    const r = Float32Array.from(s.rewards);
+    const o = scores.oldLogp[i] as Float32Array;
+    const f = scores.refLogp[i] as Float32Array;
+    for (let t = 0; t < r.length; t++)
+      if (s.lossMask[t] === 1)
+        r[t] = (r[t] as number) - config.klCoef * ((o[t] as number) - (f[t] as number));
+    return r;
+  });
+
+  if (config.advantage === 'grpo') {
+    const a = groupNormalize(
+      samples.map((s) => s.reward),
+      samples.map((s) => s.group),
+    );
+    samples.forEach((s, i) => {
+      adv.push(s.lossMask.map((m) => m * (a[i] as number)));
+      ret.push(s.lossMask.map((m) => m * s.reward));
+    });
+  } else if (config.advantage === 'turn-gae') {
+    for (let i = 0; i < n; i++) {
+      adv.push(new Float32Array(samples[i]!.lossMask.length));
+      ret.push(new Float32Array(samples[i]!.lossMask.length));
+    }
+    const byTraj = indicesBy(samples.map((s) => s.traj));
+    for (const [k, idx] of byTraj) {
+      const turnRewards = idx.map((i) => samples[i]!.reward);
+      const values = idx.map((i) => scores.values[i]![samples[i]!.stateIndex] ?? 0);
+      const r = turnGae(
+        turnRewards,
+        values,
+        config.gamma,
+        config.lambda,
+        trajs[k]?.done === false ? (values[values.length - 1] ?? 0) : 0,
+      );
+      idx.forEach((i, j) => {
+        const s = samples[i]!;
+        for (let t = 0; t < s.lossMask.length; t++) {
+          if (s.lossMask[t] === 1) {
+            adv[i]![t] = r.advantages[j] as number;
+            ret[i]![t] = r.returns[j] as number;
+          }
+        }
+      });
+    }
+  } else if (config.advantage === 'gae') {
+    samples.forEach((s, i) => {
+      const T = s.lossMask.length;
+      const r = gae(rewards[i]!, scores.values[i]!, s.lossMask, 1, T, config.gamma, config.lambda);
+      adv.push(r.advantages);
+      ret.push(r.returns);
+    });
+  } else {
+    samples.forEach((s) => {
+      adv.push(new Float32Array(s.lossMask.length));
+      ret.push(new Float32Array(s.lossMask.length));
+    });
+  }
+
+  const rewardStd = meanStd(samples.map((s) => s.reward)).std;
+  const critic = config.advantage === 'gae' || config.advantage === 'turn-gae';
+  const whitened = critic && config.whiten && rewardStd > ZERO_STD;
+  if (whitened) {
+    const lens = adv.map((a) => a.length);
+    const flat = new Float32Array(lens.reduce((a, b) => a + b, 0));
+    const mask = new Float32Array(flat.length);
+    let off = 0;
+    adv.forEach((a, i) => {
+      flat.set(a, off);
+      mask.set(samples[i]!.lossMask, off);
+      off += a.length;
+    });
+    const w = whiten(flat, mask);
+    off = 0;
+    adv.forEach((a, i) => {
+      adv[i] = w.slice(off, off + a.length);
+      off += a.length;
+    });
+  }
+
+  let weightSum = 0;
+  if (config.thinkingCritic) {
+    samples.forEach((s, i) => {
+      const traj = trajs[s.traj];
+      const turns = s.turn >= 0 ? [traj?.turns[s.turn]] : (traj?.turns ?? []);
+      const qs = turns
+        .filter((t) => t !== undefined)
+        .map((t) => thinkingQuality(t.parsed.think, t.observation, t.actions));
+      const w = qualityWeight(qs.length > 0 ? qs.reduce((a, b) => a + b, 0) / qs.length : 0);
+      weightSum += w;
+      adv[i] = adv[i]!.map((x) => x * w);
+    });
+  }
+
+  const klTokens = concatMasked(samples, (i) =>
+    scores.oldLogp[i]!.map((o, t) => o - (scores.refLogp[i]![t] as number)),
+  );
+  const retAll = concatMasked(samples, (i) => ret[i]!);
+  const resid = concatMasked(samples, (i) => ret[i]!.map((r, t) => r - (scores.values[i]![t] as number)));
+  const varRet = meanStd(retAll).std ** 2;
+  const explainedVar = critic && varRet > ZERO_STD ? 1 - meanStd(resid).std ** 2 / varRet : 0;
+
+  const prepared = samples.map((s, i) => ({
+    ...s,
+    oldLogp: scores.oldLogp[i]!,
+    refLogp: scores.refLogp[i]!,
+    oldValues: scores.values[i]!,
+    advantages: adv[i]!,
+    returns: ret[i]!,
+  }));
+  return {
+    prepared,
+    stats: {
+      klRef: klTokens.length > 0 ? klTokens.reduce((a, b) => a + b, 0) / klTokens.length : 0,
+      explainedVar,
+      whitened,
+      qualityWeight: config.thinkingCritic && n > 0 ? weightSum / n : 1,
+    },
+  };
+}

@@ -1,0 +1,192 @@
+// The rollout engine (RAGEN's agent_proxy / es_manager / ctx_manager loop, DESIGN §2): every
+// trajectory of the iteration advances turn by turn in ONE batch — build each active
+// trajectory's prompt, sample all responses together with the KV cache, parse them, send the
+// actions to the environment pool in one call, record everything. A trajectory ends when its
+// episode is done, at the turn limit, or when its action budget is spent.
+// Reward (RAGEN es_manager): the sum of env rewards minus `formatPenalty` for each turn whose
+// answer is malformed or holds an invalid action (or no action at all).
+
+import { now } from '../clock.js';
+import type { Model } from '../model/params.js';
+import { sampleBatch } from '../model/sampling.js';
+import { type ParsedResponse, parseResponse } from '../parse.js';
+import { buildSequence, type PromptTurn } from '../prompt.js';
+import type { Rng } from '../rng.js';
+import type { Tokenizer } from '../tokenizer.js';
+import type { ActionOutcome, EnvPool } from './envPool.js';
+
+export interface RolloutSettings {
+  maxTurns: number;
+  maxActionsPerTurn: number;
+  maxActionsPerTraj: number;
+  maxTokensPerTurn: number;
+  contextLength: number;
+  historyTurns: number;
+  /** 0 = greedy. */
+  temperature: number;
+  formatPenalty: number;
+}
+
+/** One turn of a trajectory, as recorded. */
+export interface TurnRecord {
+  observation: string;
+  actionsLeft: number;
+  /** The prompt the policy saw this turn (token ids). */
+  promptIds: number[];
+  responseIds: number[];
+  responseText: string;
+  /** Log-probs of the response tokens under the policy at sampling time. */
+  logps: number[];
+  parsed: ParsedResponse;
+  /** Actions sent to the env (empty when the answer was unusable). */
+  actions: string[];
+  outcomes: ActionOutcome[];
+  /** Sum of the env rewards of this turn. */
+  envReward: number;
+  /** The turn was penalised (malformed answer, no action, or an invalid action). */
+  penalised: boolean;
+  /** envReward − penalty. */
+  reward: number;
+}
+
+export interface Trajectory {
+  group: number;
+  seed: number;
+  instruction: string;
+  turns: TurnRecord[];
+  /** Σ env rewards − formatPenalty × penalised turns. */
+  reward: number;
+  success: boolean;
+  /** The episode ended in the environment (false when cut by the turn limit or budget). */
+  done: boolean;
+}
+
+/** Where each trajectory starts: its group and the seed shared by the group. */
+export interface RolloutStart {
+  group: number;
+  seed: number;
+}
+
+export interface RolloutStats {
+  tokens: number;
+  envSteps: number;
+  sampleMs: number;
+  envMs: number;
+}
+
+/** The turns of a trajectory as the prompt builder takes them, plus the current state. */
+export function promptTurns(
+  traj: Trajectory,
+  current?: { observation: string; actionsLeft: number },
+): PromptTurn[] {
+  const turns: PromptTurn[] = traj.turns.map((t) => ({
+    observation: t.observation,
+    actionsLeft: t.actionsLeft,
+    response: { ids: t.responseIds },
+    reward: t.reward,
+  }));
+  if (current) turns.push({ observation: current.observation, actionsLeft: current.actionsLeft });
+  return turns;
+}
+
+/**
+ * Runs one trajectory per start, all in lockstep. The pool gets slot i for start i.
+ * `rng` drives sampling only (the envs are seeded by `starts`).
+ */
+export async function rollout(
+  policy: Model,
+  tok: Tokenizer,
+  pool: EnvPool,
+  starts: readonly RolloutStart[],
+  settings: RolloutSettings,
+  rng: Rng,
+): Promise<{ trajectories: Trajectory[]; stats: RolloutStats }> {
+  const stats: RolloutStats = { tokens: 0, envSteps: 0, sampleMs: 0, envMs: 0 };
+  let t0 = now();
+  const resets = await pool.reset(starts.map((s) => s.seed));
+  stats.envMs += now() - t0;
+  const trajectories: Trajectory[] = starts.map((s, i) => ({
+    group: s.group,
+    seed: s.seed,
+    instruction: resets[i]?.instruction ?? '',
+    turns: [],
+    reward: 0,
+    success: false,
+    done: false,
+  }));
+  const observation = resets.map((r) => r.observation);
+  const actionsLeft = starts.map(() => settings.maxActionsPerTraj);
+
+  for (let turn = 0; turn < settings.maxTurns; turn++) {
+    const active = trajectories.map((_, i) => i).filter((i) => !trajectories[i]!.done && actionsLeft[i]! > 0);
+    if (active.length === 0) break;
+    const prompts = active.map((i) => {
+      const traj = trajectories[i]!;
+      return buildSequence(
+        tok,
+        traj.instruction,
+        promptTurns(traj, { observation: observation[i]!, actionsLeft: actionsLeft[i]! }),
+        {
+          historyTurns: settings.historyTurns,
+          maxTokens: settings.contextLength,
+          reserveTokens: settings.maxTokensPerTurn,
+        },
+      ).ids;
+    });
+    t0 = now();
+    const rows = await sampleBatch(policy, tok, prompts, {
+      maxNewTokens: settings.maxTokensPerTurn,
+      temperature: settings.temperature,
+      rng,
+    });
+    stats.sampleMs += now() - t0;
+
+    const parsed = rows.map((r) => parseResponse(r.text, { maxActionsPerTurn: settings.maxActionsPerTurn }));
+    const requests: { slot: number; actions: string[] }[] = [];
+    active.forEach((i, k) => {
+      const actions = parsed[k]!.formatOk ? parsed[k]!.actions.slice(0, actionsLeft[i]) : [];
+      if (actions.length > 0) requests.push({ slot: i, actions });
+    });
+    t0 = now();
+    const results = await pool.step(requests);
+    stats.envMs += now() - t0;
+    const bySlot = new Map(requests.map((r, k) => [r.slot, results[k]!]));
+
+    active.forEach((i, k) => {
+      const traj = trajectories[i]!;
+      const row = rows[k]!;
+      const p = parsed[k]!;
+      const result = bySlot.get(i);
+      const actions = requests.find((r) => r.slot === i)?.actions ?? [];
+      const outcomes = result?.outcomes ?? [];
+      const envReward = outcomes.reduce((s, o) => s + o.reward, 0);
+      const penalised = !p.formatOk || actions.length === 0 || outcomes.some((o) => !o.valid);
+      const reward = envReward - (penalised ? settings.formatPenalty : 0);
+      traj.turns.push({
+        observation: observation[i]!,
+        actionsLeft: actionsLeft[i]!,
+        promptIds: prompts[k]!,
+        responseIds: row.ids,
+        responseText: row.text,
+        logps: Array.from(row.logps),
+        parsed: p,
+        actions,
+        outcomes,
+        envReward,
+        penalised,
+        reward,
+      });
+      stats.tokens += row.ids.length;
+      stats.envSteps += outcomes.length;
+      traj.reward += reward;
+      // An answer that could not be used still costs a turn; the budget counts actions sent.
+      actionsLeft[i] = actionsLeft[i]! - Math.max(outcomes.length, actions.length);
+      if (result) {
+        observation[i] = result.observation;
+        traj.success ||= result.success;
+        if (result.done) traj.done = true;
+      }
+    });
+  }
+  return { trajectories, stats };
+}

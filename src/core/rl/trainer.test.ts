@@ -1,0 +1,178 @@
+// The trainer end to end on a toy one-turn task (core tests do not import envs/): every
+// algorithm runs, reports the DESIGN §6 keys, keeps the tensor count flat, and is
+// deterministic for a seed. Learning on real environments is tested with the CLI.
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Config, defaultConfig } from '../config.js';
+import type { MetricRow } from '../metrics/keys.js';
+import { createCritic, createPolicy, disposeModel } from '../model/params.js';
+import { promptTemplateTexts } from '../prompt.js';
+import { Rng } from '../rng.js';
+import { buildVocabulary, Tokenizer } from '../tokenizer.js';
+import { applyAlgorithm } from './algorithms.js';
+import { type EnvLike, InProcessEnvPool } from './envPool.js';
+import { Trainer, type TrainerEvent } from './trainer.js';
+
+/** Say which side the goal is on; reward 1 for the right side. */
+class SideEnv implements EnvLike {
+  private side = 'left';
+  reset(seed: number): string {
+    this.side = seed % 2 === 0 ? 'left' : 'right';
+    return `the goal is ${this.side}`;
+  }
+  step(action: string) {
+    const a = action.trim().toLowerCase();
+    const valid = a === 'go left' || a === 'go right';
+    const success = a === `go ${this.side}`;
+    return {
+      observation: valid ? 'done' : 'the action was not understood',
+      reward: success ? 1 : 0,
+      done: valid,
+      info: { success, actionIsValid: valid, actionIsEffective: valid },
+    };
+  }
+  instruction(): string {
+    return 'pick the side of the goal';
+  }
+}
+
+const texts = [
+  'the goal is left the goal is right pick the side of the goal done the action was not understood',
+  'go left go right I think the goal is left so go left',
+  ...promptTemplateTexts(),
+];
+const tok = new Tokenizer(buildVocabulary(texts));
+
+function tinyConfig(algorithm: Config['algorithm'], overrides: Partial<Config> = {}): Config {
+  return {
+    ...applyAlgorithm(defaultConfig(), algorithm),
+    groups: 2,
+    groupSize: 4,
+    maxTurns: 2,
+    maxActionsPerTurn: 1,
+    maxActionsPerTraj: 2,
+    maxTokensPerTurn: 8,
+    contextLength: 128,
+    evalEvery: 2,
+    evalEpisodes: 4,
+    miEvery: 2,
+    miSamples: 4,
+    minibatch: 4,
+    iterations: 3,
+    checkpointEvery: 0,
+    ...overrides,
+  };
+}
+
+async function runTiny(
+  config: Config,
+): Promise<{ rows: MetricRow[]; events: TrainerEvent[]; tensors: number[] }> {
+  const rng = new Rng(config.seed);
+  const mc = {
+    vocabSize: tok.size,
+    dModel: 16,
+    nLayers: 1,
+    nHeads: 2,
+    context: config.contextLength,
+    mlpRatio: 2,
+  };
+  const policy = createPolicy(mc, rng.fork('policy'));
+  const critic = createCritic(mc, rng.fork('critic'));
+  const rows: MetricRow[] = [];
+  const events: TrainerEvent[] = [];
+  const tensors: number[] = [];
+  const trainer = new Trainer({
+    config,
+    tokenizer: tok,
+    policy,
+    critic,
+    pool: new InProcessEnvPool(() => new SideEnv()),
+    evalPool: new InProcessEnvPool(() => new SideEnv()),
+    callbacks: {
+      onMetrics: (r) => rows.push(r),
+      onEvent: (e) => events.push(e),
+    },
+  });
+  for (let i = 0; i < config.iterations; i++) {
+    await trainer.step();
+    tensors.push(tf.memory().numTensors);
+  }
+  trainer.dispose();
+  disposeModel(policy);
+  disposeModel(critic);
+  return { rows, events, tensors };
+}
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+describe('Trainer', () => {
+  it.each(['starpo-ppo', 'starpo-grpo', 'starpo-s', 'starpo-s+', 'ppo-turn', 'dpo-online'] as const)(
+    '%s runs, reports its metrics and keeps the tensor count flat',
+    async (algo) => {
+      const before = tf.memory().numTensors;
+      const { rows, tensors } = await runTiny(tinyConfig(algo, { criticWarmup: 0 }));
+      expect(rows).toHaveLength(3);
+      const r = rows[0]!;
+      for (const k of [
+        'rollout/successRate',
+        'rollout/inGroupRewardStd',
+        'rollout/malformedRate',
+        'reasoning/modalThinkShare',
+        'reasoning/mi',
+        'eval/successRate',
+        'actor/optimizerSteps',
+        'actor/samplesPerStep',
+        'actor/klRef',
+        'memory/numTensors',
+      ] as const) {
+        expect(r[k], k).toBeTypeOf('number');
+        expect(Number.isFinite(r[k]), k).toBe(true);
+      }
+      expect(tensors[2]).toBe(tensors[1]);
+      expect(tf.memory().numTensors).toBe(before);
+    },
+  );
+
+  it('is deterministic for a seed', async () => {
+    const strip = (rows: MetricRow[]) =>
+      rows.map((r) =>
+        Object.fromEntries(
+          Object.entries(r).filter(([k]) => !k.startsWith('time/') && !k.startsWith('perf/')),
+        ),
+      );
+    const a = await runTiny(tinyConfig('starpo-ppo'));
+    const b = await runTiny(tinyConfig('starpo-ppo'));
+    expect(strip(b.rows)).toEqual(strip(a.rows));
+    const c = await runTiny(tinyConfig('starpo-ppo', { seed: 2 }));
+    expect(strip(c.rows)).not.toEqual(strip(a.rows));
+  });
+
+  it('step-matches: a fixed number of optimizer steps whatever the kept batch', async () => {
+    const unfiltered = await runTiny(tinyConfig('starpo-ppo', { stepsPerIteration: 2, groups: 4 }));
+    const filtered = await runTiny(
+      tinyConfig('starpo-s', { stepsPerIteration: 2, groups: 4, criticWarmup: 0 }),
+    );
+    expect(unfiltered.rows[0]!['actor/optimizerSteps']).toBe(2);
+    expect(filtered.rows[0]!['actor/optimizerSteps']).toBe(2);
+    expect(unfiltered.rows[0]!['actor/samplesPerStep']).toBe(8);
+    expect(filtered.rows[0]!['actor/samplesPerStep']).toBe(2);
+    expect(filtered.rows[0]!['rollout/filterKeptRatio']).toBe(0.25);
+  });
+
+  it('oversampling rolls out P/ratio groups and keeps P', async () => {
+    const { rows } = await runTiny(
+      tinyConfig('starpo-s', { filterMode: 'oversample', filterRatio: 0.5, criticWarmup: 0 }),
+    );
+    expect(rows[0]!['rollout/filterKeptRatio']).toBe(0.5);
+    expect(rows[0]!['actor/samplesPerStep']).toBe(4);
+  });
+
+  it('critic warm-up makes no policy step', async () => {
+    const { rows } = await runTiny(tinyConfig('starpo-s', { criticWarmup: 2, filterMode: 'off' }));
+    expect(rows[0]!['actor/optimizerSteps']).toBe(0);
+    expect(rows[1]!['actor/optimizerSteps']).toBe(0);
+    expect(rows[2]!['actor/optimizerSteps']).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,366 @@
+// The trainer (DESIGN §2, §5): one iteration = rollout → filter → old/ref log-probs and values
+// → advantages → update → metrics → detector events. It reports only through callbacks, stops
+// cleanly on request, and never applies a non-finite step: it restores the weights the
+// iteration started with and emits an error event instead.
+import * as tf from '@tensorflow/tfjs';
+import { now } from '../clock.js';
+import { type Config, FIELDS, formatErrors, validateConfig } from '../config.js';
+import { type EchoEvent, EchoTrapDetector, type RunSummary } from '../metrics/detector.js';
+import type { MetricRow } from '../metrics/keys.js';
+import { type ReasoningPair, reasoningMi } from '../metrics/mi.js';
+import { rolloutMetrics, thinkTokenCount } from '../metrics/rolloutMetrics.js';
+import { cloneModel, copyWeights, disposeModel, type Model } from '../model/params.js';
+import { Rng } from '../rng.js';
+import type { Tokenizer } from '../tokenizer.js';
+import { usesCritic } from './algorithms.js';
+import { trajectorySamples, turnSamples } from './batch.js';
+import type { EnvPool } from './envPool.js';
+import { dropOutliers, filterGroups, groupsToKeep, groupsToRollOut } from './filter.js';
+import { dpoUpdate, ppoUpdate, type UpdateReport } from './optimize.js';
+import { computeAdvantages, scoreSamples } from './prepare.js';
+import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
+
+/** Train seeds are drawn below this; held-out eval seeds start here. */
+export const EVAL_SEED_BASE = 1_000_000_000;
+
+export type TrainerEvent =
+  | ({ type: 'echo' } & EchoEvent)
+  | { type: 'error'; iteration: number; message: string; consecutive: number }
+  | { type: 'live'; iteration: number; changes: Partial<Config> };
+
+/** A trajectory as plain data for the viewer. */
+export interface SampledTrajectory {
+  iteration: number;
+  group: number;
+  seed: number;
+  instruction: string;
+  reward: number;
+  success: boolean;
+  turns: {
+    observation: string;
+    responseText: string;
+    tokens: string[];
+    logps: number[];
+    actions: string[];
+    valid: boolean[];
+    reward: number;
+    penalised: boolean;
+  }[];
+}
+
+export interface TrainerCallbacks {
+  onMetrics?(row: MetricRow): void;
+  onEvent?(event: TrainerEvent): void;
+  onSample?(sample: SampledTrajectory): void;
+  onCheckpoint?(iteration: number): void | Promise<void>;
+}
+
+export interface TrainerSetup {
+  config: Config;
+  tokenizer: Tokenizer;
+  /** The policy to train (the base model's weights); the trainer clones the reference from it. */
+  policy: Model;
+  /** A critic of the same shape, when the algorithm uses one. */
+  critic: Model | null;
+  pool: EnvPool;
+  evalPool: EnvPool;
+  callbacks?: TrainerCallbacks;
+}
+
+/** Fields that may change mid-run (marked `live` in the field table). */
+export const LIVE_FIELDS: ReadonlySet<string> = new Set(FIELDS.filter((f) => f.live).map((f) => f.key));
+
+const gpuBytes = (): number => {
+  const m = tf.memory() as tf.MemoryInfo & { numBytesInGPUAllocated?: number; numBytesInGPU?: number };
+  return m.numBytesInGPUAllocated ?? m.numBytesInGPU ?? 0;
+};
+
+export class Trainer {
+  config: Config;
+  iteration = 0;
+  readonly detector = new EchoTrapDetector();
+  private readonly tok: Tokenizer;
+  private readonly policy: Model;
+  private readonly reference: Model;
+  private readonly critic: Model | null;
+  private readonly backupPolicy: Model;
+  private readonly backupCritic: Model | null;
+  private readonly policyOpt: tf.Optimizer;
+  private readonly criticOpt: tf.Optimizer | null;
+  private readonly seedRng: Rng;
+  private readonly sampleRng: Rng;
+  private readonly shuffleRng: Rng;
+  private consecutiveErrors = 0;
+  private readonly cb: TrainerCallbacks;
+  private readonly pool: EnvPool;
+  private readonly evalPool: EnvPool;
+
+  constructor(setup: TrainerSetup) {
+    this.config = setup.config;
+    this.tok = setup.tokenizer;
+    this.policy = setup.policy;
+    this.reference = cloneModel(setup.policy, false);
+    this.critic = usesCritic(setup.config) ? setup.critic : null;
+    if (usesCritic(setup.config) && !setup.critic)
+      throw new Error(`${setup.config.algorithm} needs a critic`);
+    this.backupPolicy = cloneModel(setup.policy, false);
+    this.backupCritic = this.critic ? cloneModel(this.critic, false) : null;
+    const eps = setup.config.adamEpsilon;
+    this.policyOpt = tf.train.adam(setup.config.lr, 0.9, 0.999, eps);
+    this.criticOpt = this.critic ? tf.train.adam(setup.config.criticLr, 0.9, 0.999, eps) : null;
+    const rng = new Rng(setup.config.seed);
+    this.seedRng = rng.fork('train-seeds');
+    this.sampleRng = rng.fork('sampling');
+    this.shuffleRng = rng.fork('minibatches');
+    this.cb = setup.callbacks ?? {};
+    this.pool = setup.pool;
+    this.evalPool = setup.evalPool;
+  }
+
+  /** Changes live settings (learning rate, KL, clip, temperature, entropy, filter ratio). */
+  setLive(changes: Partial<Config>): void {
+    const bad = Object.keys(changes).filter((k) => !LIVE_FIELDS.has(k));
+    if (bad.length > 0)
+      throw new Error(`cannot change mid-run: ${bad.join(', ')} (live: ${[...LIVE_FIELDS].join(', ')})`);
+    const r = validateConfig({ ...this.config, ...changes });
+    if (!r.ok) throw new Error(formatErrors(r.errors));
+    this.config = r.config;
+    this.cb.onEvent?.({ type: 'live', iteration: this.iteration, changes });
+  }
+
+  private learningRate(): number {
+    const warm = this.config.lrWarmup * this.config.iterations;
+    return this.config.lr * (warm > 0 ? Math.min(1, (this.iteration + 1) / warm) : 1);
+  }
+
+  private settings(temperature: number) {
+    const c = this.config;
+    return {
+      maxTurns: c.maxTurns,
+      maxActionsPerTurn: c.maxActionsPerTurn,
+      maxActionsPerTraj: c.maxActionsPerTraj,
+      maxTokensPerTurn: c.maxTokensPerTurn,
+      contextLength: c.contextLength,
+      historyTurns: c.historyTurns,
+      temperature,
+      formatPenalty: c.formatPenalty,
+    };
+  }
+
+  /** Success rates on the held-out seeds, greedy and at temperature 1. */
+  async evaluate(): Promise<{ greedy: number; sampled: number }> {
+    const starts: RolloutStart[] = Array.from({ length: this.config.evalEpisodes }, (_, k) => ({
+      group: k,
+      seed: EVAL_SEED_BASE + k,
+    }));
+    const rate = (ts: Trajectory[]) => ts.filter((t) => t.success).length / Math.max(1, ts.length);
+    const greedy = await rollout(
+      this.policy,
+      this.tok,
+      this.evalPool,
+      starts,
+      this.settings(0),
+      new Rng(this.config.seed),
+    );
+    const sampled = await rollout(
+      this.policy,
+      this.tok,
+      this.evalPool,
+      starts,
+      this.settings(1),
+      new Rng(this.config.seed + 1),
+    );
+    return { greedy: rate(greedy.trajectories), sampled: rate(sampled.trajectories) };
+  }
+
+  /** One full iteration; resolves to its metric row. */
+  async step(): Promise<MetricRow> {
+    const c = this.config;
+    const it = this.iteration;
+    const row: MetricRow = { iteration: it };
+    const t0 = now();
+
+    // 1. Rollout: P groups × N rollouts (⌈P/ratio⌉ groups when oversampling).
+    const rolled = groupsToRollOut(c.groups, c.filterMode, c.filterRatio);
+    const starts: RolloutStart[] = [];
+    for (let g = 0; g < rolled; g++) {
+      const seed = this.seedRng.int(0, EVAL_SEED_BASE);
+      for (let k = 0; k < c.groupSize; k++) starts.push({ group: g, seed });
+    }
+    const { trajectories, stats } = await rollout(
+      this.policy,
+      this.tok,
+      this.pool,
+      starts,
+      this.settings(c.temperature),
+      this.sampleRng,
+    );
+    const rolloutMs = now() - t0;
+    Object.assign(row, rolloutMetrics(trajectories, this.tok.special['</think>']));
+
+    // 2. StarPO-S filter on in-group reward std, then the optional 2σ drop.
+    const byGroup = Array.from({ length: rolled }, (_, g) => trajectories.filter((t) => t.group === g));
+    let kept = trajectories;
+    if (c.filterMode !== 'off') {
+      const keep = groupsToKeep(rolled, c.groups, c.filterMode, c.filterRatio);
+      const f = filterGroups(
+        byGroup.map((ts) => ts.map((t) => t.reward)),
+        keep,
+        c.filterOrder,
+      );
+      const keptSet = new Set(f.keptGroups);
+      kept = trajectories.filter((t) => keptSet.has(t.group));
+      row['rollout/filterKeptRatio'] = f.keptRatio;
+    } else {
+      row['rollout/filterKeptRatio'] = 1;
+    }
+    if (c.outlierDrop) {
+      const idx = dropOutliers(kept.map((t) => t.reward));
+      kept = idx.map((i) => kept[i] as Trajectory);
+    }
+
+    // 3. Samples, scores, advantages.
+    const u0 = now();
+    const sampleOpts = {
+      contextLength: c.contextLength,
+      lossOnEnvTokens: c.lossOnEnvTokens,
+      rewardPlacement: c.rewardPlacement,
+    };
+    const samples =
+      c.advantage === 'turn-gae'
+        ? turnSamples(this.tok, kept, sampleOpts)
+        : trajectorySamples(this.tok, kept, sampleOpts);
+    const scores = await scoreSamples(samples, this.policy, this.reference, this.critic);
+    const { prepared, stats: prep } = computeAdvantages(samples, scores, kept, c);
+    row['actor/klRef'] = prep.klRef;
+    if (this.critic) row['critic/explainedVar'] = prep.explainedVar;
+
+    // 4. Update, from a snapshot we can return to.
+    copyWeights(this.backupPolicy, this.policy);
+    if (this.critic && this.backupCritic) copyWeights(this.backupCritic, this.critic);
+    (this.policyOpt as unknown as { learningRate: number }).learningRate = this.learningRate();
+    const trainPolicy = it >= c.criticWarmup || !this.critic;
+    const report: UpdateReport =
+      c.advantage === 'none'
+        ? await dpoUpdate(prepared, this.policy, this.policyOpt, c, this.shuffleRng)
+        : await ppoUpdate(
+            prepared,
+            { policy: this.policy, critic: this.critic },
+            { policy: this.policyOpt, critic: this.criticOpt },
+            c,
+            trainPolicy,
+            this.shuffleRng,
+          );
+    if (report.nonFinite) {
+      copyWeights(this.policy, this.backupPolicy);
+      if (this.critic && this.backupCritic) copyWeights(this.critic, this.backupCritic);
+      this.consecutiveErrors++;
+      this.cb.onEvent?.({
+        type: 'error',
+        iteration: it,
+        consecutive: this.consecutiveErrors,
+        message: `non-finite update skipped (${report.nonFinite}); weights restored to the start of iteration ${it}`,
+      });
+    } else {
+      this.consecutiveErrors = 0;
+    }
+    const m = report.means;
+    if (m.pgLoss !== undefined && report.policySteps > 0) {
+      row['actor/pgLoss'] = c.advantage === 'none' ? m.pgLoss : m.pgLoss;
+      row['actor/gradNorm'] = m.gradNorm ?? 0;
+      if (m.entropy !== undefined) row['actor/entropy'] = m.entropy;
+      if (m.approxKl !== undefined) row['actor/approxKl'] = m.approxKl;
+      if (m.clipFrac !== undefined) row['actor/clipFrac'] = m.clipFrac;
+    }
+    if (m.vfLoss !== undefined) row['critic/vfLoss'] = m.vfLoss;
+    row['actor/optimizerSteps'] = report.policySteps;
+    row['actor/samplesPerStep'] = report.samplesPerStep;
+    const updateMs = now() - u0;
+
+    // 5. Periodic evaluation and reasoning MI.
+    if (c.evalEvery > 0 && (it % c.evalEvery === 0 || it === c.iterations - 1)) {
+      const e = await this.evaluate();
+      row['eval/successRate'] = e.greedy;
+      row['eval/sampledSuccessRate'] = e.sampled;
+    }
+    if (c.miEvery > 0 && it % c.miEvery === 0) {
+      const r = await reasoningMi(this.policy, this.miPairs(trajectories, c.miSamples));
+      row['reasoning/mi'] = r.mi;
+      row['reasoning/retrievalAcc'] = r.retrievalAcc;
+    }
+
+    row['time/rolloutMs'] = rolloutMs;
+    row['time/updateMs'] = updateMs;
+    row['perf/tokensPerSec'] = stats.sampleMs > 0 ? (1000 * stats.tokens) / stats.sampleMs : 0;
+    row['perf/envStepsPerSec'] = stats.envMs > 0 ? (1000 * stats.envSteps) / stats.envMs : 0;
+    row['memory/numTensors'] = tf.memory().numTensors;
+    row['memory/gpuBytes'] = gpuBytes();
+
+    this.cb.onMetrics?.(row);
+    for (const e of this.detector.update(row)) this.cb.onEvent?.({ type: 'echo', ...e });
+    this.cb.onSample?.(this.sampleOf(trajectories, it));
+    this.iteration++;
+    if (c.checkpointEvery > 0 && this.iteration % c.checkpointEvery === 0)
+      await this.cb.onCheckpoint?.(this.iteration);
+    return row;
+  }
+
+  /** Iterates until the planned count or until `shouldStop` says so (checked between iterations). */
+  async run(shouldStop: () => boolean = () => false): Promise<RunSummary> {
+    while (this.iteration < this.config.iterations && !shouldStop()) await this.step();
+    return this.detector.summary();
+  }
+
+  /** First-turn (prompt, thinking) pairs of distinct groups, for the MI proxy. */
+  private miPairs(trajs: readonly Trajectory[], n: number): ReasoningPair[] {
+    const close = this.tok.special['</think>'];
+    const seen = new Set<number>();
+    const pairs: ReasoningPair[] = [];
+    for (const t of trajs) {
+      const first = t.turns[0];
+      if (!first || pairs.length >= n) continue;
+      if (seen.has(t.group) && seen.size < new Set(trajs.map((x) => x.group)).size) continue;
+      seen.add(t.group);
+      pairs.push({
+        promptIds: first.promptIds,
+        thinkIds: first.responseIds.slice(0, thinkTokenCount(first.responseIds, close)),
+      });
+    }
+    return pairs;
+  }
+
+  private sampleOf(trajs: readonly Trajectory[], iteration: number): SampledTrajectory {
+    const t = trajs[0] as Trajectory;
+    return {
+      iteration,
+      group: t.group,
+      seed: t.seed,
+      instruction: t.instruction,
+      reward: t.reward,
+      success: t.success,
+      turns: t.turns.map((turn) => ({
+        observation: turn.observation,
+        responseText: turn.responseText,
+        tokens: this.tok.tokenStrings(turn.responseIds),
+        logps: turn.logps,
+        actions: turn.actions,
+        valid: turn.outcomes.map((o) => o.valid),
+        reward: turn.reward,
+        penalised: turn.penalised,
+      })),
+    };
+  }
+
+  summary(): RunSummary {
+    return this.detector.summary();
+  }
+
+  /** Frees the trainer's own tensors (reference, backups, optimizers), not the policy or critic. */
+  dispose(): void {
+    disposeModel(this.reference);
+    disposeModel(this.backupPolicy);
+    if (this.backupCritic) disposeModel(this.backupCritic);
+    this.policyOpt.dispose();
+    this.criticOpt?.dispose();
+  }
+}

@@ -1,0 +1,207 @@
+// One optimizer step of the policy, the critic, or DPO, on a padded minibatch. Each step
+// computes gradients with tf.variableGrads, measures the global gradient norm, clips it, and
+// reads back ONE small vector (loss, norm and the step's statistics) to check for NaN/Inf
+// before anything is applied — a bad step is skipped and reported, never applied.
+// b = rows in the minibatch, T = padded length; arrays are in target coordinates [b, T−1].
+import * as tf from '@tensorflow/tfjs';
+import type { Model } from '../model/params.js';
+import { modelVariables } from '../model/params.js';
+import { criticValues, policyLogProbs } from '../model/scoring.js';
+import {
+  clippedPolicyLoss,
+  clippedValueLoss,
+  dpoLoss,
+  type KlEstimator,
+  klPerToken,
+  maskedMean,
+} from './losses.js';
+
+/** A minibatch as plain arrays, padded to length T (targets T−1). */
+export interface Minibatch {
+  b: number;
+  T: number;
+  tokens: Int32Array;
+  /** Each of the following is [b*(T−1)]. */
+  mask: Float32Array;
+  advantages: Float32Array;
+  oldLogp: Float32Array;
+  refLogp: Float32Array;
+  returns: Float32Array;
+  oldValues: Float32Array;
+}
+
+export interface PolicyStepSettings {
+  clipLow: number;
+  clipHigh: number;
+  entropyCoef: number;
+  /** KL-to-reference coefficient in the loss (0 when KL goes in the reward or is off). */
+  klLossCoef: number;
+  klEstimator: KlEstimator;
+  /** Global-norm clip (0: none). */
+  gradClip: number;
+}
+
+export interface StepResult {
+  ok: boolean;
+  loss: number;
+  gradNorm: number;
+  stats: Record<string, number>;
+}
+
+/** Scales gradients to a global norm of at most `clip`; returns the norm before clipping. */
+function globalNorm(grads: tf.NamedTensorMap): tf.Scalar {
+  return tf.tidy(() => tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g))))) as tf.Scalar);
+}
+
+async function applyChecked(
+  optimizer: tf.Optimizer,
+  f: () => tf.Scalar,
+  vars: tf.Variable[],
+  gradClip: number,
+  extras: () => Record<string, tf.Scalar>,
+): Promise<StepResult> {
+  let named: Record<string, tf.Scalar> = {};
+  const { value, grads } = tf.variableGrads(() => {
+    const loss = f();
+    named = Object.fromEntries(Object.entries(extras()).map(([k, v]) => [k, tf.keep(v)]));
+    return loss;
+  }, vars);
+  const norm = globalNorm(grads);
+  const keys = Object.keys(named);
+  const packed = tf.stack([value, norm, ...keys.map((k) => named[k] as tf.Scalar)]);
+  const data = await packed.data();
+  packed.dispose();
+  for (const v of Object.values(named)) v.dispose();
+  const loss = data[0] as number;
+  const gradNorm = data[1] as number;
+  const stats: Record<string, number> = {};
+  keys.forEach((k, i) => {
+    stats[k] = data[i + 2] as number;
+  });
+  const ok =
+    Number.isFinite(loss) && Number.isFinite(gradNorm) && Object.values(stats).every(Number.isFinite);
+  if (ok) {
+    const scale = gradClip > 0 && gradNorm > gradClip ? gradClip / gradNorm : 1;
+    const clipped =
+      scale === 1
+        ? grads
+        : tf.tidy(() => Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, tf.mul(g, scale)])));
+    optimizer.applyGradients(clipped);
+    if (clipped !== grads) tf.dispose(Object.values(clipped));
+  }
+  tf.dispose([value, norm, ...Object.values(grads)]);
+  return { ok, loss, gradNorm, stats };
+}
+
+function targets(mb: Minibatch, a: Float32Array): tf.Tensor2D {
+  return tf.tensor2d(a, [mb.b, mb.T - 1]);
+}
+
+/** One clipped-surrogate step of the policy (entropy bonus, optional KL loss). */
+export async function policyStep(
+  policy: Model,
+  optimizer: tf.Optimizer,
+  mb: Minibatch,
+  s: PolicyStepSettings,
+): Promise<StepResult> {
+  const tokens = tf.tensor2d(mb.tokens, [mb.b, mb.T], 'int32');
+  const mask = targets(mb, mb.mask);
+  const adv = targets(mb, mb.advantages);
+  const old = targets(mb, mb.oldLogp);
+  const ref = targets(mb, mb.refLogp);
+  let parts: { clipFrac: tf.Scalar; approxKl: tf.Scalar; entropy: tf.Scalar; klRef: tf.Scalar } | null = null;
+  try {
+    return await applyChecked(
+      optimizer,
+      () => {
+        const { logp, entropy } = policyLogProbs(policy, tokens);
+        const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh);
+        const ent = maskedMean(entropy, mask);
+        const kl = maskedMean(klPerToken(logp, ref, s.klEstimator), mask);
+        parts = { clipFrac: pl.clipFrac, approxKl: pl.approxKl, entropy: ent, klRef: kl };
+        let loss = tf.sub(pl.pgLoss, tf.mul(s.entropyCoef, ent));
+        if (s.klLossCoef > 0) loss = tf.add(loss, tf.mul(s.klLossCoef, kl));
+        return loss as tf.Scalar;
+      },
+      modelVariables(policy),
+      s.gradClip,
+      () => (parts ? { ...parts } : {}),
+    );
+  } finally {
+    tf.dispose([tokens, mask, adv, old, ref]);
+  }
+}
+
+/** One clipped-value-loss step of the critic. */
+export async function criticStep(
+  critic: Model,
+  optimizer: tf.Optimizer,
+  mb: Minibatch,
+  valueClip: number,
+  gradClip: number,
+): Promise<StepResult> {
+  const tokens = tf.tensor2d(mb.tokens, [mb.b, mb.T], 'int32');
+  const mask = targets(mb, mb.mask);
+  const ret = targets(mb, mb.returns);
+  const oldV = targets(mb, mb.oldValues);
+  try {
+    return await applyChecked(
+      optimizer,
+      () => {
+        const values = criticValues(critic, tokens).slice([0, 0], [mb.b, mb.T - 1]); // [b, T−1]
+        return clippedValueLoss(values, oldV, ret, mask, valueClip);
+      },
+      modelVariables(critic),
+      gradClip,
+      () => ({}),
+    );
+  } finally {
+    tf.dispose([tokens, mask, ret, oldV]);
+  }
+}
+
+/** A DPO minibatch: `pairs` chosen rows followed by `pairs` rejected rows. */
+export interface DpoBatch {
+  pairs: number;
+  T: number;
+  tokens: Int32Array;
+  mask: Float32Array;
+  /** Reference sequence log-probs: [pairs] chosen, [pairs] rejected. */
+  refChosen: Float32Array;
+  refRejected: Float32Array;
+}
+
+/** One DPO step on chosen/rejected pairs. */
+export async function dpoStep(
+  policy: Model,
+  optimizer: tf.Optimizer,
+  batch: DpoBatch,
+  beta: number,
+  gradClip: number,
+): Promise<StepResult> {
+  const n = 2 * batch.pairs;
+  const tokens = tf.tensor2d(batch.tokens, [n, batch.T], 'int32');
+  const mask = tf.tensor2d(batch.mask, [n, batch.T - 1]);
+  const refC = tf.tensor1d(batch.refChosen);
+  const refR = tf.tensor1d(batch.refRejected);
+  let parts: Record<string, tf.Scalar> = {};
+  try {
+    return await applyChecked(
+      optimizer,
+      () => {
+        const { logp, entropy } = policyLogProbs(policy, tokens);
+        const seq = tf.sum(tf.mul(logp, mask), 1); // [2P]
+        const chosen = seq.slice([0], [batch.pairs]);
+        const rejected = seq.slice([batch.pairs], [batch.pairs]);
+        const r = dpoLoss(chosen, rejected, refC, refR, beta);
+        parts = { margin: r.margin, accuracy: r.accuracy, entropy: maskedMean(entropy, mask) };
+        return r.loss;
+      },
+      modelVariables(policy),
+      gradClip,
+      () => parts,
+    );
+  } finally {
+    tf.dispose([tokens, mask, refC, refR]);
+  }
+}
