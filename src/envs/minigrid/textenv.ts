@@ -7,7 +7,6 @@
 // not understood.
 import { Rng } from '../../core/rng.js';
 import type { StepResult, TextEnv } from '../types.js';
-import { NONE } from './constants.js';
 import { ACTION_TEXT } from './expert.js';
 import type { ExpertStep, Family, Task } from './family.js';
 import { PlacementError } from './placement.js';
@@ -170,7 +169,7 @@ export class MiniGridTextEnv<P = unknown> implements TextEnv<MiniGridView> {
   private observe(): string {
     const world = this.world;
     computeView(world, this.viewBuf);
-    const n = describeView(this.viewBuf, world.carrying === NONE ? NONE : world.carrying, this.lines);
+    const n = describeView(this.viewBuf, world.carrying, this.lines);
     this.lineCount = n;
     let s = this.missionLine;
     for (let i = 0; i < n; i++) s += `\n${this.lines[i]}`;
