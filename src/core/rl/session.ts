@@ -1,0 +1,68 @@
+// Everything a run needs, made from a config and a base model — shared by the CLI and the
+// browser's train worker so both start runs the same way. The critic starts from the base
+// policy's trunk with a fresh value head (RAGEN's critic is initialised from the same LM).
+import type * as tf from '@tensorflow/tfjs';
+import type { Config } from '../config.js';
+import { cloneModel, createCritic, disposeModel, type Model } from '../model/params.js';
+import { Rng } from '../rng.js';
+import type { Tokenizer } from '../tokenizer.js';
+import { usesCritic } from './algorithms.js';
+import type { EnvPool } from './envPool.js';
+import { Trainer, type TrainerCallbacks } from './trainer.js';
+
+export interface BaseModel {
+  policy: Model;
+  tokenizer: Tokenizer;
+}
+
+export interface RunModels {
+  policy: Model;
+  critic: Model | null;
+  dispose(): void;
+}
+
+/** A trainable copy of the base policy and, when the algorithm needs one, a critic. */
+export function createRunModels(config: Config, base: BaseModel): RunModels {
+  if (config.contextLength > base.policy.config.context) {
+    throw new Error(
+      `contextLength ${config.contextLength} exceeds the base model's context of ${base.policy.config.context} tokens`,
+    );
+  }
+  const policy = cloneModel(base.policy, true);
+  let critic: Model | null = null;
+  if (usesCritic(config)) {
+    critic = createCritic(base.policy.config, new Rng(config.seed).fork('critic'));
+    for (const name of critic.names) {
+      const src = base.policy.weights[name];
+      if (src) (critic.weights[name] as tf.Variable).assign(src);
+    }
+  }
+  return {
+    policy,
+    critic,
+    dispose() {
+      disposeModel(policy);
+      if (critic) disposeModel(critic);
+    },
+  };
+}
+
+/** A trainer over fresh run models; dispose both the trainer and `models` when done. */
+export function createTrainer(
+  config: Config,
+  base: BaseModel,
+  pools: { pool: EnvPool; evalPool: EnvPool },
+  callbacks: TrainerCallbacks = {},
+): { trainer: Trainer; models: RunModels } {
+  const models = createRunModels(config, base);
+  const trainer = new Trainer({
+    config,
+    tokenizer: base.tokenizer,
+    policy: models.policy,
+    critic: models.critic,
+    pool: pools.pool,
+    evalPool: pools.evalPool,
+    callbacks,
+  });
+  return { trainer, models };
+}
