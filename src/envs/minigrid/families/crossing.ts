@@ -10,10 +10,10 @@
 // LavaCrossing: "avoid the lava and get to the green goal square"
 // SimpleCrossing: "find the opening and get to the green goal square"
 //
-// ## Observation (SimpleCrossingS9N1, example)
+// ## Observation (SimpleCrossingS9N1, seed 1; the first line is the mission, then BALROG's lines)
 // Mission: find the opening and get to the green goal square
-// a wall 1 step forward
 // a wall 1 step left
+// a wall 3 steps right
 //
 // ## Actions
 // turn left, turn right, go forward (pick up, drop, toggle have no effect).

@@ -9,12 +9,16 @@
 // ## Mission
 // "get to the green goal square"
 //
-// ## Observation (DistShift1, first step)
+// ## Observation (DistShift1; the first line is the mission, then BALROG's lines)
 // Mission: get to the green goal square
 // a wall 1 step left
-// a wall 5 steps right
+// a green goal 6 steps forward
+// a red lava 4 steps forward
+// a red lava 3 steps forward
 // a red lava 2 steps forward
-// ...
+// a red lava 1 step right and 4 steps forward
+// a red lava 1 step right and 3 steps forward
+// a red lava 1 step right and 2 steps forward
 //
 // ## Actions
 // turn left, turn right, go forward (pick up, drop, toggle have no effect).

@@ -8,11 +8,11 @@
 // ## Mission
 // "use the key to open the door and then get to the goal"
 //
-// ## Observation (example)
+// ## Observation (DoorKey-5x5, seed 0; the first line is the mission, then BALROG's lines)
 // Mission: use the key to open the door and then get to the goal
-// a wall 2 steps forward
-// a yellow key 1 step right and 1 step forward
-// a locked yellow door 2 steps right and 1 step forward
+// a wall 1 step left
+// a locked yellow door 1 step forward
+// a yellow key 2 steps right
 //
 // ## Actions
 // | text       | effect |

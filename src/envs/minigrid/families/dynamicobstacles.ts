@@ -10,11 +10,12 @@
 // ## Mission
 // "get to the green goal square"
 //
-// ## Observation (example)
+// ## Observation (Dynamic-Obstacles-5x5, seed 0; the first line is the mission, then BALROG's lines)
 // Mission: get to the green goal square
 // a wall 3 steps forward
 // a wall 1 step left
-// a blue ball 1 step right and 1 step forward
+// a blue ball 1 step right and 2 steps forward
+// a blue ball 1 step right
 // a green goal 2 steps right and 2 steps forward
 //
 // ## Actions

@@ -9,10 +9,13 @@
 // One of "get a", "go get a", "fetch a", "go fetch a", "you must fetch a", then
 // "{color} {type}", e.g. "fetch a red key".
 //
-// ## Observation (example)
-// Mission: go get a blue ball
+// ## Observation (Fetch-5x5-N2, seed 0; the first line is the mission, then BALROG's lines)
+// Mission: you must fetch a purple key
 // a wall 3 steps forward
-// a blue ball 1 step left and 2 steps forward
+// a wall 2 steps left
+// a wall 2 steps right
+// a purple key 1 step left and 1 step forward
+// a red ball 1 step right and 1 step forward
 //
 // ## Actions
 // turn left, turn right, go forward, pick up, drop, toggle.

@@ -8,11 +8,10 @@
 // ## Mission
 // "reach the goal"
 //
-// ## Observation (example)
+// ## Observation (seed 0; the first line is the mission, then BALROG's lines)
 // Mission: reach the goal
-// a wall 2 steps forward
+// a wall 3 steps forward
 // a wall 3 steps right
-// a green goal 2 steps left and 1 step forward
 //
 // ## Actions
 // turn left, turn right, go forward (pick up, drop, toggle have no effect).

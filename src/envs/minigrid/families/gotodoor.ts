@@ -8,10 +8,11 @@
 // ## Mission
 // "go to the {color} door"
 //
-// ## Observation (example)
-// Mission: go to the blue door
-// a wall 2 steps forward
-// a closed blue door 2 steps forward ... (doors appear with their state)
+// ## Observation (GoToDoor-5x5, seed 0; the first line is the mission, then BALROG's lines)
+// Mission: go to the purple door
+// a closed red door 2 steps left
+// a closed yellow door 2 steps forward
+// a closed purple door 2 steps right
 //
 // ## Actions
 // turn left, turn right, go forward, pick up, drop, toggle, done.

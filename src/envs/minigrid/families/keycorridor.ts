@@ -11,10 +11,11 @@
 // ## Mission
 // "pick up the {color} ball"
 //
-// ## Observation (example)
-// Mission: pick up the green ball
+// ## Observation (KeyCorridorS3R1, seed 0; the first line is the mission, then BALROG's lines)
+// Mission: pick up the red ball
 // a wall 1 step forward
-// a closed red door 1 step left
+// a locked purple door 1 step left
+// a closed red door 1 step right
 //
 // ## Actions
 // turn left, turn right, go forward, pick up, drop, toggle.

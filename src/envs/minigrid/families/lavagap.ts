@@ -8,12 +8,13 @@
 // ## Mission
 // "avoid the lava and get to the green goal square"
 //
-// ## Observation (LavaGapS5, example)
+// ## Observation (LavaGapS5, seed 0; the first line is the mission, then BALROG's lines)
 // Mission: avoid the lava and get to the green goal square
 // a wall 1 step left
+// a wall 3 steps right
 // a red lava 1 step forward
-// a red lava 1 step right and 1 step forward
-// ...
+// a green goal 2 steps right and 2 steps forward
+// a red lava 2 steps right and 1 step forward
 //
 // ## Actions
 // turn left, turn right, go forward (pick up, drop, toggle have no effect).

@@ -10,10 +10,13 @@
 // ## Mission
 // "go to the matching object at the end of the hallway"
 //
-// ## Observation (MemoryS7, example)
+// ## Observation (MemoryS7, seed 0, starting at the split; the mission, then BALROG's lines)
 // Mission: go to the matching object at the end of the hallway
-// a wall 2 steps forward
-// a green ball 2 steps left and 1 step forward
+// a wall 4 steps forward
+// a wall 2 steps left
+// a wall 2 steps right
+// a green key 2 steps left and 3 steps forward
+// a green ball 2 steps right and 3 steps forward
 //
 // ## Actions
 // turn left, turn right, go forward, pick up (= toggle), drop, toggle.

@@ -9,11 +9,12 @@
 // ## Mission
 // "traverse the rooms to get to the goal"
 //
-// ## Observation (example)
+// ## Observation (MultiRoom-N2-S4, seed 0; the first line is the mission, then BALROG's lines)
 // Mission: traverse the rooms to get to the goal
-// a wall 1 step forward
+// a wall 2 steps forward
+// a wall 1 step left
 // a wall 2 steps right
-// a closed purple door 1 step left and 1 step forward
+// a closed purple door 2 steps right and 1 step forward
 //
 // ## Actions
 // turn left, turn right, go forward, toggle (opens and closes doors); pick up and drop have

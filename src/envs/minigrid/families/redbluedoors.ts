@@ -9,10 +9,11 @@
 // ## Mission
 // "open the red door then the blue door"
 //
-// ## Observation (example)
+// ## Observation (RedBlueDoors-6x6, seed 0; the first line is the mission, then BALROG's lines)
 // Mission: open the red door then the blue door
-// a wall 2 steps forward
-// a closed red door 3 steps left and 1 step forward
+// a wall 4 steps forward
+// a wall 1 step left
+// a closed red door 1 step left and 2 steps forward
 //
 // ## Actions
 // turn left, turn right, go forward, pick up, drop, toggle.

@@ -8,12 +8,12 @@
 // ## Mission
 // "open the door"
 //
-// ## Observation (example)
+// ## Observation (seed 0; the first line is the mission, then BALROG's lines)
 // Mission: open the door
-// a wall 2 steps forward
-// a wall 1 step left
-// a purple key 2 steps right and 1 step forward
-// a locked purple door 3 steps right
+// a wall 4 steps forward
+// a wall 3 steps left
+// a wall 2 steps right
+// a red key 1 step left and 3 steps forward
 //
 // ## Actions
 // turn left, turn right, go forward, pick up, drop, toggle.
