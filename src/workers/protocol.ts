@@ -1,11 +1,42 @@
-// The typed messages between the UI thread and the train worker (DESIGN §2). Every message is
-// a discriminated union member; both sides switch exhaustively on `type`.
+// The typed messages between the UI thread, the train worker and the env workers (DESIGN §2).
+// Every message is a discriminated union member; each side switches exhaustively on `type`.
+// Requests carry an `id` and get exactly one reply with that id; the train worker's run
+// reports (metrics, samples, events, progress) carry no id and are batched at most a few
+// times a second.
+import type { Config } from '../core/config.js';
+import type { RunSummary } from '../core/metrics/detector.js';
+import type { MetricRow } from '../core/metrics/keys.js';
+import type { CheckpointManifest } from '../core/model/checkpoint.js';
+import type { ResetResult, TurnResult } from '../core/rl/envPool.js';
+import type { SampledTrajectory, TrainerEvent } from '../core/rl/trainer.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
+
+/** Where the run's starting weights come from. */
+export type BaseChoice =
+  /** A random-init policy over a vocabulary built from the env's own texts ("untrained base"). */
+  | { kind: 'fresh' }
+  /** A shipped base model (public/models): absolute URLs of its manifest and blob. */
+  | { kind: 'url'; id: string; manifestUrl: string; blobUrl: string }
+  /** A checkpoint the user imported or saved earlier. */
+  | { kind: 'checkpoint'; id: string; manifest: unknown; blob: Uint8Array };
 
 /** UI → train worker. `id` pairs a request with its reply. */
 export type ToTrainWorker =
   | { type: 'init'; id: number; backend: BackendPreference }
-  | { type: 'selfCheck'; id: number; backends: BackendPreference[]; steps: number; seed: number };
+  | { type: 'selfCheck'; id: number; backends: BackendPreference[]; steps: number; seed: number }
+  /** Hands over one MessagePort per env worker (transferred). */
+  | { type: 'attachEnvPorts'; id: number; ports: MessagePort[] }
+  /** Builds a run; it starts iterating unless `paused`. */
+  | { type: 'start'; id: number; runId: string; config: Config; base: BaseChoice; paused: boolean }
+  | { type: 'pause'; id: number }
+  | { type: 'resume'; id: number }
+  /** One iteration while paused (or right after a paused start). */
+  | { type: 'stepOne'; id: number }
+  /** Ends the run: final checkpoint, summary, `finished`. */
+  | { type: 'stop'; id: number }
+  /** Drops the run without saving anything more. */
+  | { type: 'reset'; id: number }
+  | { type: 'setLive'; id: number; changes: Partial<Config> };
 
 /** Losses of a short training run on one backend, for cross-checking backends. */
 export interface SelfCheckResult {
@@ -14,11 +45,53 @@ export interface SelfCheckResult {
   ms: number;
 }
 
+/** What the run is doing; `compiling` is the first iteration on WebGPU (shader pipelines). */
+export type RunPhase = 'loading' | 'compiling' | 'running' | 'paused' | 'finished';
+
+/** What the run started from, for the UI and the stored run. */
+export interface RunStartInfo {
+  baseId: string;
+  baseLabel: string;
+  untrained: boolean;
+  parameters: number;
+  vocabSize: number;
+  context: number;
+}
+
 /** Train worker → UI. */
 export type FromTrainWorker =
   | { type: 'ready'; id: number; report: BackendReport }
   | { type: 'selfCheck'; id: number; results: SelfCheckResult[]; maxAbsDiff: number }
-  | { type: 'error'; id: number | null; message: string };
+  | { type: 'ack'; id: number }
+  | { type: 'started'; id: number; runId: string; info: RunStartInfo; report: BackendReport }
+  | { type: 'error'; id: number | null; message: string }
+  | { type: 'metrics'; runId: string; rows: MetricRow[] }
+  | { type: 'events'; runId: string; events: TrainerEvent[] }
+  | { type: 'sample'; runId: string; samples: SampledTrajectory[] }
+  | { type: 'progress'; runId: string; iteration: number; planned: number; phase: RunPhase }
+  | {
+      type: 'checkpoint';
+      runId: string;
+      iteration: number;
+      manifest: CheckpointManifest;
+      blob: Uint8Array;
+    }
+  | { type: 'finished'; runId: string; summary: RunSummary; reason: 'completed' | 'stopped' }
+  | { type: 'runError'; runId: string; message: string };
+
+/** Train worker → env worker, over a MessagePort. Slots are the shard's own (0-based). */
+export type ToEnvShard =
+  | { type: 'reset'; id: number; pool: string; envId: string; seeds: number[] }
+  | { type: 'step'; id: number; pool: string; batch: { slot: number; actions: string[] }[] };
+
+/** Env worker → train worker. */
+export type FromEnvShard =
+  | { type: 'reset'; id: number; results: ResetResult[] }
+  | { type: 'step'; id: number; results: TurnResult[] }
+  | { type: 'error'; id: number; message: string };
+
+/** UI → env worker: the port its shard answers on. */
+export type ToEnvWorker = { type: 'connect'; port: MessagePort };
 
 /** Throws at compile time when a switch over a union misses a member. */
 export function assertNever(x: never): never {

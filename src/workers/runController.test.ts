@@ -1,0 +1,100 @@
+// The run controller in Node (CPU backend, env shards over MessageChannels): a paused start
+// reports nothing, each step adds exactly one metric row, resume iterates, pause stops the
+// rows, and stop ends with a final checkpoint and a summary.
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Config, defaultConfig } from '../core/config.js';
+import { applyAlgorithm } from '../core/rl/algorithms.js';
+import { makeEnv } from '../envs/registry.js';
+import type { BackendReport } from './backendInfo.js';
+import { EnvShard } from './envShard.js';
+import type { FromTrainWorker } from './protocol.js';
+import { RunController } from './runController.js';
+import { ShardLink } from './workerEnvPool.js';
+
+const report: BackendReport = { backend: 'cpu', requested: 'cpu', adapter: null, wasm: null, fallbacks: [] };
+const channels: MessageChannel[] = [];
+
+function link(): ShardLink {
+  const c = new MessageChannel();
+  channels.push(c);
+  const shard = new EnvShard((id) => makeEnv(id));
+  c.port1.addEventListener('message', (e) => c.port1.postMessage(shard.handle(e.data)));
+  c.port1.start();
+  return new ShardLink(c.port2);
+}
+
+const config: Config = {
+  ...applyAlgorithm(defaultConfig(), 'starpo-grpo'),
+  env: 'minigrid/Empty-5x5',
+  groups: 2,
+  groupSize: 2,
+  maxTurns: 2,
+  maxTokensPerTurn: 6,
+  contextLength: 128,
+  iterations: 50,
+  evalEvery: 0,
+  miEvery: 0,
+  minibatch: 4,
+  checkpointEvery: 0,
+};
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+afterAll(() => {
+  for (const c of channels) {
+    c.port1.close();
+    c.port2.close();
+  }
+});
+
+describe('RunController', () => {
+  it('pauses, steps exactly one iteration, resumes, pauses and stops with a checkpoint', async () => {
+    const got: FromTrainWorker[] = [];
+    const links = [link(), link()];
+    const rc = new RunController(
+      (m) => got.push(m),
+      () => links,
+      async () => report,
+    );
+    const rows = () => got.flatMap((m) => (m.type === 'metrics' ? m.rows : []));
+    await rc.start(1, 'r1', config, { kind: 'fresh' }, true);
+    const started = got.find((m) => m.type === 'started');
+    expect(started?.type === 'started' && started.info.untrained).toBe(true);
+    expect(rows()).toHaveLength(0);
+
+    await rc.stepOne();
+    expect(rows().map((r) => r.iteration)).toEqual([0]);
+    await rc.stepOne();
+    expect(rows().map((r) => r.iteration)).toEqual([0, 1]);
+    expect(got.some((m) => m.type === 'sample')).toBe(true);
+
+    rc.resume();
+    await new Promise((r) => setTimeout(r, 600));
+    await rc.pause();
+    const afterPause = rows().length;
+    expect(afterPause).toBeGreaterThan(2);
+    expect(rows().map((r) => r.iteration)).toEqual(Array.from({ length: afterPause }, (_, i) => i));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rows().length).toBe(afterPause);
+    const last = got.filter((m) => m.type === 'progress').at(-1);
+    expect(last?.type === 'progress' && last.phase).toBe('paused');
+
+    rc.setLive({ lr: 0.001 });
+    const live = got.flatMap((m) => (m.type === 'events' ? m.events : [])).find((e) => e.type === 'live');
+    expect(live).toMatchObject({ type: 'live', iteration: afterPause, changes: { lr: 0.001 } });
+    expect(() => rc.setLive({ groups: 3 })).toThrow(/groups/);
+
+    const tensorsBefore = tf.memory().numTensors;
+    await rc.stop();
+    const cp = got.find((m) => m.type === 'checkpoint');
+    expect(cp?.type === 'checkpoint' && cp.iteration).toBe(afterPause);
+    expect(cp?.type === 'checkpoint' && cp.manifest.policy.config.context).toBe(128);
+    const fin = got.find((m) => m.type === 'finished');
+    expect(fin?.type === 'finished' && fin.reason).toBe('stopped');
+    // The run's tensors are freed.
+    expect(tf.memory().numTensors).toBeLessThan(tensorsBefore);
+    await expect(rc.stepOne()).rejects.toThrow(/no run/);
+  }, 60_000);
+});

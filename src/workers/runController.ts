@@ -1,0 +1,223 @@
+// The run inside the train worker: builds the trainer from a config and a base model, iterates
+// in the background while control requests (pause, resume, step, stop, reset, live changes)
+// are answered between iterations, and reports through a ReportBatcher so the UI receives at
+// most a few messages a second. Transport semantics follow TensorFlow Playground's
+// play/pause/step: a pause or stop takes effect after the iteration in flight.
+import type { Config } from '../core/config.js';
+import { saveCheckpoint } from '../core/model/checkpoint.js';
+import { disposeModel } from '../core/model/params.js';
+import { createTrainer, type RunModels } from '../core/rl/session.js';
+import type { Trainer } from '../core/rl/trainer.js';
+import type { Tokenizer } from '../core/tokenizer.js';
+import type { BackendPreference, BackendReport } from './backendInfo.js';
+import { loadBase } from './baseModel.js';
+import type { BaseChoice, FromTrainWorker, RunPhase } from './protocol.js';
+import { ReportBatcher } from './reportBatcher.js';
+import { type ShardLink, WorkerEnvPool } from './workerEnvPool.js';
+
+interface ActiveRun {
+  runId: string;
+  config: Config;
+  trainer: Trainer;
+  models: RunModels;
+  tokenizer: Tokenizer;
+  batcher: ReportBatcher;
+  backend: string;
+  loop: Promise<void> | null;
+  wantPause: boolean;
+  wantStop: boolean;
+  finished: boolean;
+  disposed: boolean;
+}
+
+type Post = (msg: FromTrainWorker, transfer?: Transferable[]) => void;
+
+/** Owns at most one run at a time. */
+export class RunController {
+  private run: ActiveRun | null = null;
+
+  constructor(
+    private readonly post: Post,
+    private readonly shards: () => ShardLink[],
+    private readonly ensureBackend: (pref: BackendPreference) => Promise<BackendReport>,
+  ) {}
+
+  /** Builds a run (dropping any previous one) and starts it unless `paused`. */
+  async start(id: number, runId: string, config: Config, choice: BaseChoice, paused: boolean): Promise<void> {
+    await this.reset();
+    const report = await this.ensureBackend(config.backend);
+    const shards = this.shards();
+    if (shards.length === 0) throw new Error('no env workers are attached');
+    this.progress(runId, 0, config.iterations, 'loading');
+    const { base, info } = await loadBase(choice, config);
+    const batcher = new ReportBatcher((b) => {
+      if (b.rows.length) this.post({ type: 'metrics', runId, rows: b.rows });
+      if (b.events.length) this.post({ type: 'events', runId, events: b.events });
+      if (b.samples.length) this.post({ type: 'sample', runId, samples: b.samples });
+    });
+    let models: RunModels;
+    let trainer: Trainer;
+    try {
+      const made = createTrainer(
+        config,
+        base,
+        {
+          pool: new WorkerEnvPool(shards, 'train', config.env),
+          evalPool: new WorkerEnvPool(shards, 'eval', config.env),
+        },
+        {
+          onMetrics: (row) => batcher.addRow(row),
+          onEvent: (e) => batcher.addEvent(e),
+          onSample: (s) => batcher.addSample(s),
+          onCheckpoint: (iteration) => this.checkpoint(runId, iteration),
+        },
+      );
+      trainer = made.trainer;
+      models = made.models;
+    } finally {
+      // The run holds its own copies; the base weights are no longer needed.
+      disposeModel(base.policy);
+    }
+    this.run = {
+      runId,
+      config,
+      trainer,
+      models,
+      tokenizer: base.tokenizer,
+      batcher,
+      backend: report.backend,
+      loop: null,
+      wantPause: false,
+      wantStop: false,
+      finished: false,
+      disposed: false,
+    };
+    this.post({ type: 'started', id, runId, info, report });
+    if (paused) this.progress(runId, 0, config.iterations, 'paused');
+    else this.resume();
+  }
+
+  private progress(runId: string, iteration: number, planned: number, phase: RunPhase): void {
+    this.post({ type: 'progress', runId, iteration, planned, phase });
+  }
+
+  private active(): ActiveRun {
+    if (!this.run || this.run.finished) throw new Error('no run is active: press Start');
+    return this.run;
+  }
+
+  private async iterate(r: ActiveRun): Promise<void> {
+    const it = r.trainer.iteration;
+    if (it === 0 && r.backend === 'webgpu') this.progress(r.runId, it, r.config.iterations, 'compiling');
+    await r.trainer.step();
+    if (r.batcher.maybeFlush() || it === 0)
+      this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'running');
+  }
+
+  private async loop(r: ActiveRun): Promise<void> {
+    try {
+      while (!r.wantPause && !r.wantStop && r.trainer.iteration < r.trainer.config.iterations) {
+        await this.iterate(r);
+        // Let control messages in between iterations.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    } catch (err) {
+      r.batcher.flush();
+      r.wantPause = true;
+      this.post({
+        type: 'runError',
+        runId: r.runId,
+        message: err instanceof Error ? err.message : String(err),
+      });
+    }
+    r.batcher.flush();
+    if (r.trainer.iteration >= r.trainer.config.iterations && !r.wantStop) await this.finish(r, 'completed');
+    else if (!r.wantStop) this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'paused');
+  }
+
+  /** Starts (or continues) iterating in the background. */
+  resume(): void {
+    const r = this.active();
+    if (r.loop) return;
+    r.wantPause = false;
+    this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'running');
+    r.loop = this.loop(r).finally(() => {
+      r.loop = null;
+    });
+  }
+
+  /** Resolves once the iteration in flight has ended and its reports are sent. */
+  async pause(): Promise<void> {
+    const r = this.active();
+    if (!r.loop) return;
+    r.wantPause = true;
+    await r.loop;
+  }
+
+  /** Exactly one iteration; only while paused. */
+  async stepOne(): Promise<void> {
+    const r = this.active();
+    if (r.loop) throw new Error('pause the run before stepping');
+    if (r.trainer.iteration >= r.trainer.config.iterations)
+      throw new Error('the run has done all its iterations');
+    await this.iterate(r);
+    r.batcher.flush();
+    if (r.trainer.iteration >= r.trainer.config.iterations) await this.finish(r, 'completed');
+    else this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'paused');
+  }
+
+  /** Ends the run: final checkpoint and summary. */
+  async stop(): Promise<void> {
+    const r = this.active();
+    r.wantStop = true;
+    if (r.loop) await r.loop;
+    await this.finish(r, 'stopped');
+  }
+
+  setLive(changes: Partial<Config>): void {
+    const r = this.active();
+    r.trainer.setLive(changes);
+    r.batcher.flush();
+  }
+
+  /** Drops the run (no more reports) and frees its tensors. */
+  async reset(): Promise<void> {
+    const r = this.run;
+    if (!r) return;
+    r.wantStop = true;
+    if (r.loop) await r.loop;
+    this.dispose(r);
+    this.run = null;
+  }
+
+  private async checkpoint(runId: string, iteration: number): Promise<void> {
+    const r = this.run;
+    if (!r || r.runId !== runId) return;
+    const saved = await saveCheckpoint({
+      policy: r.models.policy,
+      ...(r.models.critic ? { critic: r.models.critic } : {}),
+      tokenizer: r.tokenizer,
+      meta: { env: r.config.env, iteration, seed: r.config.seed, algorithm: r.config.algorithm },
+    });
+    this.post({ type: 'checkpoint', runId, iteration, manifest: saved.manifest, blob: saved.blob }, [
+      saved.blob.buffer as ArrayBuffer,
+    ]);
+  }
+
+  private async finish(r: ActiveRun, reason: 'completed' | 'stopped'): Promise<void> {
+    if (r.finished) return;
+    r.finished = true;
+    r.batcher.flush();
+    await this.checkpoint(r.runId, r.trainer.iteration);
+    this.post({ type: 'finished', runId: r.runId, summary: r.trainer.summary(), reason });
+    this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'finished');
+    this.dispose(r);
+  }
+
+  private dispose(r: ActiveRun): void {
+    if (r.disposed) return;
+    r.disposed = true;
+    r.trainer.dispose();
+    r.models.dispose();
+  }
+}
