@@ -33,8 +33,8 @@ const FULL: Settings = {
   backends: ['cpu', 'wasm'],
   sizes: ['nano', 'micro'],
   rows: 64,
-  promptTokens: 96,
-  newTokens: 32,
+  promptTokens: 64,
+  newTokens: 16,
   vocabWords: 1000,
   gradRows: 16,
 };
@@ -156,7 +156,7 @@ export const benchModelCommand: Command = {
   usage: [
     'usage: npm run -s starpo -- bench-model [--quick] [--backends cpu,wasm] [--sizes nano,micro] [--rows 64]',
     '',
-    'Times batched sampling of 32 new tokens after a 96-token prompt for 64 rows, with and',
+    'Times batched sampling of 16 new tokens after a 64-token prompt for 64 rows, with and',
     'without the KV cache, scoring of the same rows, and one gradient step on 16 of them,',
     'for each backend and size, and writes one JSON document to stdout.',
     '--quick runs a tiny version (4 rows, nano) in a few seconds.',

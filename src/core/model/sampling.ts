@@ -147,23 +147,24 @@ export async function sampleBatch(
   const dropCache = (c: KvCache | null): void => {
     for (const t of [...(c?.keys ?? []), ...(c?.values ?? [])]) t.dispose();
   };
-  // [B, L] prompt -> logits of the last column [B, V]; fills the cache.
-  let logits = tf.tidy(() => {
-    const out = forward(model, {
-      tokens: tf.tensor2d(grid, [B, L], 'int32'),
-      positions: positions(batch, 0, L),
-      keyBias: keyBias(batch, L),
-      embed: 'gather',
-    });
-    if (useCache) cache = keepCache(out.cache);
-    return lmLogits(model, out.hidden.slice([0, L - 1, 0], [B, 1, -1])).reshape([B, V]) as tf.Tensor2D;
-  });
+  let logits: tf.Tensor2D | null = null;
   try {
+    // [B, L] prompt -> logits of the last column [B, V]; fills the cache.
+    logits = tf.tidy(() => {
+      const out = forward(model, {
+        tokens: tf.tensor2d(grid, [B, L], 'int32'),
+        positions: positions(batch, 0, L),
+        keyBias: keyBias(batch, L),
+        embed: 'gather',
+      });
+      if (useCache) cache = keepCache(out.cache);
+      return lmLogits(model, out.hidden.slice([0, L - 1, 0], [B, 1, -1])).reshape([B, V]) as tf.Tensor2D;
+    });
     for (let step = 0; step < options.maxNewTokens; step++) {
       const uniforms = new Float32Array(B);
       // Strictly positive, so a zero-probability first token can never be hit.
       for (let b = 0; b < B; b++) uniforms[b] = Math.max(options.rng.float(), 1e-7);
-      const picked = pick(logits, ban, options.temperature, uniforms);
+      const picked = pick(logits as tf.Tensor2D, ban, options.temperature, uniforms);
       logits.dispose();
       const data = await picked.data();
       picked.dispose();
@@ -206,7 +207,7 @@ export async function sampleBatch(
       });
     }
   } finally {
-    if (!logits.isDisposed) logits.dispose();
+    if (logits && !logits.isDisposed) logits.dispose();
     dropCache(cache);
     ban.dispose();
   }

@@ -39,11 +39,18 @@ export interface PolicyLogProbs {
  * Differentiable log-probs and entropies of `tokens` [B, T] int32 under the policy, logits
  * divided by `temperature`. Returns new tensors: run it inside tf.tidy / a gradient function,
  * or dispose both. Masking is the caller's: position t of the result pairs with mask[t+1].
+ * `embed: 'gather'` gives the same numbers without gradients to the embedding (WASM has no
+ * gather gradient): use it only outside gradient computations.
  */
-export function policyLogProbs(model: Model, tokens: tf.Tensor2D, temperature = 1): PolicyLogProbs {
+export function policyLogProbs(
+  model: Model,
+  tokens: tf.Tensor2D,
+  temperature = 1,
+  embed: 'onehot' | 'gather' = 'onehot',
+): PolicyLogProbs {
   return tf.tidy(() => {
     const [B, T] = tokens.shape;
-    const { hidden } = forward(model, { tokens, embed: 'onehot' });
+    const { hidden } = forward(model, { tokens, embed });
     // Only positions 0..T−2 predict a token: [B, T−1, D] -> [B, T−1, V]
     let logits: tf.Tensor = lmLogits(model, hidden.slice([0, 0, 0], [B, T - 1, -1]));
     if (temperature !== 1) logits = logits.div(temperature);
@@ -100,7 +107,7 @@ export async function scoreSequences(
     const flat = padRows(chunk, T, options.padId ?? 0);
     const both = tf.tidy(() => {
       const tokens = tf.tensor2d(flat, [chunk.length, T], 'int32');
-      const { logp, entropy } = policyLogProbs(model, tokens, options.temperature ?? 1);
+      const { logp, entropy } = policyLogProbs(model, tokens, options.temperature ?? 1, 'gather');
       return tf.stack([logp, entropy]); // [2, B, T−1]
     });
     const data = (await both.data()) as Float32Array;
