@@ -1,0 +1,73 @@
+// One test parametrised over every registered FrozenLake id (the MiniGrid contract checks):
+// observation and view types, episodes end by maxSteps under random actions, the same seed
+// gives the same text trajectory (slips included), odd action text never throws, and seeds vary
+// the maps.
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../core/rng.js';
+import type { EnvSpec } from '../types.js';
+import type { FrozenLakeEnv } from './env.js';
+import { frozenLakeEnvs, frozenLakeExpert } from './index.js';
+
+function rollout(spec: EnvSpec, seed: number, policySeed: number) {
+  const env = spec.make();
+  const rng = new Rng(policySeed);
+  const actions = [...(env.validActions() ?? []), 'jump', '', 'left left', '<answer>Up</answer>'];
+  const texts = [env.reset(seed)];
+  const rewards: number[] = [];
+  for (let t = 0; t < spec.maxSteps + 1; t++) {
+    const r = env.step(actions[rng.int(0, actions.length)] as string);
+    texts.push(r.observation);
+    rewards.push(r.reward);
+    if (r.done) return { texts, rewards, steps: t + 1 };
+  }
+  throw new Error(`${spec.id}: not done after maxSteps + 1 steps`);
+}
+
+describe('every registered FrozenLake id', () => {
+  it('registers each id once', () => {
+    const ids = frozenLakeEnvs.map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(
+      expect.arrayContaining(['frozenlake/FrozenLake-4x4', 'frozenlake/FrozenLake-4x4-det']),
+    );
+  });
+
+  it.each(frozenLakeEnvs.map((s) => [s.id, s] as const))('%s', (id, spec) => {
+    const env = spec.make() as FrozenLakeEnv;
+    expect(env.id).toBe(id);
+    expect(spec.maxSteps).toBe(10);
+    expect(spec.stochastic).toBe(env.pIntended < 1);
+    const obs = env.reset(7);
+    const view = env.view();
+    const lines = obs.split('\n');
+    expect(lines).toHaveLength(view.size + 1);
+    expect(lines.slice(0, view.size)).toEqual(view.grid.map((row) => row.join(' ')));
+    expect(lines[view.size]).toBe(view.legend);
+    expect(view.grid.flat().filter((c) => c === 'P')).toHaveLength(1);
+    expect(view.grid.flat().filter((c) => c === 'G')).toHaveLength(1);
+    expect(view.maxSteps).toBe(spec.maxSteps);
+    expect(JSON.parse(JSON.stringify(view))).toEqual(view);
+    expect(env.validActions()).toEqual(['Left', 'Down', 'Right', 'Up']);
+    expect(env.instruction()).toMatch(/^You are solving the FrozenLake puzzle/);
+    expect(env.instruction().includes('slippery')).toBe(spec.stochastic);
+    const hint = frozenLakeExpert(env);
+    expect(env.validActions()).toContain(hint.action);
+    expect(hint.reason).not.toMatch(/\n/);
+
+    for (let seed = 0; seed < 5; seed++) {
+      const run = rollout(spec, seed, 100 + seed);
+      expect(run.steps).toBeLessThanOrEqual(spec.maxSteps);
+      for (const r of run.rewards) expect([0, 1]).toContain(r);
+    }
+    for (let seed = 0; seed < 3; seed++) {
+      const a = rollout(spec, 11 + seed, 5);
+      const b = rollout(spec, 11 + seed, 5);
+      expect(b.texts).toEqual(a.texts);
+      expect(b.rewards).toEqual(a.rewards);
+    }
+
+    const layouts = new Set<string>();
+    for (let seed = 0; seed < 10; seed++) layouts.add(env.reset(seed));
+    expect(layouts.size).toBeGreaterThan(7);
+  });
+});
