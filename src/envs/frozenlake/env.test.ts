@@ -58,18 +58,18 @@ describe('FrozenLake rules', () => {
     [0.8, 0.1],
   ])('slips with p(intended) = %d, each side %d, never backwards', (p, side) => {
     const env = new FrozenLakeEnv({ pIntended: p, size: 5 });
-    const counts: Record<string, number> = { Left: 0, Down: 0, Right: 0, Up: 0 };
+    const counts = { Left: 0, Down: 0, Right: 0, Up: 0 };
     const n = 3000;
     for (let i = 0; i < n; i++) {
       env.load(OPEN, new Rng(i));
       env.step('Up');
-      counts[env.view().lastMove as string]++;
+      counts[env.view().lastMove as keyof typeof counts]++;
     }
     const tol = 4 * Math.sqrt((p * (1 - p)) / n);
     expect(counts.Up / n).toBeGreaterThan(p - tol);
     expect(counts.Up / n).toBeLessThan(p + tol);
-    expect(Math.abs((counts.Left as number) / n - side)).toBeLessThan(0.035);
-    expect(Math.abs((counts.Right as number) / n - side)).toBeLessThan(0.035);
+    expect(Math.abs(counts.Left / n - side)).toBeLessThan(0.035);
+    expect(Math.abs(counts.Right / n - side)).toBeLessThan(0.035);
     expect(counts.Down).toBe(0);
   });
 
