@@ -1,9 +1,18 @@
 // All registered environments, keyed by id. Each family exports its own list of specs.
+import { banditEnvs } from './bandit/index.js';
+import { frozenLakeEnvs } from './frozenlake/index.js';
 import { minigridEnvs } from './minigrid/index.js';
+import { sokobanEnvs } from './sokoban/index.js';
 import type { EnvSpec, TextEnv } from './types.js';
 import { webshopEnvs } from './webshop/index.js';
 
-const ALL: readonly EnvSpec[] = [...minigridEnvs, ...webshopEnvs];
+const ALL: readonly EnvSpec[] = [
+  ...minigridEnvs,
+  ...webshopEnvs,
+  ...banditEnvs,
+  ...sokobanEnvs,
+  ...frozenLakeEnvs,
+];
 
 export const envRegistry: ReadonlyMap<string, EnvSpec> = new Map(ALL.map((s) => [s.id, s]));
 

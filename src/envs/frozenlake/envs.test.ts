@@ -4,6 +4,7 @@
 // the maps.
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/rng.js';
+import { envRegistry } from '../registry.js';
 import type { EnvSpec } from '../types.js';
 import type { FrozenLakeEnv } from './env.js';
 import { frozenLakeEnvs, frozenLakeExpert } from './index.js';
@@ -24,9 +25,10 @@ function rollout(spec: EnvSpec, seed: number, policySeed: number) {
 }
 
 describe('every registered FrozenLake id', () => {
-  it('registers each id once', () => {
+  it('registers each id once, in the shared registry', () => {
     const ids = frozenLakeEnvs.map((s) => s.id);
     expect(new Set(ids).size).toBe(ids.length);
+    for (const spec of frozenLakeEnvs) expect(envRegistry.get(spec.id)).toBe(spec);
     expect(ids).toEqual(
       expect.arrayContaining(['frozenlake/FrozenLake-4x4', 'frozenlake/FrozenLake-4x4-det']),
     );

@@ -3,6 +3,7 @@
 // gives the same text trajectory, odd action text never throws, and seeds vary the levels.
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/rng.js';
+import { envRegistry } from '../registry.js';
 import type { EnvSpec } from '../types.js';
 import type { SokobanEnv } from './env.js';
 import { sokobanEnvs, sokobanExpert } from './index.js';
@@ -23,9 +24,10 @@ function rollout(spec: EnvSpec, seed: number, policySeed: number) {
 }
 
 describe('every registered Sokoban id', () => {
-  it('registers each id once', () => {
+  it('registers each id once, in the shared registry', () => {
     const ids = sokobanEnvs.map((s) => s.id);
     expect(new Set(ids).size).toBe(ids.length);
+    for (const spec of sokobanEnvs) expect(envRegistry.get(spec.id)).toBe(spec);
     expect(ids).toEqual(expect.arrayContaining(['sokoban/Sokoban-6x6', 'sokoban/Sokoban-8x8-2box']));
   });
 
