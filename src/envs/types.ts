@@ -49,4 +49,14 @@ export interface EnvSpec {
   /** Upper bound on env steps in one episode (maxSteps or action budget). */
   maxSteps: number;
   make(): TextEnv;
+  /**
+   * The id to evaluate on, when held-out start states need a different id (WebShop's eval goal
+   * split); otherwise evaluation uses this id with seeds outside the training range.
+   */
+  heldOutId?: string;
+  /**
+   * The scripted expert: the next action for an env made by `make` (after reset) and a one-line
+   * reason. Source of base-model demonstrations and a reference line on the charts.
+   */
+  expert?(env: TextEnv): { action: string; reason: string };
 }

@@ -143,7 +143,7 @@ describe('scoring', () => {
       bucketLength(64, 512),
       bucketLength(65, 512),
       bucketLength(300, 300),
-    ]).toEqual([64, 64, 128, 300]);
+    ]).toEqual([32, 64, 96, 300]);
     expect(() => bucketLength(600, 512)).toThrow(/context 512/);
     expect(Array.from(padRows([[5, 6], [7]], 3, 0))).toEqual([5, 6, 0, 7, 0, 0]);
   });

@@ -9,8 +9,14 @@ import * as tf from '@tensorflow/tfjs';
 import type { Model } from './params.js';
 import { forward, lmLogits, valueHead } from './transformer.js';
 
-/** Padded lengths used for scoring; the last bucket is the model's context. */
-export const SCORE_BUCKETS: readonly number[] = [64, 128, 256, 512, 1024, 2048];
+/**
+ * Padded lengths used for scoring; the last bucket is the model's context. Steps of 1/4 to 1/2
+ * between buckets: attention cost grows with T², so padding 260 tokens to 512 would cost ~4×,
+ * while a dozen shapes still let WebGPU reuse its pooled buffers.
+ */
+export const SCORE_BUCKETS: readonly number[] = [
+  32, 64, 96, 128, 160, 192, 256, 320, 384, 448, 512, 640, 768, 1024, 1536, 2048,
+];
 
 /** The smallest bucket holding `n` tokens, capped at (and at most) `context`. */
 export function bucketLength(n: number, context: number): number {

@@ -15,13 +15,12 @@ import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
 import { trajectorySamples, turnSamples } from './batch.js';
 import type { EnvPool } from './envPool.js';
+import { EVAL_SEED_BASE, type EvalResult, evaluatePolicy } from './evaluate.js';
+
 import { dropOutliers, filterGroups, groupsToKeep, groupsToRollOut } from './filter.js';
 import { dpoUpdate, ppoUpdate, type UpdateReport } from './optimize.js';
 import { computeAdvantages, scoreSamples } from './prepare.js';
 import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
-
-/** Train seeds are drawn below this; held-out eval seeds start here. */
-export const EVAL_SEED_BASE = 1_000_000_000;
 
 export type TrainerEvent =
   | ({ type: 'echo' } & EchoEvent)
@@ -148,29 +147,16 @@ export class Trainer {
   }
 
   /** Success rates on the held-out seeds, greedy and at temperature 1. */
-  async evaluate(): Promise<{ greedy: number; sampled: number }> {
-    const starts: RolloutStart[] = Array.from({ length: this.config.evalEpisodes }, (_, k) => ({
-      group: k,
-      seed: EVAL_SEED_BASE + k,
-    }));
-    const rate = (ts: Trajectory[]) => ts.filter((t) => t.success).length / Math.max(1, ts.length);
-    const greedy = await rollout(
+  async evaluate(): Promise<EvalResult> {
+    const { temperature: _t, ...settings } = this.settings(0);
+    return evaluatePolicy(
       this.policy,
       this.tok,
       this.evalPool,
-      starts,
-      this.settings(0),
-      new Rng(this.config.seed),
+      settings,
+      this.config.evalEpisodes,
+      this.config.seed,
     );
-    const sampled = await rollout(
-      this.policy,
-      this.tok,
-      this.evalPool,
-      starts,
-      this.settings(1),
-      new Rng(this.config.seed + 1),
-    );
-    return { greedy: rate(greedy.trajectories), sampled: rate(sampled.trajectories) };
   }
 
   /** One full iteration; resolves to its metric row. */

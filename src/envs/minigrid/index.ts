@@ -58,6 +58,7 @@ function specsOf<P>(family: Family<P>): EnvSpec[] {
       stochastic: family.stochastic,
       maxSteps: family.maxSteps(v.params),
       make: (): TextEnv => new MiniGridTextEnv(id, family, v.params),
+      expert: (env: TextEnv) => minigridExpert(env),
     };
   });
 }

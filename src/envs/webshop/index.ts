@@ -10,11 +10,12 @@
 // | webshop/lite-human    | train split, human-style instructions | 9 |
 import type { EnvSpec } from '../types.js';
 import { DEFAULT_BUDGET, WebShopEnv, type WebShopOptions } from './env.js';
+import { type ShopReader, webshopExpert } from './experts.js';
 
 export { DEFAULT_BUDGET, WebShopEnv, type WebShopOptions, type WebShopView } from './env.js';
 export { type ExpertStep, ruleBaseline, type ShopReader, webshopExpert } from './experts.js';
 
-function spec(id: string, summary: string, options: WebShopOptions): EnvSpec {
+function spec(id: string, summary: string, options: WebShopOptions, heldOutId?: string): EnvSpec {
   return {
     id,
     family: 'webshop',
@@ -22,6 +23,8 @@ function spec(id: string, summary: string, options: WebShopOptions): EnvSpec {
     stochastic: false,
     maxSteps: options.budget ?? DEFAULT_BUDGET,
     make: () => new WebShopEnv({ ...options, id }),
+    expert: (env) => webshopExpert(env as unknown as ShopReader),
+    ...(heldOutId ? { heldOutId } : {}),
   };
 }
 
@@ -31,6 +34,7 @@ export const webshopEnvs: EnvSpec[] = [
     'webshop/lite',
     'WebShop-lite: find and buy the product the instruction asks for (train goals, 9 actions)',
     {},
+    'webshop/lite-eval',
   ),
   spec('webshop/lite-eval', 'WebShop-lite on the held-out eval goals (500–1499)', { split: 'eval' }),
   spec('webshop/lite-test', 'WebShop-lite on the test goals (0–499), as the benchmark scores', {

@@ -1,0 +1,201 @@
+// `npm run pretrain -- --env <id> --size <size>`: makes a base model by SFT on the scripted
+// expert's demonstrations with a share of noisy turns (DESIGN §4), measures its greedy and
+// sampled success on held-out start states, and writes a checkpoint plus an entry in the
+// models index (public/models/index.json by default). Seeded and reproducible.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defaultConfig } from '../../core/config.js';
+import { saveCheckpoint } from '../../core/model/checkpoint.js';
+import { MODEL_PRESETS, type ModelSize, modelConfig } from '../../core/model/config.js';
+import { createPolicy, disposeModel, parameterCount } from '../../core/model/params.js';
+import { promptTemplateTexts } from '../../core/prompt.js';
+import { InProcessEnvPool } from '../../core/rl/envPool.js';
+import { evaluatePolicy } from '../../core/rl/evaluate.js';
+import { type SftExample, sftSequences, sftTrain } from '../../core/rl/sft.js';
+import { Rng } from '../../core/rng.js';
+import { buildVocabulary, Tokenizer } from '../../core/tokenizer.js';
+import { collectDemos, exploreTexts } from '../../envs/demos.js';
+import { envSpec } from '../../envs/registry.js';
+import { type Command, UsageError } from '../command.js';
+import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
+import { setupNodeBackend } from '../nodeBackend.js';
+
+const d = defaultConfig();
+
+const FLAGS: readonly FlagSpec[] = [
+  { name: 'env', kind: 'string', help: 'environment id (required), e.g. minigrid/DoorKey-5x5' },
+  { name: 'size', kind: 'string', help: 'model size: nano, micro, small (default nano)' },
+  { name: 'seed', kind: 'int', help: 'seed of demos, weights and training (default 1)' },
+  { name: 'episodes', kind: 'int', help: 'expert episodes to learn from (default 1500)' },
+  { name: 'noise', kind: 'number', help: 'share of noisy demonstration turns, 0–1 (default 0.3)' },
+  { name: 'steps', kind: 'int', help: 'SFT optimizer steps (default 1500)' },
+  { name: 'batch', kind: 'int', help: 'sequences per SFT step (default 16)' },
+  { name: 'lr', kind: 'number', help: 'Adam learning rate (default 0.001)' },
+  { name: 'context', kind: 'int', help: `model context in tokens (default ${d.contextLength})` },
+  { name: 'max-turns', kind: 'int', help: `turns per episode (default ${d.maxTurns})` },
+  { name: 'max-actions-per-turn', kind: 'int', help: `actions per turn (default ${d.maxActionsPerTurn})` },
+  { name: 'max-actions', kind: 'int', help: `action budget per episode (default ${d.maxActionsPerTraj})` },
+  { name: 'history-turns', kind: 'int', help: `turns kept in the prompt (default ${d.historyTurns})` },
+  { name: 'max-tokens', kind: 'int', help: `tokens per turn at evaluation (default ${d.maxTokensPerTurn})` },
+  { name: 'eval-episodes', kind: 'int', help: 'held-out episodes to measure success on (default 64)' },
+  { name: 'backend', kind: 'string', help: 'cpu, wasm or webgpu (default wasm)' },
+  { name: 'out', kind: 'string', help: 'output directory (default public/models)' },
+  { name: 'name', kind: 'string', help: 'file name stem (default from env and size)' },
+];
+
+const USAGE = `usage: npm run pretrain -- --env <id> [--size nano] [options]\n\n${flagHelp(FLAGS)}`;
+
+/** One entry of public/models/index.json: what the UI and CLI list as base models. */
+export interface BaseModelEntry {
+  id: string;
+  env: string;
+  size: ModelSize;
+  manifest: string;
+  blob: string;
+  params: number;
+  greedySuccess: number;
+  sampledSuccess: number;
+  /** The episode settings the model was trained and measured with (config field names). */
+  settings: Record<string, number>;
+  pretrain: Record<string, number | string>;
+}
+
+function positive(name: string, v: number, max: number): number {
+  if (!(v >= 1 && v <= max)) throw new UsageError(`--${name} must be from 1 to ${max}, got ${v}`);
+  return v;
+}
+
+export const pretrainCommand: Command = {
+  name: 'pretrain',
+  summary: 'make a base model by SFT on noisy expert demonstrations',
+  usage: USAGE,
+  async run(args, io) {
+    const f = parseFlags(args, FLAGS);
+    const env = String(f.env ?? '');
+    if (!env) throw new UsageError('--env is required');
+    const spec = envSpec(env);
+    const size = String(f.size ?? 'nano') as ModelSize;
+    if (!(size in MODEL_PRESETS)) throw new UsageError(`--size must be nano, micro or small, got "${size}"`);
+    const seed = Number(f.seed ?? 1);
+    const noise = Number(f.noise ?? 0.3);
+    if (!(noise >= 0 && noise <= 1)) throw new UsageError(`--noise must be within 0–1, got ${noise}`);
+    const episodes = positive('episodes', Number(f.episodes ?? 1500), 100_000);
+    const steps = positive('steps', Number(f.steps ?? 1500), 1_000_000);
+    const batch = positive('batch', Number(f.batch ?? 16), 1024);
+    const lr = Number(f.lr ?? 1e-3);
+    const settings = {
+      contextLength: positive('context', Number(f.context ?? d.contextLength), 2048),
+      maxTurns: positive('max-turns', Number(f['max-turns'] ?? d.maxTurns), 50),
+      maxActionsPerTurn: positive(
+        'max-actions-per-turn',
+        Number(f['max-actions-per-turn'] ?? d.maxActionsPerTurn),
+        10,
+      ),
+      maxActionsPerTraj: positive('max-actions', Number(f['max-actions'] ?? d.maxActionsPerTraj), 200),
+      historyTurns: positive('history-turns', Number(f['history-turns'] ?? d.historyTurns), 50),
+      maxTokensPerTurn: positive('max-tokens', Number(f['max-tokens'] ?? d.maxTokensPerTurn), 256),
+    };
+    const evalEpisodes = positive('eval-episodes', Number(f['eval-episodes'] ?? 64), 4096);
+    const out = String(f.out ?? 'public/models');
+    const stem = String(f.name ?? `${env.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}-${size}`);
+    const backend = await setupNodeBackend(
+      (String(f.backend ?? 'wasm') as 'cpu' | 'wasm' | 'webgpu') ?? 'wasm',
+    );
+    const log = (s: string) => io.stderr.write(`${s}\n`);
+    log(`pretrain ${env} ${size} on ${backend.backend}`);
+
+    const demos = collectDemos(env, { episodes, seed, noise, ...settings });
+    const demoSuccess = demos.filter((x) => x.success).length / demos.length;
+    const texts = [
+      ...promptTemplateTexts(),
+      ...exploreTexts(env, 300, 40, seed + 1),
+      ...demos.flatMap((x) => [x.instruction, ...x.turns.flatMap((t) => [t.observation, t.responseText])]),
+    ];
+    const tok = new Tokenizer(buildVocabulary(texts));
+    const examples: SftExample[] = demos.map((x) => ({
+      instruction: x.instruction,
+      turns: x.turns.map((t) => ({
+        observation: t.observation,
+        actionsLeft: t.actionsLeft,
+        response: { text: t.responseText },
+        reward: t.reward,
+      })),
+    }));
+    const sequences = sftSequences(tok, examples, settings.historyTurns, settings.contextLength);
+    log(
+      `${demos.length} demos (expert+noise success ${demoSuccess.toFixed(3)}), ${sequences.length} sequences, vocabulary ${tok.size}`,
+    );
+
+    const rng = new Rng(seed);
+    const policy = createPolicy(modelConfig(size, tok.size, settings.contextLength), rng.fork('weights'));
+    const t0 = performance.now();
+    const losses = await sftTrain(policy, sequences, {
+      steps,
+      batchSize: batch,
+      lr,
+      epsilon: 1e-8,
+      rng: rng.fork('sft'),
+      onStep: (s, loss) => {
+        if (s % 100 === 0 || s === steps - 1) log(`step ${s} loss ${loss.toFixed(4)}`);
+      },
+    });
+    const trainSeconds = (performance.now() - t0) / 1000;
+    const evalId = spec.heldOutId ?? env;
+    const pool = new InProcessEnvPool(() => envSpec(evalId).make());
+    const result = await evaluatePolicy(
+      policy,
+      tok,
+      pool,
+      { ...settings, formatPenalty: d.formatPenalty },
+      evalEpisodes,
+      seed,
+    );
+    log(`greedy success ${result.greedy.toFixed(3)}, sampled success ${result.sampled.toFixed(3)}`);
+
+    const saved = await saveCheckpoint({
+      policy,
+      tokenizer: tok,
+      meta: { env, size, seed, settings, greedySuccess: result.greedy, sampledSuccess: result.sampled },
+    });
+    await mkdir(out, { recursive: true });
+    await writeFile(join(out, `${stem}.json`), JSON.stringify(saved.manifest));
+    await writeFile(join(out, `${stem}.bin`), saved.blob);
+    const entry: BaseModelEntry = {
+      id: stem,
+      env,
+      size,
+      manifest: `${stem}.json`,
+      blob: `${stem}.bin`,
+      params: parameterCount(policy),
+      greedySuccess: result.greedy,
+      sampledSuccess: result.sampled,
+      settings,
+      pretrain: {
+        seed,
+        episodes,
+        noise,
+        steps,
+        batch,
+        lr,
+        demoSuccess,
+        firstLoss: losses[0] ?? Number.NaN,
+        finalLoss: losses.slice(-20).reduce((a, b) => a + b, 0) / Math.min(20, losses.length),
+        vocabulary: tok.size,
+        trainSeconds: Math.round(trainSeconds),
+        backend: backend.backend,
+      },
+    };
+    const indexPath = join(out, 'index.json');
+    let index: BaseModelEntry[] = [];
+    try {
+      index = JSON.parse(await readFile(indexPath, 'utf8')) as BaseModelEntry[];
+    } catch {
+      index = [];
+    }
+    index = [...index.filter((e) => e.id !== stem), entry].sort((a, b) => a.id.localeCompare(b.id));
+    await writeFile(indexPath, `${JSON.stringify(index, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(entry)}\n`);
+    disposeModel(policy);
+    return 0;
+  },
+};
