@@ -26,6 +26,7 @@ describe('every registered bandit id', () => {
     expect(JSON.parse(JSON.stringify(view))).toEqual(view);
     expect(env.instruction()).toMatch(/^You are playing a bandit game/);
     const hint = banditExpert(env);
+    expect(spec.expert?.(env)).toEqual(hint);
     expect(hint.action).toBe(view.highRiskArm);
     expect(hint.reason).not.toMatch(/\n/);
 

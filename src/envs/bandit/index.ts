@@ -9,6 +9,8 @@
 // | bandit/Bandit-professions     | 12 profession pairs, e.g. Teacher, Trader         |
 // | bandit/Bandit-professions-test| 8 held-out profession pairs, e.g. Cashier, DataScientist |
 // Every id: one action; low-risk arm 0.1, high-risk arm 1 w.p. 0.25; success = high-risk arm.
+// Evaluation of bandit/Bandit runs on bandit/Bandit-test (the paper's held-out pair), and of
+// bandit/Bandit-professions on its held-out pairs.
 //
 // Using the expert:
 //   const env = makeEnv('bandit/Bandit');
@@ -29,7 +31,7 @@ export {
   LOW_RISK_REWARD,
 } from './env.js';
 
-function spec(id: string, summary: string, options: BanditOptions): EnvSpec {
+function spec(id: string, summary: string, options: BanditOptions, heldOutId?: string): EnvSpec {
   return {
     id,
     family: 'bandit',
@@ -37,14 +39,19 @@ function spec(id: string, summary: string, options: BanditOptions): EnvSpec {
     stochastic: true,
     maxSteps: 1,
     make: (): TextEnv => new BanditEnv({ ...options, id }),
+    expert: (env: TextEnv) => banditExpert(env),
+    ...(heldOutId ? { heldOutId } : {}),
   };
 }
 
 /** Every registered bandit id. */
 export const banditEnvs: EnvSpec[] = [
-  spec('bandit/Bandit', 'Two-armed bandit, Phoenix (safe 0.1) or Dragon (1 w.p. 0.25): pick by the names', {
-    pool: 'train',
-  }),
+  spec(
+    'bandit/Bandit',
+    'Two-armed bandit, Phoenix (safe 0.1) or Dragon (1 w.p. 0.25): pick by the names',
+    { pool: 'train' },
+    'bandit/Bandit-test',
+  ),
   spec(
     'bandit/Bandit-test',
     'Held-out bandit pair Trader (safe) / Librarian (risky), as RAGEN’s BanditTest',
@@ -55,9 +62,12 @@ export const banditEnvs: EnvSpec[] = [
   spec('bandit/BanditRev', 'Bandit with the meanings reversed: Dragon is safe, Phoenix is the gamble', {
     pool: 'reversed',
   }),
-  spec('bandit/Bandit-professions', 'Bandit over 12 profession pairs (safe job vs risky job)', {
-    pool: 'professionsTrain',
-  }),
+  spec(
+    'bandit/Bandit-professions',
+    'Bandit over 12 profession pairs (safe job vs risky job)',
+    { pool: 'professionsTrain' },
+    'bandit/Bandit-professions-test',
+  ),
   spec('bandit/Bandit-professions-test', 'Bandit over 8 held-out profession pairs', {
     pool: 'professionsTest',
   }),

@@ -53,6 +53,7 @@ describe('every registered FrozenLake id', () => {
     expect(env.instruction()).toMatch(/^You are solving the FrozenLake puzzle/);
     expect(env.instruction().includes('slippery')).toBe(spec.stochastic);
     const hint = frozenLakeExpert(env);
+    expect(spec.expert?.(env)).toEqual(hint);
     expect(env.validActions()).toContain(hint.action);
     expect(hint.reason).not.toMatch(/\n/);
 

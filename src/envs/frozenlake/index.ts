@@ -28,6 +28,7 @@ function spec(id: string, summary: string, options: FrozenLakeOptions): EnvSpec 
     stochastic: pIntended < 1,
     maxSteps: options.maxSteps ?? 10,
     make: (): TextEnv => new FrozenLakeEnv({ ...options, id }),
+    expert: (env: TextEnv) => frozenLakeExpert(env),
   };
 }
 

@@ -47,6 +47,7 @@ describe('every registered Sokoban id', () => {
     expect(env.validActions()).toEqual(['Up', 'Down', 'Left', 'Right']);
     expect(env.instruction()).toMatch(/^You are solving the Sokoban puzzle/);
     const hint = sokobanExpert(env);
+    expect(spec.expert?.(env)).toEqual(hint);
     expect(env.validActions()).toContain(hint.action);
     expect(hint.reason).not.toMatch(/\n/);
 

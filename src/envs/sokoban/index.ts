@@ -36,6 +36,7 @@ function spec(id: string, summary: string, options: SokobanOptions): EnvSpec {
     stochastic: false,
     maxSteps: options.maxSteps ?? MAX_ACTIONS,
     make: (): TextEnv => new SokobanEnv({ ...options, id }),
+    expert: (env: TextEnv) => sokobanExpert(env),
   };
 }
 
