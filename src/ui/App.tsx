@@ -1,18 +1,40 @@
 // The playground page: setup panel (left), transport bar (top), charts (centre), trajectory
-// viewer (right), status line (bottom) — DESIGN §7. The train worker owns tfjs.
+// viewer / play / runs (right), status line (bottom) — DESIGN §7. The train worker owns tfjs;
+// the env workers own the environments; this thread only renders.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatErrors } from '../core/config.js';
 import { encodeConfigHash } from '../core/urlHash.js';
-import { TrainClient } from '../workers/client.js';
 import { ChartsArea } from './components/ChartsArea.js';
+import { RightPanel } from './components/RightPanel.js';
 import { SetupPanel } from './components/SetupPanel.js';
 import { StatusLine } from './components/StatusLine.js';
-import { TrajectoryViewer } from './components/TrajectoryViewer.js';
 import { TransportBar } from './components/TransportBar.js';
+import { initController, trainClient } from './controller.js';
 import { useApp } from './store/index.js';
 
+function Notice() {
+  const notice = useApp((s) => s.notice);
+  const setNotice = useApp((s) => s.setNotice);
+  const runError = useApp((s) => s.runError);
+  if (!notice && !runError) return null;
+  const text = notice?.text ?? `The run stopped on an error: ${runError}`;
+  const kind = notice?.kind ?? 'error';
+  return (
+    <div
+      className={`banner ${kind === 'error' ? 'banner-error' : 'banner-info'}`}
+      role={kind === 'error' ? 'alert' : 'status'}
+      data-testid="notice"
+      data-kind={kind}
+    >
+      {text}
+      <button type="button" onClick={() => (notice ? setNotice(null) : useApp.setState({ runError: null }))}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
 export function App() {
-  const client = useRef<TrainClient | null>(null);
   const [hashError, setHashError] = useState<string | null>(null);
   const config = useApp((s) => s.config);
 
@@ -32,18 +54,10 @@ export function App() {
     if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
   }, [config, hashError]);
 
-  useEffect(() => {
-    const c = new TrainClient();
-    client.current = c;
-    c.init(useApp.getState().config.backend).then(
-      (report) => useApp.getState().setBackendReady(report),
-      (err: Error) => useApp.getState().setBackendFailed(err.message),
-    );
-    return () => c.dispose();
-  }, []);
+  useEffect(() => initController(), []);
 
   const onSelfCheck = useCallback(() => {
-    const c = client.current;
+    const c = trainClient();
     const report = useApp.getState().backendReport;
     if (!c || !report) return;
     const { setSelfCheck } = useApp.getState();
@@ -65,10 +79,11 @@ export function App() {
           </button>
         </div>
       ) : null}
+      <Notice />
       <div className="workspace">
         <SetupPanel />
         <ChartsArea />
-        <TrajectoryViewer />
+        <RightPanel />
       </div>
       <StatusLine onSelfCheck={onSelfCheck} />
     </div>

@@ -1,11 +1,48 @@
-// The centre region: live metric charts (filled by the training loop).
+// The centre region: the echo-trap banner, then one fixed-height chart per entry of CHARTS,
+// each drawing the current run and any overlaid stored runs.
+import { useMemo } from 'react';
+import type { ChartRun } from '../charts/chartData.js';
+import { CHARTS } from '../charts/chartSpecs.js';
+import { MetricChart } from '../charts/MetricChart.js';
+import { useApp } from '../store/index.js';
+import { RUN_COLORS } from '../store/viewSlice.js';
+import { EchoBanner } from './EchoBanner.js';
+
 export function ChartsArea() {
+  const rows = useApp((s) => s.rows);
+  const events = useApp((s) => s.events);
+  const runName = useApp((s) => s.runName);
+  const overlays = useApp((s) => s.overlays);
+  const focus = useApp((s) => s.focusIteration);
+  const status = useApp((s) => s.runStatus);
+  const runs = useMemo<ChartRun[]>(
+    () => [
+      { name: runName || 'this run', color: RUN_COLORS[0] as string, rows },
+      ...overlays.map((o) => ({ name: o.name, color: o.color, rows: o.rows })),
+    ],
+    [rows, runName, overlays],
+  );
   return (
     <main className="charts-area region" data-testid="charts-area" aria-label="Training charts">
-      <h2>Charts</h2>
-      <p className="empty-note">
-        Start a run to see success, reward variance, entropy, KL and gradient norm here.
-      </p>
+      <div className="charts-head">
+        <h2>Charts</h2>
+        <span className="charts-count" data-testid="rows-count" data-rows={rows.length}>
+          {rows.length} iteration{rows.length === 1 ? '' : 's'}
+          {overlays.length > 0 ? ` · ${overlays.length} overlaid` : ''}
+        </span>
+      </div>
+      <EchoBanner />
+      {status === 'idle' && rows.length === 0 && overlays.length === 0 ? (
+        <p className="empty-note">
+          Start a run to see success, reward variance, entropy, KL and gradient norm here — or pick a preset
+          on the left.
+        </p>
+      ) : null}
+      <div className="chart-grid">
+        {CHARTS.map((spec) => (
+          <MetricChart key={spec.id} spec={spec} runs={runs} events={events} focus={focus} />
+        ))}
+      </div>
     </main>
   );
 }

@@ -1,7 +1,15 @@
-// The setup panel: generated from the config field table, validated as you type, with the
-// error shown at the field and a one-line explanation under each.
-import { FIELDS, type Field, type FieldGroup } from '../../core/config.js';
+// The setup panel: presets, then the form generated from the config field table (TensorFlow
+// Playground's state.ts idea) — environment as a select of registered ids, the base model,
+// the algorithm (applying its switches) with the algorithm table, and every hyperparameter
+// with its range and one-line help. Errors show at the field. While a run is active only the
+// live fields stay editable; their changes go to the trainer and leave a chart marker.
+import { type Config, FIELDS, type Field, type FieldGroup } from '../../core/config.js';
+import { envIds } from '../../envs/registry.js';
+import { applyLive } from '../controller.js';
 import { useApp } from '../store/index.js';
+import { AlgorithmTable } from './AlgorithmTable.js';
+import { BaseModelSelect } from './BaseModelSelect.js';
+import { PresetsBar } from './PresetsBar.js';
 
 const GROUP_TITLES: Record<FieldGroup, string> = {
   run: 'Experiment',
@@ -14,26 +22,43 @@ const GROUP_TITLES: Record<FieldGroup, string> = {
   eval: 'Evaluation',
 };
 
-function FieldInput({ field }: { field: Field }) {
+const ENV_IDS = envIds();
+
+function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
   const value = useApp((s) => s.config[field.key as keyof typeof s.config]);
   const draft = useApp((s) => s.drafts[field.key]);
   const error = useApp((s) => s.configErrors.find((e) => e.field === field.key));
   const setField = useApp((s) => s.setField);
   const id = `field-${field.key}`;
+  const disabled = locked && !field.live;
+  const change = (text: string) => {
+    setField(field.key, text);
+    const s = useApp.getState();
+    if (field.live && !s.configErrors.some((e) => e.field === field.key)) {
+      applyLive(field.key, s.config[field.key as keyof Config]);
+    }
+  };
   const common = {
     id,
     'data-testid': id,
+    disabled,
     'aria-invalid': error ? true : undefined,
     'aria-describedby': `${id}-help`,
   };
   let input: React.ReactNode;
-  if (field.kind === 'enum') {
+  if (field.key === 'env') {
     input = (
-      <select
-        {...common}
-        value={draft ?? String(value)}
-        onChange={(e) => setField(field.key, e.target.value)}
-      >
+      <select {...common} value={draft ?? String(value)} onChange={(e) => change(e.target.value)}>
+        {ENV_IDS.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (field.kind === 'enum') {
+    input = (
+      <select {...common} value={draft ?? String(value)} onChange={(e) => change(e.target.value)}>
         {field.options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -47,7 +72,7 @@ function FieldInput({ field }: { field: Field }) {
         {...common}
         type="checkbox"
         checked={Boolean(value)}
-        onChange={(e) => setField(field.key, String(e.target.checked))}
+        onChange={(e) => change(String(e.target.checked))}
       />
     );
   } else {
@@ -58,7 +83,7 @@ function FieldInput({ field }: { field: Field }) {
         inputMode={field.kind === 'string' ? 'text' : 'decimal'}
         spellCheck={false}
         value={draft ?? String(value)}
-        onChange={(e) => setField(field.key, e.target.value)}
+        onChange={(e) => change(e.target.value)}
       />
     );
   }
@@ -68,7 +93,7 @@ function FieldInput({ field }: { field: Field }) {
       <label htmlFor={id} title={field.help}>
         {field.label}
         {field.live ? (
-          <span className="live-tag" title="Can change while a run is going">
+          <span className="live-tag" title="Can change while a run is going; a marker shows on the charts">
             live
           </span>
         ) : null}
@@ -88,15 +113,29 @@ function FieldInput({ field }: { field: Field }) {
 }
 
 export function SetupPanel() {
+  const status = useApp((s) => s.runStatus);
+  const locked =
+    status === 'running' || status === 'paused' || status === 'starting' || status === 'stopping';
   const groups = [...new Set(FIELDS.map((f) => f.group))];
   return (
     <aside className="setup-panel region" data-testid="setup-panel" aria-label="Experiment setup">
       <h2>Setup</h2>
+      <PresetsBar disabled={locked} />
+      {locked ? (
+        <p className="note" data-testid="setup-locked">
+          A run is active: only <span className="live-tag">live</span> settings change now. Stop or Reset to
+          edit the rest.
+        </p>
+      ) : null}
       {groups.map((g) => (
         <details key={g} open={g === 'run' || g === 'rollout'} className="field-group">
           <summary>{GROUP_TITLES[g]}</summary>
           {FIELDS.filter((f) => f.group === g).map((f) => (
-            <FieldInput key={f.key} field={f} />
+            <div key={f.key}>
+              <FieldInput field={f} locked={locked} />
+              {f.key === 'env' ? <BaseModelSelect disabled={locked} /> : null}
+              {f.key === 'algorithm' ? <AlgorithmTable /> : null}
+            </div>
           ))}
         </details>
       ))}

@@ -1,16 +1,43 @@
-// The transport bar: start / pause / step / stop / reset and the run's progress.
-// Start is blocked, with the reason, while the setup has errors.
+// The transport bar (TensorFlow Playground's play/pause/step/reset): Start / Pause / Step one
+// iteration / Stop / Reset, the iteration counter, progress and ETA toward the planned
+// iterations, the phase ("compiling GPU kernels" on WebGPU's first iteration), and a backend
+// override. Start is blocked, with the reason, while the setup has errors.
+import { BACKEND_CHOICES } from '../../core/config.js';
+import { pauseRun, resetRun, resumeRun, startRun, stepRun, stopRun } from '../controller.js';
 import { useApp } from '../store/index.js';
+import { etaText, msPerIteration } from './eta.js';
+
+const PHASE_TEXT: Record<string, string> = {
+  loading: 'Loading the base model…',
+  compiling: 'Compiling GPU kernels (first iteration)…',
+  running: 'Training',
+  paused: 'Paused',
+  finished: 'Finished',
+};
 
 export function TransportBar() {
   const errors = useApp((s) => s.configErrors);
   const status = useApp((s) => s.runStatus);
+  const busy = useApp((s) => s.busy);
   const iteration = useApp((s) => s.iteration);
-  const planned = useApp((s) => s.config.iterations);
+  const phase = useApp((s) => s.phase);
+  const runPlanned = useApp((s) => s.planned);
+  const configPlanned = useApp((s) => s.config.iterations);
+  const rows = useApp((s) => s.rows);
+  const backend = useApp((s) => s.config.backend);
+  const setField = useApp((s) => s.setField);
+  const planned = status === 'idle' ? configPlanned : runPlanned;
   const blocked = errors.length > 0;
   const reason = blocked
     ? `Fix the setup first: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`
     : '';
+  const active =
+    status === 'running' || status === 'paused' || status === 'starting' || status === 'stopping';
+  const canStart =
+    !blocked &&
+    !busy &&
+    (status === 'idle' || status === 'finished' || status === 'failed' || status === 'paused');
+  const ms = msPerIteration(rows);
   return (
     <header className="transport region" data-testid="transport-bar">
       <h1 className="brand">
@@ -19,28 +46,90 @@ export function TransportBar() {
       <div className="transport-buttons" role="toolbar" aria-label="Run controls">
         <button
           type="button"
+          className="primary"
           data-testid="btn-start"
-          disabled={blocked || status === 'running'}
-          title={reason || 'Start training'}
+          disabled={!canStart}
+          title={reason || (status === 'paused' ? 'Continue training' : 'Start a new run with this setup')}
+          onClick={() => (status === 'paused' ? resumeRun() : startRun())}
         >
-          Start
+          {status === 'paused' ? 'Resume' : 'Start'}
         </button>
-        <button type="button" data-testid="btn-pause" disabled={status !== 'running'}>
+        <button
+          type="button"
+          data-testid="btn-pause"
+          disabled={status !== 'running' || busy}
+          onClick={() => pauseRun()}
+          title="Pause after the iteration in flight"
+        >
           Pause
         </button>
-        <button type="button" data-testid="btn-step" disabled={blocked || status === 'running'}>
+        <button
+          type="button"
+          data-testid="btn-step"
+          disabled={blocked || busy || status === 'running' || status === 'starting' || status === 'stopping'}
+          onClick={() => stepRun()}
+          title="Run exactly one iteration (rollout + update), then pause"
+        >
           Step
         </button>
-        <button type="button" data-testid="btn-stop" disabled={status === 'idle' || status === 'stopped'}>
+        <button
+          type="button"
+          data-testid="btn-stop"
+          disabled={!active || busy || status === 'stopping'}
+          onClick={() => stopRun()}
+          title="End the run: save the final checkpoint and summary"
+        >
           Stop
         </button>
-        <button type="button" data-testid="btn-reset" disabled={status === 'running'}>
+        <button
+          type="button"
+          data-testid="btn-reset"
+          disabled={status === 'idle' || busy}
+          onClick={() => resetRun()}
+          title="Clear the current run from the view (stored runs stay in the run list)"
+        >
           Reset
         </button>
       </div>
-      <div className="progress" data-testid="progress">
-        Iteration {iteration} / {planned}
+      <div className="progress-block">
+        <div className="progress" data-testid="progress">
+          <span data-testid="iteration" data-iteration={iteration}>
+            Iteration {iteration} / {planned}
+          </span>
+          <progress max={Math.max(1, planned)} value={Math.min(iteration, planned)} aria-label="Progress" />
+          <span className="eta" data-testid="eta">
+            {status === 'running'
+              ? etaText(ms, planned - iteration)
+              : ms
+                ? `${Math.round(ms)} ms/iteration`
+                : ''}
+          </span>
+        </div>
+        <div
+          className={`phase phase-${phase ?? 'idle'}`}
+          data-testid="phase"
+          data-phase={phase ?? 'idle'}
+          aria-live="polite"
+        >
+          {status === 'stopping' ? 'Stopping after this iteration…' : phase ? PHASE_TEXT[phase] : 'Ready'}
+        </div>
       </div>
+      <label className="backend-override">
+        Backend
+        <select
+          data-testid="backend-override"
+          value={backend}
+          disabled={active}
+          onChange={(e) => setField('backend', e.target.value)}
+          title="auto picks WebGPU → WASM → CPU; a forced choice applies at the next Start"
+        >
+          {BACKEND_CHOICES.map((b) => (
+            <option key={b} value={b}>
+              {b}
+            </option>
+          ))}
+        </select>
+      </label>
       {blocked ? (
         <p className="blocked-reason" role="status" data-testid="start-blocked">
           {reason}

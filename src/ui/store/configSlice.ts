@@ -9,6 +9,7 @@ import {
   parseFieldText,
   validateConfig,
 } from '../../core/config.js';
+import { applyAlgorithm } from '../../core/rl/algorithms.js';
 import { decodeConfigHash } from '../../core/urlHash.js';
 import type { AppState } from './index.js';
 
@@ -23,6 +24,8 @@ export interface ConfigSlice {
   setField(key: string, text: string): void;
   /** Replaces the whole config from a URL hash; returns the errors (empty when applied). */
   loadHash(hash: string): FieldError[];
+  /** Applies several fields at once (presets); returns the errors (empty when applied). */
+  applyOverrides(overrides: Partial<Config>): FieldError[];
 }
 
 export const createConfigSlice: StateCreator<AppState, [], [], ConfigSlice> = (set, get) => ({
@@ -36,6 +39,8 @@ export const createConfigSlice: StateCreator<AppState, [], [], ConfigSlice> = (s
     let candidate: unknown;
     try {
       candidate = { ...get().config, ...draftValues(drafts, key), [key]: parseFieldText(field, text) };
+      // Choosing an algorithm sets all of its switches (core/rl/algorithms.ts).
+      if (key === 'algorithm') candidate = applyAlgorithm(candidate as Config, text as Config['algorithm']);
       delete drafts[key];
     } catch (err) {
       drafts[key] = text;
@@ -57,6 +62,14 @@ export const createConfigSlice: StateCreator<AppState, [], [], ConfigSlice> = (s
   },
   loadHash(hash) {
     const r = decodeConfigHash(hash);
+    if (!r.ok) return r.errors;
+    set({ config: r.config, drafts: {}, configErrors: [] });
+    return [];
+  },
+  applyOverrides(overrides) {
+    let candidate = { ...get().config, ...overrides };
+    if (overrides.algorithm) candidate = { ...applyAlgorithm(candidate, overrides.algorithm), ...overrides };
+    const r = validateConfig(candidate);
     if (!r.ok) return r.errors;
     set({ config: r.config, drafts: {}, configErrors: [] });
     return [];

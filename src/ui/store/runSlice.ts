@@ -1,17 +1,100 @@
-// The state of the current run as the UI sees it (plain data; the trainer lives in the worker).
+// The current run as the UI sees it (plain data; the trainer lives in the train worker): its
+// status, progress, metric rows, events and sampled trajectories as they arrive in batches.
 import type { StateCreator } from 'zustand';
+import type { RunSummary } from '../../core/metrics/detector.js';
+import type { MetricRow } from '../../core/metrics/keys.js';
+import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
+import type { RunPhase, RunStartInfo } from '../../workers/protocol.js';
 import type { AppState } from './index.js';
 
-export type RunStatus = 'idle' | 'running' | 'paused' | 'stopped';
+export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stopping' | 'finished' | 'failed';
+
+/** Samples kept in memory for browsing (older ones stay in IndexedDB, thinned). */
+export const MAX_SAMPLES_IN_MEMORY = 300;
 
 export interface RunSlice {
   runStatus: RunStatus;
+  runId: string | null;
+  runName: string;
+  /** The env id of the run (the setup form may change after it ends). */
+  runEnv: string;
+  phase: RunPhase | null;
   iteration: number;
+  planned: number;
+  rows: MetricRow[];
+  events: TrainerEvent[];
+  samples: SampledTrajectory[];
+  startInfo: RunStartInfo | null;
+  summary: RunSummary | null;
+  runError: string | null;
+  /** A request (pause, step, …) is in flight: buttons wait for its reply. */
+  busy: boolean;
   setRunStatus(status: RunStatus): void;
+  setBusy(busy: boolean): void;
+  beginRun(runId: string, name: string, planned: number, env: string): void;
+  setStartInfo(info: RunStartInfo): void;
+  addReports(
+    rows: readonly MetricRow[],
+    events: readonly TrainerEvent[],
+    samples: readonly SampledTrajectory[],
+  ): void;
+  setProgress(iteration: number, planned: number, phase: RunPhase): void;
+  finishRun(summary: RunSummary): void;
+  failRun(message: string): void;
+  clearRun(): void;
 }
 
-export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set) => ({
-  runStatus: 'idle',
+const empty = {
+  runStatus: 'idle' as RunStatus,
+  runId: null,
+  runName: '',
+  runEnv: '',
+  phase: null,
   iteration: 0,
+  rows: [],
+  events: [],
+  samples: [],
+  startInfo: null,
+  summary: null,
+  runError: null,
+  busy: false,
+};
+
+export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, get) => ({
+  ...empty,
+  planned: 0,
   setRunStatus: (runStatus) => set({ runStatus }),
+  setBusy: (busy) => set({ busy }),
+  beginRun: (runId, runName, planned, runEnv) =>
+    set({
+      ...empty,
+      runId,
+      runName,
+      planned,
+      runEnv,
+      runStatus: 'starting',
+      phase: 'loading',
+      sampleIndex: null,
+      turnIndex: 0,
+    }),
+  setStartInfo: (startInfo) => set({ startInfo }),
+  addReports(rows, events, samples) {
+    const s = get();
+    const patch: Partial<RunSlice> = {};
+    if (rows.length) patch.rows = [...s.rows, ...rows];
+    if (events.length) patch.events = [...s.events, ...events];
+    if (samples.length) patch.samples = [...s.samples, ...samples].slice(-MAX_SAMPLES_IN_MEMORY);
+    set(patch);
+  },
+  setProgress(iteration, planned, phase) {
+    const patch: Partial<RunSlice> = { iteration, planned, phase };
+    const st = get().runStatus;
+    if (phase === 'paused' && st !== 'stopping') patch.runStatus = 'paused';
+    if ((phase === 'running' || phase === 'compiling') && st !== 'stopping' && st !== 'paused')
+      patch.runStatus = 'running';
+    set(patch);
+  },
+  finishRun: (summary) => set({ summary, runStatus: 'finished', phase: 'finished' }),
+  failRun: (runError) => set({ runError, runStatus: get().runId ? 'paused' : 'failed' }),
+  clearRun: () => set({ ...empty }),
 });

@@ -1,0 +1,214 @@
+// One metric chart (TensorBoard / W&B habits): a smoothing slider (debiased EMA, the raw line
+// faint underneath), hover values, markers for echo-trap events, live setting changes and the
+// iteration jumped to, overlays of stored runs in their own colours with a legend, CSV export,
+// and a fixed height so nothing shifts as the series grow. At most MAX_POINTS per line.
+import { memo, useMemo, useState } from 'react';
+import {
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { TrainerEvent } from '../../core/rl/trainer.js';
+import { buildChartData, type ChartRun, seriesOf } from './chartData.js';
+import type { ChartSpec } from './chartSpecs.js';
+import { metricText } from './chartSpecs.js';
+import { seriesToCsv } from './csv.js';
+
+const MAX_POINTS = 400;
+const MAX_MARKERS = 40;
+
+const MARKER_STYLE: Record<string, { stroke: string; dash?: string; label: string }> = {
+  collapse: { stroke: '#dc2626', label: 'collapse' },
+  warning: { stroke: '#d97706', dash: '4 3', label: 'warning' },
+  recovery: { stroke: '#16a34a', dash: '4 3', label: 'recovery' },
+  convergence: { stroke: '#16a34a', dash: '2 3', label: 'converged' },
+  live: { stroke: '#2563eb', dash: '2 2', label: 'live change' },
+  error: { stroke: '#111827', dash: '1 2', label: 'skipped update' },
+};
+
+function markerOf(e: TrainerEvent): { x: number; kind: string; text: string } | null {
+  if (e.type === 'echo') {
+    if (e.kind === 'context') return null;
+    return { x: e.iteration, kind: e.kind, text: e.message };
+  }
+  if (e.type === 'live') {
+    const what = Object.entries(e.changes)
+      .map(([k, v]) => `${k} → ${v}`)
+      .join(', ');
+    return { x: e.iteration, kind: 'live', text: what };
+  }
+  return { x: e.iteration, kind: 'error', text: e.message };
+}
+
+function formatValue(v: number): string {
+  if (!Number.isFinite(v)) return '–';
+  const a = Math.abs(v);
+  if (a !== 0 && (a < 1e-3 || a >= 1e5)) return v.toExponential(2);
+  return a >= 100 ? v.toFixed(0) : v.toPrecision(3);
+}
+
+function downloadCsv(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export interface MetricChartProps {
+  spec: ChartSpec;
+  runs: readonly ChartRun[];
+  events: readonly TrainerEvent[];
+  focus: number | null;
+}
+
+export const MetricChart = memo(function MetricChart({ spec, runs, events, focus }: MetricChartProps) {
+  const [smoothing, setSmoothing] = useState(0.6);
+  const keys = useMemo(() => spec.keys.map((key) => ({ key, label: metricText(key).label })), [spec]);
+  const chart = useMemo(
+    () =>
+      buildChartData(runs, keys, { smoothing, maxPoints: MAX_POINTS, ...(spec.log ? { log: true } : {}) }),
+    [runs, keys, smoothing, spec.log],
+  );
+  const markers = useMemo(() => {
+    const all = events.map(markerOf).filter((m): m is NonNullable<typeof m> => m !== null);
+    return all.slice(-MAX_MARKERS);
+  }, [events]);
+  const help = spec.keys.map((k) => `${metricText(k).label}: ${metricText(k).help}`).join('\n');
+  const exportCsv = () => {
+    const series = runs.flatMap((run) =>
+      spec.keys.map((key) => {
+        const { xs, ys } = seriesOf(run.rows, key);
+        return {
+          name: `${run.name} ${key}`,
+          points: xs.map((x, i) => ({ iteration: x, value: ys[i] as number })),
+        };
+      }),
+    );
+    downloadCsv(`${spec.id}.csv`, seriesToCsv(series));
+  };
+  const sliderId = `smoothing-${spec.id}`;
+  return (
+    <figure className="chart" data-testid={`chart-${spec.id}`} data-points={chart.points}>
+      <figcaption className="chart-head">
+        <span className="chart-title" title={help}>
+          {spec.title}
+          {spec.log ? <span className="chart-tag">log</span> : null}
+        </span>
+        <label
+          className="smoothing"
+          htmlFor={sliderId}
+          title="Debiased exponential moving average (raw line faint)"
+        >
+          <span>smooth {smoothing.toFixed(2)}</span>
+          <input
+            id={sliderId}
+            data-testid={sliderId}
+            type="range"
+            min={0}
+            max={0.99}
+            step={0.01}
+            value={smoothing}
+            onChange={(e) => setSmoothing(Number(e.target.value))}
+          />
+        </label>
+        <button
+          type="button"
+          className="small"
+          data-testid={`csv-${spec.id}`}
+          onClick={exportCsv}
+          title="Download the raw series as CSV"
+        >
+          CSV
+        </button>
+      </figcaption>
+      <div className="chart-body">
+        {chart.data.length === 0 ? (
+          <div className="chart-empty">no data yet</div>
+        ) : (
+          <ResponsiveContainer width="100%" height="100%">
+            <LineChart data={chart.data} margin={{ top: 6, right: 10, bottom: 0, left: 0 }}>
+              <CartesianGrid stroke="#e5e7eb" strokeDasharray="3 3" />
+              <XAxis
+                dataKey="iteration"
+                type="number"
+                domain={['dataMin', 'dataMax']}
+                tick={{ fontSize: 10 }}
+                allowDecimals={false}
+              />
+              <YAxis
+                width={44}
+                tick={{ fontSize: 10 }}
+                scale={spec.log ? 'log' : 'auto'}
+                domain={spec.domain ?? ['auto', 'auto']}
+                allowDataOverflow={Boolean(spec.log)}
+                tickFormatter={formatValue}
+              />
+              <Tooltip
+                isAnimationActive={false}
+                formatter={(v) => formatValue(Number(v))}
+                labelFormatter={(l) => `iteration ${l}`}
+                contentStyle={{ fontSize: 11, padding: '4px 8px' }}
+              />
+              {markers.map((m) => {
+                const st = MARKER_STYLE[m.kind] ?? { stroke: '#6b7280', label: m.kind };
+                return (
+                  <ReferenceLine
+                    key={`${m.kind}-${m.x}-${m.text}`}
+                    x={m.x}
+                    stroke={st.stroke}
+                    strokeDasharray={st.dash}
+                    ifOverflow="extendDomain"
+                    label={undefined}
+                  />
+                );
+              })}
+              {focus !== null ? (
+                <ReferenceLine x={focus} stroke="#7c3aed" strokeWidth={2} ifOverflow="extendDomain" />
+              ) : null}
+              {chart.lines.map((l) => (
+                <Line
+                  key={l.dataKey}
+                  dataKey={l.dataKey}
+                  name={l.name}
+                  stroke={l.color}
+                  strokeOpacity={l.raw ? 0.22 : 1}
+                  strokeWidth={l.raw ? 1 : 1.8}
+                  strokeDasharray={l.dash}
+                  dot={false}
+                  isAnimationActive={false}
+                  connectNulls
+                  {...(l.raw ? { tooltipType: 'none' as const, legendType: 'none' as const } : {})}
+                />
+              ))}
+            </LineChart>
+          </ResponsiveContainer>
+        )}
+      </div>
+      <ul className="chart-legend">
+        {chart.lines
+          .filter((l) => !l.raw)
+          .map((l) => (
+            <li key={l.dataKey}>
+              <span className="swatch" style={{ background: l.color, opacity: l.dash ? 0.7 : 1 }} />
+              {l.name}
+              {chart.last[l.dataKey] !== undefined ? (
+                <b> {formatValue(chart.last[l.dataKey] as number)}</b>
+              ) : null}
+            </li>
+          ))}
+        {markers.length > 0 ? (
+          <li className="marker-legend" title={markers.map((m) => `${m.x}: ${m.text}`).join('\n')}>
+            {markers.length} marker{markers.length > 1 ? 's' : ''}
+          </li>
+        ) : null}
+      </ul>
+    </figure>
+  );
+});

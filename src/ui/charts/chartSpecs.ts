@@ -1,0 +1,34 @@
+// The charts of the centre region (DESIGN §7), in order: which metrics each draws (titles and
+// explanations come from core's METRICS table) and whether its y axis is logarithmic.
+import { metricByKey } from '../../core/metrics/keys.js';
+
+export interface ChartSpec {
+  id: string;
+  title: string;
+  keys: string[];
+  log?: boolean;
+  /** Fixed y range (rates), else automatic. */
+  domain?: [number, number];
+}
+
+// biome-ignore format: one row per chart reads as a table
+export const CHARTS: readonly ChartSpec[] = [
+  { id: 'success', title: 'Success', keys: ['rollout/successRate', 'eval/successRate', 'eval/sampledSuccessRate'], domain: [0, 1] },
+  { id: 'return', title: 'Return', keys: ['rollout/returnMean'] },
+  { id: 'reward-std', title: 'In-group reward std', keys: ['rollout/inGroupRewardStd'] },
+  { id: 'kl', title: 'KL', keys: ['actor/klRef', 'actor/approxKl'], log: true },
+  { id: 'entropy', title: 'Entropy', keys: ['actor/entropy'] },
+  { id: 'grad-norm', title: 'Gradient norm', keys: ['actor/gradNorm'], log: true },
+  { id: 'clip-frac', title: 'Clip fraction', keys: ['actor/clipFrac'] },
+  { id: 'lengths', title: 'Response and think length', keys: ['rollout/responseLength', 'rollout/thinkLength'] },
+  { id: 'malformed', title: 'Malformed turns', keys: ['rollout/malformedRate'], domain: [0, 1] },
+  { id: 'mi', title: 'Reasoning MI', keys: ['reasoning/mi'] },
+  { id: 'kept', title: 'Kept ratio', keys: ['rollout/filterKeptRatio'], domain: [0, 1] },
+  { id: 'time', title: 'Time per iteration (ms)', keys: ['time/rolloutMs', 'time/updateMs'] },
+];
+
+/** Label and help of a metric key (the key itself when the table lacks it). */
+export function metricText(key: string): { label: string; help: string } {
+  const m = metricByKey.get(key);
+  return { label: m?.label ?? key, help: m?.help ?? '' };
+}

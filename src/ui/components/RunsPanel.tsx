@@ -1,0 +1,138 @@
+// The run list (W&B's runs table, in small): every stored run with its status, progress and
+// result; rename, delete, overlay on the charts, compare summaries side by side, and export or
+// import runs and checkpoints as files. Interrupted runs (a tab closed mid-run) keep their data.
+import { useRef } from 'react';
+import {
+  deleteStoredRun,
+  exportCheckpoint,
+  exportRun,
+  importFile,
+  renameRun,
+  toggleOverlay,
+} from '../controller.js';
+import { useApp } from '../store/index.js';
+import { CompareTable } from './CompareTable.js';
+
+export function RunsPanel() {
+  const runs = useApp((s) => s.storedRuns);
+  const overlays = useApp((s) => s.overlays);
+  const compareIds = useApp((s) => s.compareIds);
+  const toggleCompare = useApp((s) => s.toggleCompare);
+  const currentId = useApp((s) => s.runId);
+  const fileInput = useRef<HTMLInputElement>(null);
+  return (
+    <div className="runs-panel" data-testid="runs-panel">
+      <div className="runs-head">
+        <span>
+          {runs.length} stored run{runs.length === 1 ? '' : 's'}
+        </span>
+        <button
+          type="button"
+          className="small"
+          data-testid="btn-import"
+          onClick={() => fileInput.current?.click()}
+        >
+          Import run or checkpoint…
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          data-testid="import-file"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            e.target.value = '';
+            if (f) void importFile(f);
+          }}
+        />
+      </div>
+      <ul className="run-list">
+        {runs.map((r) => {
+          const overlay = overlays.find((o) => o.id === r.id);
+          const success = r.summary ? `final success ${(r.summary.finalSuccess * 100).toFixed(0)}%` : '';
+          return (
+            <li
+              key={r.id}
+              className="run-item"
+              data-testid="run-item"
+              data-run-id={r.id}
+              data-status={r.status}
+            >
+              <input
+                className="run-name"
+                aria-label="Run name"
+                data-testid="run-name"
+                defaultValue={r.name}
+                onBlur={(e) => {
+                  if (e.target.value !== r.name) void renameRun(r.id, e.target.value);
+                }}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+                }}
+              />
+              <span className={`status status-${r.status}`} data-testid="run-status">
+                {r.id === currentId ? 'current · ' : ''}
+                {r.status}
+              </span>
+              <span className="run-meta">
+                {r.config.env} · {r.config.algorithm} · it {r.iteration}/{r.config.iterations} {success}
+                {r.summary?.echoTrap ? ' · echo trap' : ''}
+              </span>
+              <span className="run-actions">
+                <label title="Draw this run on the charts">
+                  <input
+                    type="checkbox"
+                    data-testid="run-overlay"
+                    checked={Boolean(overlay)}
+                    disabled={r.id === currentId}
+                    onChange={() => void toggleOverlay(r.id)}
+                  />
+                  {overlay ? <span className="swatch" style={{ background: overlay.color }} /> : null} overlay
+                </label>
+                <label title="Compare summaries side by side">
+                  <input
+                    type="checkbox"
+                    data-testid="run-compare"
+                    checked={compareIds.includes(r.id)}
+                    onChange={() => toggleCompare(r.id)}
+                  />{' '}
+                  compare
+                </label>
+                <button
+                  type="button"
+                  className="small"
+                  data-testid="run-export"
+                  onClick={() => void exportRun(r.id)}
+                >
+                  Export
+                </button>
+                <button
+                  type="button"
+                  className="small"
+                  data-testid="run-export-checkpoint"
+                  disabled={!r.hasCheckpoint}
+                  onClick={() => void exportCheckpoint(r.id)}
+                >
+                  Checkpoint
+                </button>
+                <button
+                  type="button"
+                  className="small danger"
+                  data-testid="run-delete"
+                  disabled={r.id === currentId}
+                  onClick={() => {
+                    if (window.confirm(`Delete "${r.name}" and all its data?`)) void deleteStoredRun(r.id);
+                  }}
+                >
+                  Delete
+                </button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      <CompareTable />
+    </div>
+  );
+}

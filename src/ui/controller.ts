@@ -1,0 +1,329 @@
+// The glue between the store, the workers and IndexedDB (xyflow + zustand style: the store
+// holds plain data; this module holds the TrainClient and turns user actions into requests and
+// run reports into store updates and incremental saves). Nothing here renders.
+import { type Config, FIELDS } from '../core/config.js';
+import type { RunReport } from '../workers/client.js';
+import { TrainClient } from '../workers/client.js';
+import type { BaseChoice } from '../workers/protocol.js';
+import { checkpointToFile, parseFile, type RunMeta, runToFile } from './runs/runFile.js';
+import * as db from './runs/runsDb.js';
+import { useApp } from './store/index.js';
+import type { BaseModelEntry } from './store/librarySlice.js';
+
+const LIVE = new Set(FIELDS.filter((f) => f.live).map((f) => f.key));
+
+let client: TrainClient | null = null;
+// IndexedDB writes go one after another so a run's record never races its rows.
+let writes: Promise<unknown> = Promise.resolve();
+let lastStoredSample = Number.NEGATIVE_INFINITY;
+
+function write(fn: () => Promise<unknown>): void {
+  writes = writes.then(fn).catch((err: unknown) => {
+    useApp
+      .getState()
+      .setNotice({ kind: 'error', text: `Saving to IndexedDB failed: ${(err as Error).message}` });
+  });
+}
+
+/** Resolves when every queued IndexedDB write has finished. */
+export function flushWrites(): Promise<unknown> {
+  return writes;
+}
+
+export async function refreshRuns(): Promise<void> {
+  await flushWrites();
+  useApp.getState().setStoredRuns(await db.listRuns());
+}
+
+function onReport(r: RunReport): void {
+  const s = useApp.getState();
+  if (r.runId !== s.runId) return; // a late report of a run that was reset
+  const id = r.runId;
+  switch (r.type) {
+    case 'metrics': {
+      s.addReports(r.rows, [], []);
+      const iteration = (r.rows.at(-1)?.iteration ?? -1) + 1;
+      write(() => db.appendRows(id, r.rows));
+      write(() => db.patchRun(id, { iteration, updatedAt: Date.now() }));
+      return;
+    }
+    case 'events':
+      s.addReports([], r.events, []);
+      write(() => db.appendEvents(id, r.events));
+      return;
+    case 'sample': {
+      s.addReports([], [], r.samples);
+      const stride = Math.max(1, Math.ceil(s.planned / 200));
+      for (const sample of r.samples) {
+        if (sample.iteration - lastStoredSample < stride) continue;
+        lastStoredSample = sample.iteration;
+        write(() => db.putSample(id, sample));
+      }
+      return;
+    }
+    case 'progress':
+      s.setProgress(r.iteration, r.planned, r.phase);
+      if (r.phase === 'paused' || r.phase === 'running')
+        write(() => db.patchRun(id, { status: r.phase === 'paused' ? 'paused' : 'running' }));
+      return;
+    case 'checkpoint':
+      write(() => db.putCheckpoint(id, { manifest: r.manifest, blob: r.blob, iteration: r.iteration }));
+      write(() => db.patchRun(id, { hasCheckpoint: true }));
+      return;
+    case 'finished':
+      s.finishRun(r.summary);
+      write(() =>
+        db.patchRun(id, { status: r.reason === 'completed' ? 'finished' : 'stopped', summary: r.summary }),
+      );
+      void refreshRuns();
+      return;
+    case 'runError':
+      s.failRun(r.message);
+      write(() => db.patchRun(id, { status: 'paused' }));
+      return;
+  }
+}
+
+/** Starts the train worker, marks runs a closed tab left behind, loads the run list and models. */
+export function initController(): () => void {
+  const c = new TrainClient();
+  client = c;
+  const off = c.onReport(onReport);
+  c.init(useApp.getState().config.backend).then(
+    (report) => useApp.getState().setBackendReady(report),
+    (err: Error) => useApp.getState().setBackendFailed(err.message),
+  );
+  void db
+    .markInterrupted()
+    .then(refreshRuns)
+    .catch((err: Error) => useApp.getState().setNotice({ kind: 'error', text: `IndexedDB: ${err.message}` }));
+  fetch(new URL('models/index.json', document.baseURI))
+    .then((r) => (r.ok ? r.json() : []))
+    .then((list: unknown) =>
+      useApp.getState().setBaseModels(Array.isArray(list) ? (list as BaseModelEntry[]) : []),
+    )
+    .catch(() => useApp.getState().setBaseModels([]));
+  return () => {
+    off();
+    c.dispose();
+    if (client === c) client = null;
+  };
+}
+
+export function trainClient(): TrainClient | null {
+  return client;
+}
+
+async function baseFor(config: Config): Promise<{ choice: BaseChoice; label: string; untrained: boolean }> {
+  const { baseChoice, baseModels } = useApp.getState();
+  const forEnv = baseModels.filter((x) => x.env === config.env);
+  const wanted = baseChoice.startsWith('model:')
+    ? baseChoice.slice(6)
+    : baseChoice === 'auto'
+      ? forEnv[0]?.id
+      : undefined;
+  if (wanted !== undefined) {
+    const m = forEnv.find((x) => x.id === wanted);
+    if (m) {
+      const url = (p: string) => new URL(`models/${p}`, document.baseURI).href;
+      return {
+        choice: { kind: 'url', id: m.id, manifestUrl: url(m.manifest), blobUrl: url(m.blob) },
+        label: m.id,
+        untrained: false,
+      };
+    }
+  }
+  if (baseChoice.startsWith('run:')) {
+    const id = baseChoice.slice(4);
+    const cp = await db.getCheckpoint(id);
+    if (cp)
+      return {
+        choice: { kind: 'checkpoint', id, manifest: cp.manifest, blob: cp.blob },
+        label: `checkpoint of ${id}`,
+        untrained: false,
+      };
+  }
+  return { choice: { kind: 'fresh' }, label: `untrained ${config.modelSize}`, untrained: true };
+}
+
+async function guarded(fn: (c: TrainClient) => Promise<void>): Promise<void> {
+  const s = useApp.getState();
+  if (!client || s.busy) return;
+  s.setBusy(true);
+  try {
+    await fn(client);
+  } catch (err) {
+    useApp.getState().setNotice({ kind: 'error', text: (err as Error).message });
+  } finally {
+    useApp.getState().setBusy(false);
+  }
+}
+
+/** Starts a new run from the current setup (paused: ready for Step). */
+export function startRun(paused = false): Promise<void> {
+  return guarded((c) => doStart(c, paused));
+}
+
+async function doStart(c: TrainClient, paused: boolean): Promise<void> {
+  {
+    const s = useApp.getState();
+    if (s.configErrors.length > 0) throw new Error('fix the setup first');
+    const config = s.config;
+    const runId = `run-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
+    const name = `${config.algorithm} · ${config.env.replace(/^minigrid\//, '')} · seed ${config.seed}`;
+    const base = await baseFor(config);
+    s.beginRun(runId, name, config.iterations, config.env);
+    lastStoredSample = Number.NEGATIVE_INFINITY;
+    const meta: RunMeta = {
+      id: runId,
+      name,
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+      status: paused ? 'paused' : 'running',
+      config,
+      iteration: 0,
+      summary: null,
+      base: {
+        id: base.choice.kind === 'fresh' ? 'fresh' : base.label,
+        label: base.label,
+        untrained: base.untrained,
+      },
+      backend: null,
+      hasCheckpoint: false,
+    };
+    write(() => db.putRun(meta));
+    void refreshRuns();
+    try {
+      const { info, report } = await c.start(runId, config, base.choice, paused);
+      useApp.getState().setStartInfo(info);
+      useApp.getState().setBackendReady(report);
+      write(() =>
+        db.patchRun(runId, {
+          backend: report.backend,
+          base: { id: info.baseId, label: info.baseLabel, untrained: info.untrained },
+        }),
+      );
+    } catch (err) {
+      useApp.getState().failRun((err as Error).message);
+      useApp.getState().setRunStatus('failed');
+      write(() => db.patchRun(runId, { status: 'failed' }));
+      throw err;
+    }
+  }
+}
+
+export const pauseRun = () => guarded((c) => c.pause());
+export const resumeRun = () =>
+  guarded(async (c) => {
+    useApp.getState().setRunStatus('running');
+    await c.resume();
+  });
+export const stepRun = () =>
+  guarded(async (c) => {
+    const st = useApp.getState().runStatus;
+    if (st === 'idle' || st === 'finished' || st === 'failed') await doStart(c, true);
+    await c.stepOne();
+  });
+export const stopRun = () =>
+  guarded(async (c) => {
+    useApp.getState().setRunStatus('stopping');
+    await c.stop();
+  });
+export const resetRun = () =>
+  guarded(async (c) => {
+    await c.reset();
+    useApp.getState().clearRun();
+  });
+
+let liveTimer: ReturnType<typeof setTimeout> | null = null;
+let pendingLive: Partial<Config> = {};
+
+/** Sends a live setting to the running trainer (debounced while typing). */
+export function applyLive(key: string, value: unknown): void {
+  const st = useApp.getState().runStatus;
+  if (!LIVE.has(key) || !(st === 'running' || st === 'paused')) return;
+  pendingLive = { ...pendingLive, [key]: value };
+  if (liveTimer) clearTimeout(liveTimer);
+  liveTimer = setTimeout(() => {
+    const changes = pendingLive;
+    pendingLive = {};
+    client
+      ?.setLive(changes)
+      .catch((err: Error) => useApp.getState().setNotice({ kind: 'error', text: err.message }));
+  }, 400);
+}
+
+function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+const fileName = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 80);
+
+export async function exportRun(id: string): Promise<void> {
+  await flushWrites();
+  const data = await db.loadRun(id);
+  if (data) download(`${fileName(data.meta.name)}.starpo-run.json`, runToFile(data));
+}
+
+export async function exportCheckpoint(id: string): Promise<void> {
+  await flushWrites();
+  const meta = useApp.getState().storedRuns.find((r) => r.id === id);
+  const cp = await db.getCheckpoint(id);
+  if (!cp || !meta)
+    return useApp.getState().setNotice({ kind: 'error', text: 'this run has no checkpoint yet' });
+  download(`${fileName(meta.name)}.starpo-checkpoint.json`, checkpointToFile(meta.name, cp));
+}
+
+/** Validates a file fully, then stores it in one transaction; a bad file changes nothing. */
+export async function importFile(file: File): Promise<void> {
+  const s = useApp.getState();
+  const parsed = parseFile(await file.text());
+  if (!parsed.ok) return s.setNotice({ kind: 'error', text: `${file.name} was refused: ${parsed.message}` });
+  const id = `import-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
+  if (parsed.kind === 'run') {
+    await db.storeRun({ ...parsed.run, meta: { ...parsed.run.meta, id } });
+  } else {
+    const meta: RunMeta = {
+      id,
+      name: parsed.name,
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+      status: 'finished',
+      config: s.config,
+      iteration: parsed.checkpoint.iteration,
+      summary: null,
+      base: { id: 'imported', label: 'imported checkpoint', untrained: false },
+      backend: null,
+      hasCheckpoint: true,
+    };
+    await db.storeRun({ meta, rows: [], events: [], samples: [], checkpoint: parsed.checkpoint });
+  }
+  await refreshRuns();
+  s.setNotice({ kind: 'info', text: `Imported ${file.name}` });
+}
+
+export async function deleteStoredRun(id: string): Promise<void> {
+  await flushWrites();
+  await db.deleteRun(id);
+  useApp.getState().removeOverlay(id);
+  await refreshRuns();
+}
+
+export async function renameRun(id: string, name: string): Promise<void> {
+  if (!name.trim()) return;
+  write(() => db.patchRun(id, { name: name.trim().slice(0, 200) }));
+  await refreshRuns();
+}
+
+export async function toggleOverlay(id: string): Promise<void> {
+  const s = useApp.getState();
+  if (s.overlays.some((o) => o.id === id)) return s.removeOverlay(id);
+  await flushWrites();
+  const meta = s.storedRuns.find((r) => r.id === id);
+  s.addOverlay({ id, name: meta?.name ?? id, rows: await db.loadRows(id) });
+}

@@ -1,0 +1,147 @@
+// Runs in IndexedDB (via idb), saved incrementally while they train: the run record, metric
+// rows, events, a thinned set of sampled trajectories, and the latest checkpoint. A run left
+// "running" or "paused" by a closed tab is marked interrupted at the next load, data intact.
+// Imports write every store in one transaction, so a failure leaves nothing half-stored.
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import type { MetricRow } from '../../core/metrics/keys.js';
+import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
+import type { RunData, RunMeta, StoredCheckpoint } from './runFile.js';
+
+interface RunsSchema extends DBSchema {
+  runs: { key: string; value: RunMeta };
+  rows: { key: [string, number]; value: { runId: string; iteration: number; row: MetricRow } };
+  events: { key: number; value: { runId: string; event: TrainerEvent }; indexes: { runId: string } };
+  samples: { key: [string, number]; value: { runId: string; iteration: number; sample: SampledTrajectory } };
+  checkpoints: { key: string; value: { runId: string } & StoredCheckpoint };
+}
+
+const DB_NAME = 'starpo-playground';
+let dbPromise: Promise<IDBPDatabase<RunsSchema>> | null = null;
+
+function db(): Promise<IDBPDatabase<RunsSchema>> {
+  dbPromise ??= openDB<RunsSchema>(DB_NAME, 1, {
+    upgrade(d) {
+      d.createObjectStore('runs', { keyPath: 'id' });
+      d.createObjectStore('rows', { keyPath: ['runId', 'iteration'] });
+      d.createObjectStore('events', { autoIncrement: true }).createIndex('runId', 'runId');
+      d.createObjectStore('samples', { keyPath: ['runId', 'iteration'] });
+      d.createObjectStore('checkpoints', { keyPath: 'runId' });
+    },
+  });
+  return dbPromise;
+}
+
+const runRange = (id: string) =>
+  IDBKeyRange.bound([id, Number.NEGATIVE_INFINITY], [id, Number.POSITIVE_INFINITY]);
+
+/** Every stored run, newest first. */
+export async function listRuns(): Promise<RunMeta[]> {
+  const all = await (await db()).getAll('runs');
+  return all.sort((a, b) => b.createdAt - a.createdAt);
+}
+
+export async function putRun(meta: RunMeta): Promise<void> {
+  await (await db()).put('runs', meta);
+}
+
+/** Changes some fields of a stored run (no-op when it was deleted meanwhile). */
+export async function patchRun(id: string, patch: Partial<RunMeta>): Promise<void> {
+  const d = await db();
+  const tx = d.transaction('runs', 'readwrite');
+  const cur = await tx.store.get(id);
+  if (cur) await tx.store.put({ ...cur, ...patch, id });
+  await tx.done;
+}
+
+export async function appendRows(runId: string, rows: readonly MetricRow[]): Promise<void> {
+  const tx = (await db()).transaction('rows', 'readwrite');
+  for (const row of rows) tx.store.put({ runId, iteration: row.iteration, row });
+  await tx.done;
+}
+
+export async function appendEvents(runId: string, events: readonly TrainerEvent[]): Promise<void> {
+  const tx = (await db()).transaction('events', 'readwrite');
+  for (const event of events) tx.store.add({ runId, event });
+  await tx.done;
+}
+
+export async function putSample(runId: string, sample: SampledTrajectory): Promise<void> {
+  await (await db()).put('samples', { runId, iteration: sample.iteration, sample });
+}
+
+export async function putCheckpoint(runId: string, cp: StoredCheckpoint): Promise<void> {
+  await (await db()).put('checkpoints', { runId, ...cp });
+}
+
+export async function getCheckpoint(runId: string): Promise<StoredCheckpoint | null> {
+  const c = await (await db()).get('checkpoints', runId);
+  return c ? { manifest: c.manifest, blob: c.blob, iteration: c.iteration } : null;
+}
+
+/** The metric rows of a run, by iteration. */
+export async function loadRows(runId: string): Promise<MetricRow[]> {
+  const all = await (await db()).getAll('rows', runRange(runId));
+  return all.map((r) => r.row);
+}
+
+/** Everything stored about a run. */
+export async function loadRun(runId: string): Promise<RunData | null> {
+  const d = await db();
+  const meta = await d.get('runs', runId);
+  if (!meta) return null;
+  const [rows, events, samples, checkpoint] = await Promise.all([
+    loadRows(runId),
+    d.getAllFromIndex('events', 'runId', runId),
+    d.getAll('samples', runRange(runId)),
+    getCheckpoint(runId),
+  ]);
+  return {
+    meta,
+    rows,
+    events: events.map((e) => e.event),
+    samples: samples.map((s) => s.sample),
+    checkpoint,
+  };
+}
+
+/** Removes a run and all its data. */
+export async function deleteRun(runId: string): Promise<void> {
+  const d = await db();
+  const tx = d.transaction(['runs', 'rows', 'events', 'samples', 'checkpoints'], 'readwrite');
+  await tx.objectStore('runs').delete(runId);
+  await tx.objectStore('rows').delete(runRange(runId));
+  await tx.objectStore('samples').delete(runRange(runId));
+  await tx.objectStore('checkpoints').delete(runId);
+  const events = tx.objectStore('events');
+  for (const key of await events.index('runId').getAllKeys(runId)) await events.delete(key);
+  await tx.done;
+}
+
+/** Stores a whole run in one transaction (import). */
+export async function storeRun(data: RunData): Promise<void> {
+  const d = await db();
+  const tx = d.transaction(['runs', 'rows', 'events', 'samples', 'checkpoints'], 'readwrite');
+  const id = data.meta.id;
+  tx.objectStore('runs').put(data.meta);
+  for (const row of data.rows) tx.objectStore('rows').put({ runId: id, iteration: row.iteration, row });
+  for (const event of data.events) tx.objectStore('events').add({ runId: id, event });
+  for (const s of data.samples)
+    tx.objectStore('samples').put({ runId: id, iteration: s.iteration, sample: s });
+  if (data.checkpoint) tx.objectStore('checkpoints').put({ runId: id, ...data.checkpoint });
+  await tx.done;
+}
+
+/** Marks runs left running or paused (by a closed tab) as interrupted; returns how many. */
+export async function markInterrupted(except: ReadonlySet<string> = new Set()): Promise<number> {
+  const d = await db();
+  const tx = d.transaction('runs', 'readwrite');
+  let n = 0;
+  for (const run of await tx.store.getAll()) {
+    if ((run.status === 'running' || run.status === 'paused') && !except.has(run.id)) {
+      await tx.store.put({ ...run, status: 'interrupted' });
+      n++;
+    }
+  }
+  await tx.done;
+  return n;
+}

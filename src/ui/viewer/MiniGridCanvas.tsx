@@ -1,0 +1,38 @@
+// A MiniGrid state on a canvas, with a text line for what the picture shows (for screen
+// readers and tests): position, direction, what the agent carries.
+import { useEffect, useRef } from 'react';
+import type { MiniGridView } from '../../envs/minigrid/viewjson.js';
+import { drawMiniGrid } from './drawMiniGrid.js';
+
+const DIRS = ['right', 'down', 'left', 'up'];
+
+export function MiniGridCanvas({ view, size = 280 }: { view: MiniGridView; size?: number }) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  useEffect(() => {
+    const canvas = ref.current;
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx) return;
+    const dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.round(size * dpr);
+    canvas.height = Math.round(size * dpr);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, size, size);
+    drawMiniGrid(ctx, view, size);
+  }, [view, size]);
+  const caption = `Agent at (${view.agent.x}, ${view.agent.y}) facing ${DIRS[view.agent.dir] ?? '?'}${
+    view.carrying ? `, carrying a ${view.carrying.color} ${view.carrying.type}` : ''
+  }; step ${view.stepCount} of ${view.maxSteps}${view.done ? ', episode over' : ''}.`;
+  return (
+    <div className="minigrid-view">
+      <canvas
+        ref={ref}
+        data-testid="minigrid-canvas"
+        data-agent={`${view.agent.x},${view.agent.y},${view.agent.dir}`}
+        style={{ width: size, height: size }}
+        role="img"
+        aria-label={`${view.mission}. ${caption}`}
+      />
+      <p className="view-caption">{caption}</p>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+// A WebShop-lite page drawn from the env's view(): the search box, results (the ones the agent
+// reads marked), the item with its options (selected ones highlighted), and the score once
+// bought — WebShop's own page layout, in miniature.
+import type { WebShopView } from '../../envs/webshop/env.js';
+
+export function ShopPage({ view }: { view: WebShopView }) {
+  return (
+    <div className="shop-page" data-testid="shop-page" data-page={view.page}>
+      <div className="shop-bar">
+        <span className="shop-logo">WebShop</span>
+        <span className="shop-query">{view.query ? `search: ${view.query}` : 'no search yet'}</span>
+        <span className="shop-budget">
+          {view.actionsLeft} / {view.budget} actions left
+        </span>
+      </div>
+      <p className="shop-instruction">{view.instruction}</p>
+      {view.page === 'search' ? <p className="shop-note">Search page: the agent types search[…].</p> : null}
+      {view.results ? (
+        <ol className="shop-results" start={(view.results.page - 1) * 10 + 1}>
+          <li className="shop-meta">
+            Page {view.results.page} · {view.results.total} results
+          </li>
+          {view.results.products.map((p, i) => (
+            <li key={p.asin} className={i < (view.results?.shown ?? 0) ? 'shown' : 'hidden-to-agent'}>
+              <code>{p.asin}</code> {p.title} <b>{p.priceTag}</b>
+              {view.visited.includes(p.asin.toLowerCase()) || view.visited.includes(p.asin)
+                ? ' · visited'
+                : ''}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {view.item && view.page !== 'results' ? (
+        <div className="shop-item">
+          <h4>{view.item.title}</h4>
+          <p>
+            Price: <b>{view.item.priceTag}</b> · Rating: {view.item.rating}
+          </p>
+          {view.item.options.map((o) => (
+            <p key={o.name} className="shop-options">
+              {o.name}:{' '}
+              {o.values.map((v) => (
+                <span key={v} className={view.selected[o.name] === v ? 'opt selected' : 'opt'}>
+                  {v}
+                </span>
+              ))}
+            </p>
+          ))}
+          {view.page === 'description' ? <p className="shop-text">{view.item.description}</p> : null}
+          {view.page === 'features' ? (
+            <ul className="shop-text">
+              {view.item.bulletPoints.map((b) => (
+                <li key={b}>{b}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+      {view.reward ? (
+        <p className="shop-reward" data-testid="shop-reward">
+          Bought. Score {view.reward.reward.toFixed(2)} (type {view.reward.rType.toFixed(2)}, attributes{' '}
+          {view.reward.numAttr}, options {view.reward.numOpt}, price {view.reward.rPrice.toFixed(2)})
+        </p>
+      ) : null}
+    </div>
+  );
+}

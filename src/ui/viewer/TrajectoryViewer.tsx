@@ -1,0 +1,145 @@
+// The trajectory viewer: a sampled trajectory of the current run, turn by turn — the env drawn
+// as it was at that turn (replayed from the seed and the recorded actions), the observation the
+// agent read, its tokens coloured by log-prob, the actions with their validity, and the turn's
+// reward. Browse earlier iterations' samples; step through turns with the buttons or ← →.
+import { useEffect, useMemo, useRef } from 'react';
+import { useApp } from '../store/index.js';
+import { EnvView } from './EnvView.js';
+import { replayTrajectory } from './replay.js';
+import { TokenStrip } from './TokenStrip.js';
+
+export function TrajectoryViewer() {
+  const samples = useApp((s) => s.samples);
+  const env = useApp((s) => s.runEnv);
+  const sampleIndex = useApp((s) => s.sampleIndex);
+  const turnIndex = useApp((s) => s.turnIndex);
+  const setSampleIndex = useApp((s) => s.setSampleIndex);
+  const setTurnIndex = useApp((s) => s.setTurnIndex);
+  const idx = sampleIndex ?? samples.length - 1;
+  const body = useRef<HTMLDivElement>(null);
+  const sample = samples[idx];
+  const replay = useMemo(() => {
+    if (!sample || !env) return null;
+    try {
+      return replayTrajectory(env, sample);
+    } catch {
+      return null;
+    }
+  }, [sample, env]);
+  // ← → step through turns while focus is inside the viewer (not in a slider or field).
+  const turns = sample?.turns.length ?? 0;
+  useEffect(() => {
+    const el = body.current;
+    if (!el) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLInputElement) return;
+      const t = Math.min(useApp.getState().turnIndex, turns);
+      if (e.key === 'ArrowRight' && t < turns) setTurnIndex(t + 1);
+      if (e.key === 'ArrowLeft' && t > 0) setTurnIndex(t - 1);
+    };
+    el.addEventListener('keydown', onKey);
+    return () => el.removeEventListener('keydown', onKey);
+  }, [turns, setTurnIndex]);
+  if (!sample) {
+    return (
+      <div className="viewer-body" data-testid="viewer-body">
+        <p className="empty-note">
+          Sampled trajectories appear here during training, with each token coloured.
+        </p>
+      </div>
+    );
+  }
+  const n = sample.turns.length;
+  const t = Math.min(turnIndex, n);
+  const turn = sample.turns[t];
+  const view = replay?.views[t];
+  return (
+    <div className="viewer-body" data-testid="viewer-body" ref={body}>
+      <div className="viewer-nav">
+        <label htmlFor="sample-slider">
+          Sample {idx + 1}/{samples.length}
+        </label>
+        <input
+          id="sample-slider"
+          data-testid="sample-slider"
+          type="range"
+          min={0}
+          max={Math.max(0, samples.length - 1)}
+          value={idx}
+          onChange={(e) => setSampleIndex(Number(e.target.value))}
+        />
+        <button
+          type="button"
+          className="small"
+          disabled={sampleIndex === null}
+          onClick={() => setSampleIndex(null)}
+        >
+          Latest
+        </button>
+      </div>
+      <p className="sample-head" data-testid="sample-head" data-iteration={sample.iteration}>
+        Iteration {sample.iteration} · seed {sample.seed} · reward {sample.reward.toFixed(2)} ·{' '}
+        {sample.success ? <span className="ok">success</span> : <span className="bad">no success</span>}
+      </p>
+      <p className="instruction">{sample.instruction}</p>
+      <fieldset className="turn-nav">
+        <legend className="sr-only">Turns</legend>
+        <button
+          type="button"
+          className="small"
+          data-testid="turn-prev"
+          disabled={t === 0}
+          onClick={() => setTurnIndex(t - 1)}
+        >
+          ◀ Turn
+        </button>
+        <span data-testid="turn-label">{t < n ? `Turn ${t + 1} / ${n}` : `After turn ${n}`}</span>
+        <button
+          type="button"
+          className="small"
+          data-testid="turn-next"
+          disabled={t >= n}
+          onClick={() => setTurnIndex(t + 1)}
+        >
+          Turn ▶
+        </button>
+      </fieldset>
+      {view !== undefined ? (
+        <EnvView view={view} />
+      ) : (
+        <p className="note">This environment could not be replayed here.</p>
+      )}
+      {replay?.mismatchAt !== null && replay?.mismatchAt !== undefined && t >= replay.mismatchAt ? (
+        <p className="note">
+          From turn {replay.mismatchAt + 1} the replay differs from what the agent saw (a stochastic
+          environment).
+        </p>
+      ) : null}
+      {turn ? (
+        <div className="turn-detail" data-testid="turn-detail">
+          <h4>What the agent read</h4>
+          <pre className="observation">{turn.observation}</pre>
+          <h4>What it wrote (coloured by probability)</h4>
+          <TokenStrip tokens={turn.tokens} logps={turn.logps} />
+          <p>
+            Actions:{' '}
+            {turn.actions.length === 0 ? (
+              <span className="bad">none usable</span>
+            ) : (
+              turn.actions.map((a, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the same action may repeat within a turn
+                <span key={`${i}:${a}`} className={turn.valid[i] === false ? 'action bad' : 'action ok'}>
+                  {a} {turn.valid[i] === false ? '✗' : '✓'}
+                </span>
+              ))
+            )}
+          </p>
+          <p>
+            Turn reward {turn.reward.toFixed(2)}
+            {turn.penalised ? <span className="bad"> · format penalty</span> : null}
+          </p>
+        </div>
+      ) : null}
+    </div>
+  );
+}
