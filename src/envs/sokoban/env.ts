@@ -32,6 +32,7 @@
 // max_actions_per_traj; unreadable text counts as an action too).
 import { Rng } from '../../core/rng.js';
 import type { StepResult, TextEnv } from '../types.js';
+import { SokobanPlanner } from './expert.js';
 import { GenerationError, generateLevel } from './generate.js';
 import {
   applyMove,
@@ -146,7 +147,7 @@ export class SokobanEnv implements TextEnv<SokobanView> {
   private lastReward = 0;
   private lastObservation = '';
   private readonly legendLine: string;
-  private plan: { key: string; actions: string[] } | null = null;
+  private readonly planner = new SokobanPlanner();
 
   constructor(options: SokobanOptions = {}) {
     this.rows = options.rows ?? 6;
@@ -260,26 +261,7 @@ export class SokobanEnv implements TextEnv<SokobanView> {
   /** The scripted expert: the next move of a shortest solution from the current state. */
   expert(): { action: string; reason: string } {
     if (!this.started) throw new Error(`${this.id}: call reset(seed) before expert()`);
-    const key = this.stateKey(this.level);
-    if (this.plan?.key !== key) {
-      const solution = solve(this.level);
-      this.plan = solution ? { key, actions: solution.actions } : null;
-    }
-    const plan = this.plan;
-    if (!plan || plan.actions.length === 0) {
-      const reason = isSolved(this.level) ? 'the puzzle is solved' : 'no solution from here: a box is stuck';
-      return { action: 'Up', reason: `${reason}, Up` };
-    }
-    const action = plan.actions[0] as string;
-    const left = plan.actions.length;
-    const probe = cloneLevel(this.level);
-    const moved = applyMove(probe, parseDirection(action));
-    this.plan = { key: this.stateKey(probe), actions: plan.actions.slice(1) };
-    const moves = `${left} move${left > 1 ? 's' : ''} to solve`;
-    const box = this.level.boxes.length > 1 ? 'a box' : 'the box';
-    if (!moved.pushed) return { action, reason: `walk ${action} to get behind ${box}, ${moves}` };
-    const ontoTarget = boxesOnTarget(probe) > boxesOnTarget(this.level);
-    return { action, reason: `push ${box} ${action}${ontoTarget ? ' onto a target' : ''}, ${moves}` };
+    return this.planner.next(this.level);
   }
 
   /** Plain JSON for viewers. */
@@ -320,15 +302,8 @@ export class SokobanEnv implements TextEnv<SokobanView> {
     this.started = true;
     this.lastAction = null;
     this.lastReward = 0;
-    this.plan = null;
+    this.planner.clear();
     this.lastObservation = this.observe();
-  }
-
-  private stateKey(level: Level): string {
-    return `${level.player}:${level.boxes
-      .slice()
-      .sort((a, b) => a - b)
-      .join(',')}`;
   }
 
   private observe(): string {
