@@ -24,8 +24,12 @@ export interface StepResult {
 /** One environment instance. Same seed ⇒ same text trajectory for the same actions. */
 export interface TextEnv<View = unknown> {
   readonly id: string;
-  /** Starts an episode from `seed` (an unsigned 32-bit integer) and returns the first observation. */
-  reset(seed: number): string;
+  /**
+   * Starts an episode from `seed` (an unsigned 32-bit integer) and returns the first observation.
+   * `instance` (default 0) varies only the randomness of later steps (slips, payouts, moving
+   * obstacles), so the N rollouts of a group share their start state but not their luck.
+   */
+  reset(seed: number, instance?: number): string;
   /** Applies one action in text form. Unknown text is an invalid action, never an exception. */
   step(action: string): StepResult;
   /** The task statement (MiniGrid mission, WebShop instruction) of the current episode. */

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { defaultConfig } from '../../core/config.js';
 import { saveCheckpoint } from '../../core/model/checkpoint.js';
 import { MODEL_PRESETS, type ModelSize, modelConfig } from '../../core/model/config.js';
+import { type BaseModelEntry, parseModelIndex } from '../../core/model/modelIndex.js';
 import { createPolicy, disposeModel, parameterCount } from '../../core/model/params.js';
 import { promptTemplateTexts } from '../../core/prompt.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
@@ -44,21 +45,6 @@ const FLAGS: readonly FlagSpec[] = [
 ];
 
 const USAGE = `usage: npm run pretrain -- --env <id> [--size nano] [options]\n\n${flagHelp(FLAGS)}`;
-
-/** One entry of public/models/index.json: what the UI and CLI list as base models. */
-export interface BaseModelEntry {
-  id: string;
-  env: string;
-  size: ModelSize;
-  manifest: string;
-  blob: string;
-  params: number;
-  greedySuccess: number;
-  sampledSuccess: number;
-  /** The episode settings the model was trained and measured with (config field names). */
-  settings: Record<string, number>;
-  pretrain: Record<string, number | string>;
-}
 
 function positive(name: string, v: number, max: number): number {
   if (!(v >= 1 && v <= max)) throw new UsageError(`--${name} must be from 1 to ${max}, got ${v}`);
@@ -188,9 +174,9 @@ export const pretrainCommand: Command = {
     const indexPath = join(out, 'index.json');
     let index: BaseModelEntry[] = [];
     try {
-      index = JSON.parse(await readFile(indexPath, 'utf8')) as BaseModelEntry[];
-    } catch {
-      index = [];
+      index = parseModelIndex(JSON.parse(await readFile(indexPath, 'utf8')));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
     index = [...index.filter((e) => e.id !== stem), entry].sort((a, b) => a.id.localeCompare(b.id));
     await writeFile(indexPath, `${JSON.stringify(index, null, 2)}\n`);

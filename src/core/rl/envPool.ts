@@ -5,7 +5,8 @@
 
 /** The part of an environment the rollout uses. */
 export interface EnvLike {
-  reset(seed: number): string;
+  /** `instance` varies the env's step randomness, not its start state (slot index here). */
+  reset(seed: number, instance?: number): string;
   step(action: string): {
     observation: string;
     reward: number;
@@ -81,7 +82,7 @@ export class InProcessEnvPool implements EnvPool {
     while (this.envs.length < seeds.length) this.envs.push(this.make());
     return seeds.map((seed, i) => {
       const env = this.envs[i] as EnvLike;
-      const observation = env.reset(seed);
+      const observation = env.reset(seed, i);
       this.observations[i] = observation;
       return { observation, instruction: env.instruction() };
     });

@@ -99,12 +99,13 @@ export class BanditEnv implements TextEnv<BanditView> {
   }
 
   /** Draws the pair and the order of `seed` and states the task. */
-  reset(seed: number): string {
+  reset(seed: number, instance = 0): string {
     const rng = new Rng(seed);
+    const salt = this.stepSalt + instance;
     this.pair = this.pool[rng.int(0, this.pool.length)] as ArmPair;
     const [low, high] = this.pair;
     this.arms = rng.bool(0.5) ? [low, high] : [high, low];
-    this.payoutRng = rng.fork(this.stepSalt ? `step-${this.stepSalt}` : 'step');
+    this.payoutRng = rng.fork(salt ? `step-${salt}` : 'step');
     this.chosen = null;
     this.steps = 0;
     this.started = true;

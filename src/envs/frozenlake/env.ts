@@ -118,12 +118,10 @@ export class FrozenLakeEnv implements TextEnv<FrozenLakeView> {
   }
 
   /** Draws the map of `seed` and observes it. */
-  reset(seed: number): string {
+  reset(seed: number, instance = 0): string {
     const rng = new Rng(seed);
-    return this.load(
-      generateMap(rng, this.size, this.pFrozen),
-      rng.fork(this.stepSalt ? `step-${this.stepSalt}` : 'step'),
-    );
+    const salt = this.stepSalt + instance;
+    return this.load(generateMap(rng, this.size, this.pFrozen), rng.fork(salt ? `step-${salt}` : 'step'));
   }
 
   /** Starts an episode on a given map (hand-made maps in tests and the UI). */

@@ -49,7 +49,7 @@ export interface Family<P> {
    * drawing only from `rng`; the returned task may keep `rng` for later randomness. May throw
    * PlacementError, in which case the env retries with another stream.
    */
-  generate(world: World, rng: Rng, params: P): Task;
+  generate(world: World, rng: Rng, params: P, stepRng?: Rng): Task;
 }
 
 /** The six actions BALROG offers (no done). */

@@ -61,8 +61,10 @@ export class MiniGridTextEnv<P = unknown> implements TextEnv<MiniGridView> {
   }
 
   /** Generates the episode of `seed` (retrying on a rare failed placement) and observes it. */
-  reset(seed: number): string {
+  reset(seed: number, instance = 0): string {
     const rng = new Rng(seed);
+    // Instance 0 keeps the single-stream upstream-like behaviour; others move obstacles differently.
+    const stepRng = instance ? new Rng(seed).fork(`step-${instance}`) : undefined;
     for (let attempt = 0; ; attempt++) {
       const world = new World();
       try {
@@ -70,6 +72,7 @@ export class MiniGridTextEnv<P = unknown> implements TextEnv<MiniGridView> {
           world,
           attempt === 0 ? rng : rng.fork(`retry-${attempt}`),
           this.params,
+          stepRng,
         );
         this.world = world;
         break;

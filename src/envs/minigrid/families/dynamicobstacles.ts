@@ -58,7 +58,7 @@ export const dynamicObstaclesFamily: Family<DynamicObstaclesParams> = {
     { name: 'Dynamic-Obstacles-16x16', params: { size: 16, numObstacles: 8, randomStart: false } },
   ],
   maxSteps: (p) => 4 * p.size * p.size,
-  generate(world, rng, p) {
+  generate(world, rng, p, stepRng) {
     const s = p.size;
     // Upstream caps the count at size / 2 (+ 1).
     const n = p.numObstacles <= s / 2 + 1 ? Math.floor(p.numObstacles) : Math.floor(s / 2);
@@ -85,7 +85,15 @@ export const dynamicObstaclesFamily: Family<DynamicObstaclesParams> = {
         for (const ball of balls) {
           const [ox, oy] = ball;
           try {
-            const [nx, ny] = placeObj(world, rng, BLUE_BALL, [ox - 1, oy - 1], [3, 3], undefined, 100);
+            const [nx, ny] = placeObj(
+              world,
+              stepRng ?? rng,
+              BLUE_BALL,
+              [ox - 1, oy - 1],
+              [3, 3],
+              undefined,
+              100,
+            );
             world.grid.set(ox, oy, EMPTY);
             ball[0] = nx;
             ball[1] = ny;

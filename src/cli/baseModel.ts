@@ -1,0 +1,100 @@
+// Finding and loading a base model in Node: from the models index by env and size, from an
+// explicit checkpoint manifest path, or `random` (fresh weights with a vocabulary built from the
+// environment's texts, for envs without a pretrained model).
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { loadCheckpoint } from '../core/model/checkpoint.js';
+import { type ModelSize, modelConfig } from '../core/model/config.js';
+import { type BaseModelEntry, findBaseModel, parseModelIndex } from '../core/model/modelIndex.js';
+import { createPolicy } from '../core/model/params.js';
+import { promptTemplateTexts } from '../core/prompt.js';
+import type { BaseModel } from '../core/rl/session.js';
+import { Rng } from '../core/rng.js';
+import { buildVocabulary, Tokenizer } from '../core/tokenizer.js';
+import { collectDemos, exploreTexts } from '../envs/demos.js';
+
+export const DEFAULT_MODELS_DIR = 'public/models';
+
+export interface LoadedBase {
+  base: BaseModel;
+  /** Where it came from, for logs and summaries. */
+  source: string;
+  entry?: BaseModelEntry;
+  /** Episode settings the base model was trained with (empty for random). */
+  settings: Record<string, number>;
+}
+
+/** The models index in `dir`, or [] when there is none. */
+export async function readModelIndex(dir = DEFAULT_MODELS_DIR): Promise<BaseModelEntry[]> {
+  try {
+    return parseModelIndex(JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
+async function fromManifest(path: string): Promise<{ base: BaseModel; meta: Record<string, unknown> }> {
+  const manifest = JSON.parse(await readFile(path, 'utf8'));
+  const blobPath = path.replace(/\.json$/, '.bin');
+  const blob = new Uint8Array(await readFile(blobPath));
+  const loaded = loadCheckpoint(manifest, blob);
+  return { base: { policy: loaded.policy, tokenizer: loaded.tokenizer }, meta: loaded.meta };
+}
+
+/** A fresh random policy whose vocabulary covers the env's texts and the expert's reasons. */
+export function randomBase(env: string, size: ModelSize, context: number, seed: number): BaseModel {
+  const demos = collectDemos(env, {
+    episodes: 100,
+    seed,
+    noise: 0,
+    maxTurns: 10,
+    maxActionsPerTurn: 1,
+    maxActionsPerTraj: 10,
+  });
+  const tokenizer = new Tokenizer(
+    buildVocabulary([
+      ...promptTemplateTexts(),
+      ...exploreTexts(env, 200, 40, seed),
+      ...demos.flatMap((d) => d.turns.map((t) => t.responseText)),
+    ]),
+  );
+  const policy = createPolicy(modelConfig(size, tokenizer.size, context), new Rng(seed).fork('random-base'));
+  return { policy, tokenizer };
+}
+
+/**
+ * Loads the base model: `base` is 'random', a manifest path, or undefined (look up env and size
+ * in the index of `modelsDir`).
+ */
+export async function loadBase(opts: {
+  env: string;
+  size: ModelSize;
+  base?: string;
+  modelsDir?: string;
+  context: number;
+  seed: number;
+}): Promise<LoadedBase> {
+  if (opts.base === 'random') {
+    return { base: randomBase(opts.env, opts.size, opts.context, opts.seed), source: 'random', settings: {} };
+  }
+  if (opts.base) {
+    const { base, meta } = await fromManifest(opts.base);
+    return { base, source: opts.base, settings: (meta.settings as Record<string, number>) ?? {} };
+  }
+  const dir = opts.modelsDir ?? DEFAULT_MODELS_DIR;
+  const entry = findBaseModel(await readModelIndex(dir), opts.env, opts.size);
+  if (!entry) {
+    throw new Error(
+      `no ${opts.size} base model for ${opts.env} in ${dir}/index.json: make one with ` +
+        `\`npm run pretrain -- --env ${opts.env} --size ${opts.size}\`, or pass --base random`,
+    );
+  }
+  const { base } = await fromManifest(join(dir, entry.manifest));
+  return {
+    base,
+    source: join(dirname(join(dir, entry.manifest)), entry.manifest),
+    entry,
+    settings: entry.settings,
+  };
+}
