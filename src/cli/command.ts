@@ -18,3 +18,17 @@ export interface Command {
 
 /** Thrown for unusable arguments; main prints the message and the usage, and exits 2. */
 export class UsageError extends Error {}
+
+/** Runs a command, turning a UsageError into exit 2 with the usage and any other error into exit 1. */
+export async function runGuarded(command: Command, args: string[], io: CliIo): Promise<number> {
+  try {
+    return await command.run(args, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`starpo ${command.name}: ${err.message}\n\n${command.usage}\n`);
+      return 2;
+    }
+    io.stderr.write(`starpo ${command.name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}

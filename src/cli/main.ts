@@ -1,6 +1,6 @@
 // `starpo <command>`: the Node entry of the playground's training core (DESIGN §9).
 import { readFileSync } from 'node:fs';
-import { type CliIo, UsageError } from './command.js';
+import { type CliIo, runGuarded } from './command.js';
 import { commands } from './commands/index.js';
 
 function version(): string {
@@ -43,16 +43,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${command.usage}\n`);
     return 0;
   }
-  try {
-    return await command.run(rest, io);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr.write(`starpo ${name}: ${err.message}\n\n${command.usage}\n`);
-      return 2;
-    }
-    io.stderr.write(`starpo ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
-  }
+  return runGuarded(command, rest, io);
 }
 
 const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };

@@ -1,6 +1,6 @@
 // Runs a CLI command in-process with string stdin and captured stdout/stderr, for tests.
 import { PassThrough, Readable } from 'node:stream';
-import type { Command } from './command.js';
+import { type Command, runGuarded } from './command.js';
 
 export interface CommandResult {
   code: number;
@@ -15,6 +15,6 @@ export async function runCommand(command: Command, args: string[], stdin = ''): 
   const err: string[] = [];
   stdout.on('data', (c) => out.push(String(c)));
   stderr.on('data', (c) => err.push(String(c)));
-  const code = await command.run(args, { stdin: Readable.from([stdin]), stdout, stderr });
+  const code = await runGuarded(command, args, { stdin: Readable.from([stdin]), stdout, stderr });
   return { code, stdout: out.join(''), stderr: err.join('') };
 }

@@ -62,6 +62,9 @@ export const BACKEND_CHOICES = ['auto', 'webgpu', 'wasm', 'cpu'] as const;
 
 const U32_MAX = 4294967295;
 
+/** Largest config JSON file accepted (CLI --config, imported runs' configs). */
+export const MAX_CONFIG_FILE_BYTES = 64 * 1024;
+
 /** Every setting of an experiment, in form order. */
 // biome-ignore format: one row per field reads as a table
 export const FIELDS: readonly Field[] = [
@@ -81,7 +84,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'maxActionsPerTraj', flag: 'max-actions', group: 'rollout', kind: 'int', label: 'Action budget', min: 1, max: 200, default: 10, help: 'Total actions per trajectory; shown to the agent as "actions left".' },
   { key: 'maxTokensPerTurn', flag: 'max-tokens', group: 'rollout', kind: 'int', label: 'Tokens per turn', min: 4, max: 256, default: 40, help: 'Longest response the agent may write in one turn.' },
   { key: 'contextLength', flag: 'context', group: 'rollout', kind: 'int', label: 'Context length', min: 64, max: 2048, default: 512, help: 'Longest token sequence the model reads; older turns are cut, visibly.' },
-  { key: 'historyTurns', flag: 'history-turns', group: 'rollout', kind: 'int', label: 'History turns', min: 1, max: 50, default: 5, help: 'Past turns kept in the prompt (ppo-turn keeps 1).' },
+  { key: 'historyTurns', flag: 'history-turns', group: 'rollout', kind: 'int', label: 'History turns', min: 1, max: 50, default: 5, help: 'Past turns kept in the prompt, the current one included (turn-level GAE always keeps 1).' },
   { key: 'temperature', flag: 'temperature', group: 'rollout', kind: 'float', label: 'Temperature', min: 0.05, max: 3, default: 1, live: true, help: 'Sampling temperature for training rollouts.' },
   // reward
   { key: 'formatPenalty', flag: 'format-penalty', group: 'reward', kind: 'float', label: 'Format penalty', min: 0, max: 1, default: 0.1, help: 'Subtracted per turn with a malformed or invalid answer.' },

@@ -5,6 +5,7 @@ import { benchModelCommand } from './bench-model.js';
 import { benchWebshopCommand } from './bench-webshop.js';
 import { minigridReplayCommand } from './minigrid-replay.js';
 import { pretrainCommand } from './pretrain.js';
+import { trainCommand } from './train.js';
 import { webshopRewardCommand } from './webshop-reward.js';
 import { webshopSearchCommand } from './webshop-search.js';
 

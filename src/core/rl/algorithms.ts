@@ -5,7 +5,6 @@ import type { Config } from '../config.js';
 
 type Switches = Pick<
   Config,
-  | 'historyTurns'
   | 'advantage'
   | 'whiten'
   | 'klCoef'
@@ -29,7 +28,6 @@ export interface AlgorithmSpec {
 }
 
 const STARPO: Switches = {
-  historyTurns: 5,
   advantage: 'gae',
   whiten: true,
   klCoef: 0.001,
@@ -57,7 +55,7 @@ export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = 
   'ppo-turn': {
     name: 'ppo-turn',
     summary: 'Standard PPO: each turn is its own sample (no history), critic + GAE over turns.',
-    switches: { ...STARPO, historyTurns: 1, advantage: 'turn-gae', klCoef: 0 },
+    switches: { ...STARPO, advantage: 'turn-gae', klCoef: 0 },
   },
   'starpo-ppo': {
     name: 'starpo-ppo',

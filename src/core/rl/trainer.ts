@@ -140,7 +140,8 @@ export class Trainer {
       maxActionsPerTraj: c.maxActionsPerTraj,
       maxTokensPerTurn: c.maxTokensPerTurn,
       contextLength: c.contextLength,
-      historyTurns: c.historyTurns,
+      // Per-turn samples (ppo-turn) see only their own state, in rollouts as in training.
+      historyTurns: c.advantage === 'turn-gae' ? 1 : c.historyTurns,
       temperature,
       formatPenalty: c.formatPenalty,
     };

@@ -1,0 +1,121 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../core/config.js';
+import { UsageError } from '../command.js';
+import { parseFlags } from '../flags.js';
+import { runCommand } from '../testing.js';
+import { resolveTrainConfig, trainCommand } from './train.js';
+
+describe('train config resolution', () => {
+  it('layers base settings, algorithm switches, file and flags in that order', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'starpo-'));
+    const file = join(dir, 'c.json');
+    await writeFile(file, JSON.stringify({ groups: 4, clipHigh: 0.3, maxTurns: 7 }));
+    const c = await resolveTrainConfig(
+      { algo: 'starpo-s', config: file, 'max-turns': '2', seed: '9' },
+      { maxTurns: 3, historyTurns: 3 },
+    );
+    expect(c.algorithm).toBe('starpo-s');
+    expect(c.filterMode).toBe('subsample'); // from the algorithm
+    expect(c.clipHigh).toBe(0.3); // file beats the algorithm
+    expect(c.maxTurns).toBe(2); // flag beats the file
+    expect(c.historyTurns).toBe(3); // base model setting
+    expect(c.groups).toBe(4);
+    expect(c.seed).toBe(9);
+  });
+
+  it('names the flag of an invalid value and refuses unknown flags', async () => {
+    await expect(resolveTrainConfig({ groups: '0' }, {})).rejects.toThrow(/--groups: must be at least 1/);
+    await expect(resolveTrainConfig({ lr: 'fast' }, {})).rejects.toThrow(/--lr: "fast" is not a number/);
+    await expect(resolveTrainConfig({ env: 'minigrid/Nope' }, {})).rejects.toThrow(
+      /--env: "minigrid\/Nope" is not a registered/,
+    );
+    expect(() => parseFlags(['--colour', 'red'], [])).toThrow(UsageError);
+  });
+
+  it('refuses a config file with unknown fields or bad JSON', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'starpo-'));
+    await writeFile(join(dir, 'a.json'), JSON.stringify({ colour: 'red' }));
+    await expect(resolveTrainConfig({ config: join(dir, 'a.json') }, {})).rejects.toThrow(
+      /colour: is not a config field/,
+    );
+    await writeFile(join(dir, 'b.json'), '{');
+    await expect(resolveTrainConfig({ config: join(dir, 'b.json') }, {})).rejects.toThrow(/not valid JSON/);
+  });
+});
+
+describe('train command', () => {
+  it('exits 2 with the usage on bad arguments', async () => {
+    const r = await runCommand(trainCommand, ['--env', 'minigrid/DoorKey-5x5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--out <dir> is required/);
+  });
+
+  it('trains a tiny run and writes metrics, events, summary and checkpoints', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'starpo-run-'));
+    const args = [
+      '--env',
+      'minigrid/Empty-5x5',
+      '--algo',
+      'starpo-grpo',
+      '--iters',
+      '2',
+      '--seed',
+      '3',
+      '--out',
+      out,
+    ];
+    const small = [
+      '--base',
+      'random',
+      '--backend',
+      'cpu',
+      '--groups',
+      '2',
+      '--group-size',
+      '2',
+      '--max-turns',
+      '1',
+    ];
+    const tiny = ['--max-tokens', '6', '--context', '128', '--eval-every', '0', '--mi-every', '0', '--quiet'];
+    const r = await runCommand(trainCommand, [...args, ...small, ...tiny]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const rows = (await readFile(join(out, 'metrics.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.map((x) => x.iteration)).toEqual([0, 1]);
+    expect(rows[0]['rollout/successRate']).toBeTypeOf('number');
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'));
+    expect(summary).toMatchObject({
+      algo: 'starpo-grpo',
+      env: 'minigrid/Empty-5x5',
+      seed: 3,
+      iterations: 2,
+      completed: true,
+    });
+    expect(typeof summary.echoTrap).toBe('boolean');
+    const config = JSON.parse(await readFile(join(out, 'config.json'), 'utf8'));
+    expect(config).toMatchObject({
+      ...defaultConfig(),
+      algorithm: 'starpo-grpo',
+      advantage: 'grpo',
+      groups: 2,
+      seed: 3,
+      iterations: 2,
+      env: 'minigrid/Empty-5x5',
+      backend: 'cpu',
+      maxTurns: 1,
+      maxTokensPerTurn: 6,
+      contextLength: 128,
+      evalEvery: 0,
+      miEvery: 0,
+      groupSize: 2,
+    });
+    const manifest = JSON.parse(await readFile(join(out, 'checkpoints', 'final.json'), 'utf8'));
+    expect(manifest.meta).toMatchObject({ iteration: 2, algorithm: 'starpo-grpo' });
+  });
+});

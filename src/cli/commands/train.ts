@@ -1,0 +1,247 @@
+// `npm run starpo -- train --env <id> --algo <name> --iters <n> --seed <s> --out <dir>`: one
+// run in Node (DESIGN §9). Every config field is a flag (the field table's `flag` names), or
+// comes from `--config file.json`; the base model's episode settings come first, then the
+// algorithm's switches, then the file, then the flags. Writes <out>/config.json,
+// metrics.jsonl, events.jsonl, summary.json and checkpoints; progress with ETA on stderr.
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  ALGORITHM_NAMES,
+  type Config,
+  completeConfig,
+  defaultConfig,
+  FIELDS,
+  formatErrors,
+  MAX_CONFIG_FILE_BYTES,
+  parseFieldText,
+} from '../../core/config.js';
+import { saveCheckpoint } from '../../core/model/checkpoint.js';
+import { findBaseModel } from '../../core/model/modelIndex.js';
+import { applyAlgorithm } from '../../core/rl/algorithms.js';
+import { InProcessEnvPool } from '../../core/rl/envPool.js';
+import { createTrainer } from '../../core/rl/session.js';
+import { envIds, envSpec } from '../../envs/registry.js';
+import { loadBase, readModelIndex } from '../baseModel.js';
+import { type CliIo, type Command, UsageError } from '../command.js';
+import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
+import { setupNodeBackend } from '../nodeBackend.js';
+import { progressLine } from '../progress.js';
+
+const FIELD_FLAGS: FlagSpec[] = FIELDS.map((f) => ({
+  name: f.flag,
+  kind: 'string',
+  help: `${f.help}${f.kind === 'int' || f.kind === 'float' ? ` [${f.min}–${f.max}]` : f.kind === 'enum' ? ` [${f.options.join('|')}]` : ''} (default ${String(f.default)})`,
+}));
+
+const EXTRA_FLAGS: FlagSpec[] = [
+  { name: 'out', kind: 'string', help: 'output directory (required)' },
+  { name: 'config', kind: 'string', help: 'a JSON file with config fields (validated)' },
+  {
+    name: 'base',
+    kind: 'string',
+    help: 'base model: a checkpoint .json path, or "random" (default: the models index)',
+  },
+  { name: 'models', kind: 'string', help: 'directory of the models index (default public/models)' },
+  { name: 'quiet', kind: 'bool', help: 'no progress line' },
+];
+
+const FLAGS = [...EXTRA_FLAGS, ...FIELD_FLAGS];
+
+export const TRAIN_USAGE = `usage: npm run starpo -- train --env <id> --algo <name> --iters <n> --seed <s> --out <dir> [options]\n\n${flagHelp(FLAGS)}`;
+
+/** Resolves the run's config: base settings ← algorithm ← file ← flags; errors name the field. */
+export async function resolveTrainConfig(
+  flags: Record<string, string | number | boolean>,
+  baseSettings: Record<string, number>,
+): Promise<Config> {
+  let file: Record<string, unknown> = {};
+  if (typeof flags.config === 'string') {
+    const text = await readFile(flags.config, 'utf8').catch((err: Error) => {
+      throw new UsageError(`--config: cannot read ${flags.config}: ${err.message}`);
+    });
+    if (text.length > MAX_CONFIG_FILE_BYTES)
+      throw new UsageError(`--config: file is larger than ${MAX_CONFIG_FILE_BYTES} bytes`);
+    try {
+      file = JSON.parse(text);
+    } catch (err) {
+      throw new UsageError(`--config: ${flags.config} is not valid JSON: ${(err as Error).message}`);
+    }
+    if (!file || typeof file !== 'object' || Array.isArray(file))
+      throw new UsageError('--config: must hold a JSON object');
+  }
+  const fromFlags: Record<string, unknown> = {};
+  for (const f of FIELDS) {
+    const v = flags[f.flag];
+    if (v === undefined) continue;
+    try {
+      fromFlags[f.key] = parseFieldText(f, String(v));
+    } catch (err) {
+      throw new UsageError(`--${f.flag}: ${(err as Error).message.replace(`${f.key}: `, '')}`);
+    }
+  }
+  const algorithm = (fromFlags.algorithm ??
+    file.algorithm ??
+    defaultConfig().algorithm) as Config['algorithm'];
+  const start = { ...defaultConfig(), ...baseSettings };
+  // An unknown algorithm is left for validation to name.
+  const withAlgo = (ALGORITHM_NAMES as readonly string[]).includes(algorithm)
+    ? applyAlgorithm(start, algorithm)
+    : start;
+  const r = completeConfig({ ...withAlgo, ...file, ...fromFlags }, envIds());
+  if (!r.ok) {
+    const byKey = new Map(FIELDS.map((f) => [f.key, f.flag]));
+    throw new UsageError(
+      formatErrors(
+        r.errors.map((e) => ({
+          field: byKey.has(e.field) ? `--${byKey.get(e.field)}` : e.field,
+          message: e.message,
+        })),
+      ),
+    );
+  }
+  return r.config;
+}
+
+async function writeJsonl(path: string, rows: readonly object[]): Promise<void> {
+  if (rows.length > 0) await appendFile(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+}
+
+/** Runs one training run to completion (or until SIGINT) and writes its directory. */
+export async function runTraining(
+  config: Config,
+  opts: { out: string; base?: string; models?: string; quiet?: boolean },
+  io: CliIo,
+): Promise<object> {
+  const backend = await setupNodeBackend(config.backend);
+  const loaded = await loadBase({
+    env: config.env,
+    size: config.modelSize,
+    base: opts.base,
+    modelsDir: opts.models,
+    context: config.contextLength,
+    seed: config.seed,
+  });
+  await mkdir(join(opts.out, 'checkpoints'), { recursive: true });
+  await writeFile(join(opts.out, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  for (const f of ['metrics.jsonl', 'events.jsonl']) await writeFile(join(opts.out, f), '');
+  const spec = envSpec(config.env);
+  const evalSpec = envSpec(spec.heldOutId ?? config.env);
+  let stopRequested = false;
+  const onSigint = () => {
+    stopRequested = true;
+    io.stderr.write('\nstopping after this iteration…\n');
+  };
+  process.once('SIGINT', onSigint);
+  const pending: { metrics: object[]; events: object[] } = { metrics: [], events: [] };
+  const { trainer, models } = createTrainer(
+    config,
+    loaded.base,
+    { pool: new InProcessEnvPool(() => spec.make()), evalPool: new InProcessEnvPool(() => evalSpec.make()) },
+    {
+      onMetrics: (row) => pending.metrics.push(row),
+      onEvent: (e) => pending.events.push(e),
+    },
+  );
+  const save = async (name: string) => {
+    const c = await saveCheckpoint({
+      policy: models.policy,
+      critic: models.critic ?? undefined,
+      tokenizer: loaded.base.tokenizer,
+      meta: { env: config.env, iteration: trainer.iteration, seed: config.seed, algorithm: config.algorithm },
+    });
+    await writeFile(join(opts.out, 'checkpoints', `${name}.json`), JSON.stringify(c.manifest));
+    await writeFile(join(opts.out, 'checkpoints', `${name}.bin`), c.blob);
+  };
+  const t0 = performance.now();
+  try {
+    while (trainer.iteration < config.iterations && !stopRequested) {
+      await trainer.step();
+      await writeJsonl(join(opts.out, 'metrics.jsonl'), pending.metrics.splice(0));
+      await writeJsonl(join(opts.out, 'events.jsonl'), pending.events.splice(0));
+      if (config.checkpointEvery > 0 && trainer.iteration % config.checkpointEvery === 0)
+        await save(`iter-${trainer.iteration}`);
+      if (!opts.quiet)
+        io.stderr.write(
+          progressLine(
+            trainer.iteration,
+            config.iterations,
+            performance.now() - t0,
+            trainer.detector.success,
+          ),
+        );
+    }
+    await save('final');
+  } finally {
+    process.off('SIGINT', onSigint);
+    trainer.dispose();
+    models.dispose();
+  }
+  if (!opts.quiet) io.stderr.write('\n');
+  const s = trainer.summary();
+  const wallSeconds = (performance.now() - t0) / 1000;
+  const summary = {
+    algo: config.algorithm,
+    env: config.env,
+    seed: config.seed,
+    iterations: trainer.iteration,
+    completed: trainer.iteration >= config.iterations,
+    echoTrap: s.echoTrap,
+    peakSuccess: s.peakSuccess,
+    finalSuccess: s.finalSuccess,
+    firstWarningLead: s.firstWarningLead,
+    recovered: s.recovered,
+    converged: s.converged,
+    collapseIteration: s.collapseIteration,
+    firstWarningIteration: s.firstWarningIteration,
+    falseWarnings: s.falseWarnings,
+    firstFired: s.firstFired,
+    wallSeconds,
+    secondsPerIteration: wallSeconds / Math.max(1, trainer.iteration),
+    backend: backend.backend,
+    base: loaded.source,
+  };
+  await writeFile(join(opts.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  return summary;
+}
+
+export const trainCommand: Command = {
+  name: 'train',
+  summary: 'train one run; writes metrics.jsonl, events.jsonl, summary.json and checkpoints',
+  usage: TRAIN_USAGE,
+  async run(args, io) {
+    const flags = parseFlags(args, FLAGS);
+    if (typeof flags.out !== 'string' || flags.out === '') throw new UsageError('--out <dir> is required');
+    const env = typeof flags.env === 'string' ? flags.env : defaultConfig().env;
+    envSpec(env);
+    const size = (
+      typeof flags.size === 'string' ? flags.size : defaultConfig().modelSize
+    ) as Config['modelSize'];
+    // The base model's settings are defaults under the file and flags, so read them first.
+    const base = typeof flags.base === 'string' ? flags.base : undefined;
+    const baseSettings =
+      base === 'random' ? {} : await settingsOf(env, size, base, flags.models as string | undefined);
+    const config = await resolveTrainConfig(flags, baseSettings);
+    const summary = await runTraining(
+      config,
+      { out: flags.out, base, models: flags.models as string | undefined, quiet: Boolean(flags.quiet) },
+      io,
+    );
+    io.stdout.write(`${JSON.stringify(summary)}\n`);
+    return 0;
+  },
+};
+
+async function settingsOf(
+  env: string,
+  size: Config['modelSize'],
+  base: string | undefined,
+  models: string | undefined,
+): Promise<Record<string, number>> {
+  if (base) {
+    const manifest = JSON.parse(await readFile(base, 'utf8')) as {
+      meta?: { settings?: Record<string, number> };
+    };
+    return manifest.meta?.settings ?? {};
+  }
+  return findBaseModel(await readModelIndex(models), env, size)?.settings ?? {};
+}
