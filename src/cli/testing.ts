@@ -18,3 +18,10 @@ export async function runCommand(command: Command, args: string[], stdin = ''): 
   const code = await runGuarded(command, args, { stdin: Readable.from([stdin]), stdout, stderr });
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
+
+/** Runs `command` and resolves to its stderr, asserting exit status 2 (unusable arguments). */
+export async function usageErrorOf(command: Command, args: string[], stdin = ''): Promise<string> {
+  const r = await runCommand(command, args, stdin);
+  if (r.code !== 2) throw new Error(`expected exit 2 for ${args.join(' ')}, got ${r.code}: ${r.stderr}`);
+  return r.stderr;
+}

@@ -3,7 +3,7 @@
 // must get error lines that name the field.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from '../testing.js';
+import { runCommand, usageErrorOf } from '../testing.js';
 import { minigridReplayCommand } from './minigrid-replay.js';
 
 // Copies of contracts/examples/minigrid-replay{,.expected}.jsonl.
@@ -73,6 +73,6 @@ describe('minigrid-replay command', () => {
   });
 
   it('refuses arguments', async () => {
-    await expect(runCommand(minigridReplayCommand, ['--x'], '')).rejects.toThrow('unexpected argument');
+    expect(await usageErrorOf(minigridReplayCommand, ['--x'], '')).toMatch('unexpected argument');
   });
 });
