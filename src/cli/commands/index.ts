@@ -5,16 +5,19 @@ import { benchModelCommand } from './bench-model.js';
 import { benchWebshopCommand } from './bench-webshop.js';
 import { minigridReplayCommand } from './minigrid-replay.js';
 import { pretrainCommand } from './pretrain.js';
+import { sweepCommand } from './sweep.js';
 import { trainCommand } from './train.js';
 import { webshopRewardCommand } from './webshop-reward.js';
 import { webshopSearchCommand } from './webshop-search.js';
 
 export const commands: readonly Command[] = [
+  trainCommand,
+  sweepCommand,
+  pretrainCommand,
+  benchModelCommand,
+  benchMinigridCommand,
+  benchWebshopCommand,
+  minigridReplayCommand,
   webshopRewardCommand,
   webshopSearchCommand,
-  benchWebshopCommand,
-  benchModelCommand,
-  minigridReplayCommand,
-  benchMinigridCommand,
-  pretrainCommand,
 ];

@@ -27,7 +27,8 @@ import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { setupNodeBackend } from '../nodeBackend.js';
 import { progressLine } from '../progress.js';
 
-const FIELD_FLAGS: FlagSpec[] = FIELDS.map((f) => ({
+/** One flag per config field, named by the field table. */
+export const TRAIN_FIELD_FLAGS: FlagSpec[] = FIELDS.map((f) => ({
   name: f.flag,
   kind: 'string',
   help: `${f.help}${f.kind === 'int' || f.kind === 'float' ? ` [${f.min}–${f.max}]` : f.kind === 'enum' ? ` [${f.options.join('|')}]` : ''} (default ${String(f.default)})`,
@@ -45,7 +46,7 @@ const EXTRA_FLAGS: FlagSpec[] = [
   { name: 'quiet', kind: 'bool', help: 'no progress line' },
 ];
 
-const FLAGS = [...EXTRA_FLAGS, ...FIELD_FLAGS];
+const FLAGS = [...EXTRA_FLAGS, ...TRAIN_FIELD_FLAGS];
 
 export const TRAIN_USAGE = `usage: npm run starpo -- train --env <id> --algo <name> --iters <n> --seed <s> --out <dir> [options]\n\n${flagHelp(FLAGS)}`;
 
@@ -211,15 +212,8 @@ export const trainCommand: Command = {
   async run(args, io) {
     const flags = parseFlags(args, FLAGS);
     if (typeof flags.out !== 'string' || flags.out === '') throw new UsageError('--out <dir> is required');
-    const env = typeof flags.env === 'string' ? flags.env : defaultConfig().env;
-    envSpec(env);
-    const size = (
-      typeof flags.size === 'string' ? flags.size : defaultConfig().modelSize
-    ) as Config['modelSize'];
-    // The base model's settings are defaults under the file and flags, so read them first.
     const base = typeof flags.base === 'string' ? flags.base : undefined;
-    const baseSettings =
-      base === 'random' ? {} : await settingsOf(env, size, base, flags.models as string | undefined);
+    const baseSettings = await settingsFor(flags, base, flags.models as string | undefined);
     const config = await resolveTrainConfig(flags, baseSettings);
     const summary = await runTraining(
       config,
@@ -231,17 +225,24 @@ export const trainCommand: Command = {
   },
 };
 
-async function settingsOf(
-  env: string,
-  size: Config['modelSize'],
+/**
+ * The episode settings of the base model a run will start from (defaults under the file and
+ * flags): from an explicit checkpoint, or the models index entry for the env and size.
+ */
+export async function settingsFor(
+  flags: Record<string, string | number | boolean>,
   base: string | undefined,
   models: string | undefined,
 ): Promise<Record<string, number>> {
+  if (base === 'random') return {};
   if (base) {
     const manifest = JSON.parse(await readFile(base, 'utf8')) as {
       meta?: { settings?: Record<string, number> };
     };
     return manifest.meta?.settings ?? {};
   }
+  const env = typeof flags.env === 'string' ? flags.env : defaultConfig().env;
+  envSpec(env);
+  const size = typeof flags.size === 'string' ? flags.size : defaultConfig().modelSize;
   return findBaseModel(await readModelIndex(models), env, size)?.settings ?? {};
 }
