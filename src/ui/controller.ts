@@ -17,12 +17,17 @@ let client: TrainClient | null = null;
 let writes: Promise<unknown> = Promise.resolve();
 let lastStoredSample = Number.NEGATIVE_INFINITY;
 
-function write(fn: () => Promise<unknown>): void {
+// The run status last written, so progress reports patch the record only on a change.
+let savedStatus = '';
+
+/** Queues an IndexedDB write; resolves when it (and everything queued before it) is done. */
+function write(fn: () => Promise<unknown>): Promise<unknown> {
   writes = writes.then(fn).catch((err: unknown) => {
     useApp
       .getState()
       .setNotice({ kind: 'error', text: `Saving to IndexedDB failed: ${(err as Error).message}` });
   });
+  return writes;
 }
 
 /** Resolves when every queued IndexedDB write has finished. */
@@ -61,11 +66,17 @@ function onReport(r: RunReport): void {
       }
       return;
     }
-    case 'progress':
+    case 'progress': {
+      // 'finished' is shown once the run's end is saved (see below).
+      if (r.phase === 'finished') return;
       s.setProgress(r.iteration, r.planned, r.phase);
-      if (r.phase === 'paused' || r.phase === 'running')
-        write(() => db.patchRun(id, { status: r.phase === 'paused' ? 'paused' : 'running' }));
+      const status = r.phase === 'paused' ? 'paused' : 'running';
+      if (status !== savedStatus) {
+        savedStatus = status;
+        write(() => db.patchRun(id, { status }));
+      }
       return;
+    }
     case 'checkpoint':
       write(() => db.putCheckpoint(id, { manifest: r.manifest, blob: r.blob, iteration: r.iteration }));
       write(() => db.patchRun(id, { hasCheckpoint: true }));
@@ -174,6 +185,7 @@ async function doStart(c: TrainClient, paused: boolean): Promise<void> {
     const base = await baseFor(config);
     s.beginRun(runId, name, config.iterations, config.env);
     lastStoredSample = Number.NEGATIVE_INFINITY;
+    savedStatus = paused ? 'paused' : 'running';
     const meta: RunMeta = {
       id: runId,
       name,
@@ -231,8 +243,13 @@ export const stopRun = () =>
   });
 export const resetRun = () =>
   guarded(async (c) => {
+    const { runId, runStatus } = useApp.getState();
     await c.reset();
+    // A run dropped mid-way is kept, as stopped (its last checkpoint is the periodic one).
+    if (runId && runStatus !== 'finished' && runStatus !== 'failed')
+      write(() => db.patchRun(runId, { status: 'stopped' }));
     useApp.getState().clearRun();
+    void refreshRuns();
   });
 
 let liveTimer: ReturnType<typeof setTimeout> | null = null;

@@ -13,12 +13,20 @@ import { ShardLink } from './workerEnvPool.js';
 const post = (msg: FromTrainWorker, transfer: Transferable[] = []): void =>
   (self as unknown as Worker).postMessage(msg, transfer);
 
+// The threaded WASM build spawns pthread workers from a blob that cannot load inside this
+// bundled module worker ("e is not defined"), so use the single-threaded SIMD build. The flag
+// exists once the WASM backend module is loaded.
+const wasmSingleThread = import('@tensorflow/tfjs-backend-wasm').then(() =>
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false),
+);
+
 let report: BackendReport | null = null;
 let shards: ShardLink[] = [];
 
 /** Keeps the backend chosen at init for 'auto'; switches when the run forces another. */
 async function ensureBackend(pref: BackendPreference): Promise<BackendReport> {
   if (report && (pref === 'auto' || tf.getBackend() === pref)) return report;
+  await wasmSingleThread;
   report = await chooseBackend(pref, browserWasmPaths);
   return report;
 }
@@ -28,6 +36,7 @@ const runs = new RunController(post, () => shards, ensureBackend);
 async function handle(msg: ToTrainWorker): Promise<void> {
   switch (msg.type) {
     case 'init': {
+      await wasmSingleThread;
       report = await chooseBackend(msg.backend, browserWasmPaths);
       post({ type: 'ready', id: msg.id, report });
       return;

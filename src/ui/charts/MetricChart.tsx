@@ -14,7 +14,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
-import { buildChartData, type ChartRun, seriesOf } from './chartData.js';
+import { buildChartData, type ChartRun, paddedDomain, seriesOf } from './chartData.js';
 import type { ChartSpec } from './chartSpecs.js';
 import { metricText } from './chartSpecs.js';
 import { seriesToCsv } from './csv.js';
@@ -95,7 +95,12 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
   };
   const sliderId = `smoothing-${spec.id}`;
   return (
-    <figure className="chart" data-testid={`chart-${spec.id}`} data-points={chart.points}>
+    <figure
+      className="chart"
+      data-testid={`chart-${spec.id}`}
+      data-points={chart.points}
+      data-runs={runs.length}
+    >
       <figcaption className="chart-head">
         <span className="chart-title" title={help}>
           {spec.title}
@@ -146,7 +151,7 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
                 width={44}
                 tick={{ fontSize: 10 }}
                 scale={spec.log ? 'log' : 'auto'}
-                domain={spec.domain ?? ['auto', 'auto']}
+                domain={spec.domain ?? paddedDomain(chart.range, spec.log) ?? ['auto', 'auto']}
                 allowDataOverflow={Boolean(spec.log)}
                 tickFormatter={formatValue}
               />

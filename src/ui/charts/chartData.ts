@@ -29,6 +29,23 @@ export interface ChartData {
   points: number;
   /** The last smoothed value per (run, metric) line, for the legend. */
   last: Record<string, number>;
+  /** Smallest and largest value drawn (raw or smoothed); null when there is none. */
+  range: [number, number] | null;
+}
+
+/**
+ * A y domain that never collapses: a flat series (e.g. every return −0.2, up to float noise)
+ * gets a band around its value instead of ticks that all print the same number.
+ */
+export function paddedDomain(range: [number, number] | null, log = false): [number, number] | null {
+  if (!range) return null;
+  const [lo, hi] = range;
+  const span = hi - lo;
+  const scale = Math.max(Math.abs(lo), Math.abs(hi));
+  if (span > 1e-6 * Math.max(1, scale)) return null;
+  if (log) return [lo / 2, hi * 2];
+  const pad = scale > 0 ? scale * 0.5 : 1;
+  return [lo - pad, hi + pad];
 }
 
 const DASHES = [undefined, '6 3', '2 3', '8 3 2 3'];
@@ -60,6 +77,8 @@ export function buildChartData(
   const lines: ChartLine[] = [];
   const last: Record<string, number> = {};
   let points = 0;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
   runs.forEach((run, ri) => {
     keys.forEach((k, ki) => {
       const { xs, ys } = seriesOf(run.rows, k.key, options.log);
@@ -80,9 +99,11 @@ export function buildChartData(
         }
         row[`${id}raw`] = ys[i] as number;
         row[`${id}s`] = smooth[i] as number;
+        lo = Math.min(lo, ys[i] as number, smooth[i] as number);
+        hi = Math.max(hi, ys[i] as number, smooth[i] as number);
       }
     });
   });
   const data = [...byX.values()].sort((a, b) => (a.iteration as number) - (b.iteration as number));
-  return { data, lines, points, last };
+  return { data, lines, points, last, range: data.length > 0 ? [lo, hi] : null };
 }

@@ -1,7 +1,7 @@
 // Chart logic: debiased EMA against hand-computed values, LTTB bounds and spike keeping, CSV
 // quoting and alignment, and the merged chart data.
 import { describe, expect, it } from 'vitest';
-import { buildChartData } from './chartData.js';
+import { buildChartData, paddedDomain } from './chartData.js';
 import { csvCell, seriesToCsv } from './csv.js';
 import { lttbIndices } from './downsample.js';
 import { debiasedEma } from './smoothing.js';
@@ -83,5 +83,15 @@ describe('buildChartData', () => {
     expect(d.data.find((r) => r.iteration === 5)?.r1k0s).toBe(3);
     expect(d.lines.map((l) => l.dataKey)).toEqual(['r0k0raw', 'r0k0s', 'r1k0raw', 'r1k0s']);
     expect(d.last.r0k0s).toBe(999);
+  });
+});
+
+describe('paddedDomain', () => {
+  it('widens a flat series and leaves a varying one to the chart', () => {
+    expect(paddedDomain([-0.2, -0.2 + 1e-12])).toEqual([-0.30000000000000004, -0.1 + 1e-12]);
+    expect(paddedDomain([0, 0])).toEqual([-1, 1]);
+    expect(paddedDomain([2, 2], true)).toEqual([1, 4]);
+    expect(paddedDomain([0, 1])).toBeNull();
+    expect(paddedDomain(null)).toBeNull();
   });
 });

@@ -22,8 +22,8 @@ export function BaseModelSelect({ disabled }: { disabled: boolean }) {
     })),
     { value: '', label: 'untrained (random init)' },
   ];
-  // 'auto' (and a choice made for another env) means the first option: a shipped model if any.
-  const value = options.some((o) => o.value === choice) ? choice : (options[0]?.value ?? '');
+  // 'auto' (and a choice made for another env) means the env's first shipped model, else untrained.
+  const value = options.some((o) => o.value === choice) ? choice : forEnv[0] ? `model:${forEnv[0].id}` : '';
   return (
     <div className="field">
       <label htmlFor="field-base">Base model</label>

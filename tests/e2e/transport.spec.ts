@@ -1,0 +1,53 @@
+// The transport on a tiny run: charts gain points, pause stops them, step adds exactly one
+// iteration, resume continues, stop ends the run; and the page answers clicks within a bounded
+// time while training runs in the workers.
+import { expect, test } from '@playwright/test';
+import { iteration, openTiny, points } from './helpers.js';
+
+test('start, pause, step one iteration, resume, stop', async ({ page }) => {
+  await openTiny(page);
+  await page.getByTestId('btn-start').click();
+  await expect.poll(() => points(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId('untrained-base')).toBeVisible();
+
+  await page.getByTestId('btn-pause').click();
+  await expect(page.getByTestId('btn-start')).toHaveText('Resume');
+  await expect(page.getByTestId('btn-step')).toBeEnabled();
+  const paused = await points(page);
+  expect(await iteration(page)).toBe(paused);
+  await page.waitForTimeout(1500);
+  expect(await points(page)).toBe(paused);
+
+  await page.getByTestId('btn-step').click();
+  await expect.poll(() => points(page)).toBe(paused + 1);
+  await expect(page.getByTestId('btn-step')).toBeEnabled();
+  await page.waitForTimeout(800);
+  expect(await points(page)).toBe(paused + 1);
+  expect(await iteration(page)).toBe(paused + 1);
+
+  await page.getByTestId('btn-start').click();
+  await expect.poll(() => points(page), { timeout: 30_000 }).toBeGreaterThan(paused + 1);
+
+  // The UI thread stays responsive while training: a click on a tab is handled and painted
+  // within a bounded time.
+  const lag = await page.evaluate(async () => {
+    const worst: number[] = [];
+    for (const id of ['tab-play', 'tab-trajectory', 'tab-play', 'tab-trajectory']) {
+      const t0 = performance.now();
+      (document.querySelector(`[data-testid="${id}"]`) as HTMLButtonElement).click();
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      worst.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    return Math.max(...worst);
+  });
+  expect(lag).toBeLessThan(1000);
+  await expect(page.getByTestId('viewer-body')).toBeVisible();
+
+  await page.getByTestId('btn-stop').click();
+  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 30_000 });
+  const final = await points(page);
+  await page.waitForTimeout(800);
+  expect(await points(page)).toBe(final);
+  await page.screenshot({ path: test.info().outputPath('main-view-after-run.png') });
+});
