@@ -9,6 +9,12 @@
 // Ownership: every function here returns new tensors and keeps nothing; callers run them inside
 // tf.tidy (or a gradient function) and tf.keep what must outlive it (the KV cache).
 import * as tf from '@tensorflow/tfjs';
+import {
+  DECODE_MAX_KEYS,
+  fusedDecodeAttention,
+  fusedKernelsActive,
+  fusedLayerNorm,
+} from './kernels/index.js';
 import type { Model } from './params.js';
 
 /** Keys and values of every layer from earlier calls, each [B, H, P, K]. */
@@ -85,6 +91,9 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
   const S = P + T;
   if (S > model.config.context)
     throw new Error(`forward: ${S} tokens exceed the context ${model.config.context}`);
+  // On webgpu, fused kernels replace LayerNorm and single-token attention (kernels/index.ts).
+  const fused = fusedKernelsActive();
+  const norm = fused ? fusedLayerNorm : layerNorm;
   const wte = w(model, 'wte') as tf.Tensor as tf.Tensor2D;
   const wpe = w(model, 'wpe') as tf.Tensor as tf.Tensor2D;
   // [B*T] ids -> [B*T, D] -> [B, T, D]
@@ -102,7 +111,7 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
   const toHeads = (t: tf.Tensor): tf.Tensor4D => t.reshape([B, T, H, K]).transpose([0, 2, 1, 3]); // -> [B, H, T, K]
   for (let l = 0; l < nLayers; l++) {
     const p = `h${l}.`;
-    const a = layerNorm(x, w(model, `${p}ln1.g`), w(model, `${p}ln1.b`)).reshape([B * T, D]);
+    const a = norm(x, w(model, `${p}ln1.g`), w(model, `${p}ln1.b`)).reshape([B * T, D]);
     // [B*T, D] x [D, 3D] -> [B*T, 3D]
     const qkv = tf.matMul(a, w(model, `${p}attn.wqkv`)).add(w(model, `${p}attn.bqkv`));
     const [q, kNew, vNew] = tf.split(qkv, 3, 1) as [tf.Tensor, tf.Tensor, tf.Tensor];
@@ -111,26 +120,31 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
     const v = past ? tf.concat([past.values[l] as tf.Tensor4D, toHeads(vNew)], 2) : toHeads(vNew);
     keys.push(k);
     values.push(v);
-    // [B, H, T, K] x [B, H, K, S] -> [B, H, T, S]
-    const scores = tf
-      .matMul(toHeads(q), k, false, true)
-      .mul(1 / Math.sqrt(K))
-      .add(bias);
-    // [B, H, T, S] x [B, H, S, K] -> [B, H, T, K] -> [B, T, D]
-    const att = tf
-      .matMul(tf.softmax(scores), v)
-      .transpose([0, 2, 1, 3])
-      .reshape([B * T, D]);
+    let att: tf.Tensor;
+    if (fused && T === 1 && past && input.keyBias && input.embed === 'gather' && S <= DECODE_MAX_KEYS) {
+      att = fusedDecodeAttention(q, k, v, input.keyBias); // [B, D], inference only
+    } else {
+      // [B, H, T, K] x [B, H, K, S] -> [B, H, T, S]
+      const scores = tf
+        .matMul(toHeads(q), k, false, true)
+        .mul(1 / Math.sqrt(K))
+        .add(bias);
+      // [B, H, T, S] x [B, H, S, K] -> [B, H, T, K] -> [B, T, D]
+      att = tf
+        .matMul(tf.softmax(scores), v)
+        .transpose([0, 2, 1, 3])
+        .reshape([B * T, D]);
+    }
     // [B*T, D] x [D, D] -> [B*T, D]
     const proj = tf.matMul(att, w(model, `${p}attn.wo`)).add(w(model, `${p}attn.bo`));
     x = x.add(proj.reshape([B, T, D]));
-    const m = layerNorm(x, w(model, `${p}ln2.g`), w(model, `${p}ln2.b`)).reshape([B * T, D]);
+    const m = norm(x, w(model, `${p}ln2.g`), w(model, `${p}ln2.b`)).reshape([B * T, D]);
     // [B*T, D] x [D, F] -> [B*T, F] x [F, D] -> [B*T, D]
     const hid = gelu(tf.matMul(m, w(model, `${p}mlp.wfc`)).add(w(model, `${p}mlp.bfc`)));
     const out = tf.matMul(hid, w(model, `${p}mlp.wproj`)).add(w(model, `${p}mlp.bproj`));
     x = x.add(out.reshape([B, T, D]));
   }
-  const hidden = layerNorm(x, w(model, 'lnf.g'), w(model, 'lnf.b')) as tf.Tensor3D;
+  const hidden = norm(x, w(model, 'lnf.g'), w(model, 'lnf.b')) as tf.Tensor3D;
   return { hidden, cache: { keys, values } };
 }
 
