@@ -52,6 +52,17 @@ function formatValue(v: number): string {
   return a >= 100 ? v.toFixed(0) : v.toPrecision(3);
 }
 
+/** Axis ticks with as many decimals as the visible span needs (3.9712 vs 3.9698, not 3.97 twice). */
+function tickFormatter(range: [number, number] | null): (v: number) => string {
+  const span = range ? Math.abs(range[1] - range[0]) : 0;
+  const decimals = span > 0 ? Math.min(6, Math.max(0, Math.ceil(-Math.log10(span)) + 1)) : 2;
+  return (v: number) => {
+    const a = Math.abs(v);
+    if (a !== 0 && (a < 1e-4 || a >= 1e5)) return v.toExponential(1);
+    return v.toFixed(a >= 100 ? 0 : decimals);
+  };
+}
+
 function downloadCsv(name: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
   const a = document.createElement('a');
@@ -94,6 +105,7 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
     downloadCsv(`${spec.id}.csv`, seriesToCsv(series));
   };
   const sliderId = `smoothing-${spec.id}`;
+  const padded = paddedDomain(chart.range, spec.log);
   return (
     <figure
       className="chart"
@@ -111,7 +123,8 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
           htmlFor={sliderId}
           title="Debiased exponential moving average (raw line faint)"
         >
-          <span>smooth {smoothing.toFixed(2)}</span>
+          <span className="sr-only">Smoothing</span>
+          <span aria-hidden="true">{smoothing.toFixed(2)}</span>
           <input
             id={sliderId}
             data-testid={sliderId}
@@ -148,12 +161,12 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
                 allowDecimals={false}
               />
               <YAxis
-                width={44}
+                width={50}
                 tick={{ fontSize: 10 }}
                 scale={spec.log ? 'log' : 'auto'}
-                domain={spec.domain ?? paddedDomain(chart.range, spec.log) ?? ['auto', 'auto']}
+                domain={spec.domain ?? padded ?? ['auto', 'auto']}
                 allowDataOverflow={Boolean(spec.log)}
-                tickFormatter={formatValue}
+                tickFormatter={spec.domain ? formatValue : tickFormatter(padded ?? chart.range)}
               />
               <Tooltip
                 isAnimationActive={false}

@@ -72,7 +72,8 @@ export function PlayPanel() {
     });
   };
 
-  // Keys act while focus is in the play area (not in a text field).
+  // Keys act while focus is in the play area (not in a text field); the area exists once ready.
+  const ready = state !== null;
   const envIdRef = useRef(envId);
   envIdRef.current = envId;
   const actRef = useRef(act);
@@ -90,7 +91,7 @@ export function PlayPanel() {
     };
     el.addEventListener('keydown', onKey);
     return () => el.removeEventListener('keydown', onKey);
-  }, []);
+  }, [ready]);
 
   if (!state) return null;
   const valid = state.env.validActions();
