@@ -35,7 +35,6 @@ export function PlayPanel() {
   const [seed, setSeed] = useState(1);
   const [typed, setTyped] = useState('');
   const [state, setState] = useState<PlayState | null>(null);
-  const area = useRef<HTMLDivElement>(null);
 
   const newEpisode = useCallback(() => {
     const env = makeEnv(envId);
@@ -72,14 +71,13 @@ export function PlayPanel() {
     });
   };
 
-  // Keys act while focus is in the play area (not in a text field); the area exists once ready.
-  const ready = state !== null;
+  // Keys act while focus is in the play area (not in a text field). A ref callback (React 19
+  // cleanup form) attaches the listener whenever the area mounts.
   const envIdRef = useRef(envId);
   envIdRef.current = envId;
   const actRef = useRef(act);
   actRef.current = act;
-  useEffect(() => {
-    const el = area.current;
+  const area = useCallback((el: HTMLDivElement | null) => {
     if (!el) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement) return;
@@ -91,7 +89,7 @@ export function PlayPanel() {
     };
     el.addEventListener('keydown', onKey);
     return () => el.removeEventListener('keydown', onKey);
-  }, [ready]);
+  }, []);
 
   if (!state) return null;
   const valid = state.env.validActions();
