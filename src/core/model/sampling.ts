@@ -27,6 +27,17 @@ export interface SampleOptions {
   useCache?: boolean;
 }
 
+/**
+ * Thrown when the model's logits hold NaN or ±Inf (broken weights): sampling would otherwise pick
+ * token 0 silently. The trainer turns it into an error event and restores the last good weights.
+ */
+export class NonFiniteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NonFiniteError';
+  }
+}
+
 export interface SampledRow {
   /** Generated ids, the stop token included when one was reached. */
   ids: number[];
@@ -169,6 +180,11 @@ export async function sampleBatch(
       const data = await picked.data();
       picked.dispose();
       const next = new Int32Array(B).fill(s['<pad>']);
+      // logSoftmax of finite logits is finite: NaN or ±Inf here means the weights are broken.
+      for (let b = 0; b < B; b++) {
+        if (!Number.isFinite(data[b * 3 + 1] as number) || Number.isNaN(data[b * 3 + 2] as number))
+          throw new NonFiniteError(`sampling: the policy's logits are not finite (row ${b}, token ${step})`);
+      }
       rows.forEach((row, b) => {
         if (row.stopped) return;
         const id = data[b * 3] as number;

@@ -159,6 +159,12 @@ export async function rollout(
       const result = bySlot.get(i);
       const actions = requests.find((r) => r.slot === i)?.actions ?? [];
       const outcomes = result?.outcomes ?? [];
+      const broken = outcomes.find((o) => !Number.isFinite(o.reward));
+      if (broken) {
+        throw new Error(
+          `environment returned a non-finite reward (${broken.reward}) for action "${broken.action.slice(0, 80)}"`,
+        );
+      }
       const envReward = outcomes.reduce((s, o) => s + o.reward, 0);
       const penalised = !p.formatOk || actions.length === 0 || outcomes.some((o) => !o.valid);
       const reward = envReward - (penalised ? settings.formatPenalty : 0);

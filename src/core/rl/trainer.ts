@@ -1,7 +1,8 @@
 // The trainer (DESIGN §2, §5): one iteration = rollout → filter → old/ref log-probs and values
 // → advantages → update → metrics → detector events. It reports only through callbacks, stops
 // cleanly on request, and never applies a non-finite step: it restores the weights the
-// iteration started with and emits an error event instead.
+// iteration started with and emits an error event instead (faults.ts); after three such
+// iterations in a row it pauses the run with a suggestion.
 import * as tf from '@tensorflow/tfjs';
 import { now } from '../clock.js';
 import { type Config, FIELDS, formatErrors, validateConfig } from '../config.js';
@@ -10,13 +11,14 @@ import type { MetricRow } from '../metrics/keys.js';
 import { type ReasoningPair, reasoningMi } from '../metrics/mi.js';
 import { rolloutMetrics, thinkTokenCount } from '../metrics/rolloutMetrics.js';
 import { cloneModel, copyWeights, disposeModel, type Model } from '../model/params.js';
+import { NonFiniteError } from '../model/sampling.js';
 import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
 import { trajectorySamples, turnSamples } from './batch.js';
 import type { EnvPool } from './envPool.js';
 import { EVAL_SEED_BASE, type EvalResult, evaluatePolicy } from './evaluate.js';
-
+import { faultSuggestion, MAX_CONSECUTIVE_FAULTS, weightsFinite } from './faults.js';
 import { dropOutliers, filterGroups, groupsToKeep, groupsToRollOut } from './filter.js';
 import { dpoUpdate, ppoUpdate, type UpdateReport } from './optimize.js';
 import { computeAdvantages, scoreSamples } from './prepare.js';
@@ -24,7 +26,17 @@ import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
 
 export type TrainerEvent =
   | ({ type: 'echo' } & EchoEvent)
-  | { type: 'error'; iteration: number; message: string; consecutive: number }
+  | {
+      type: 'error';
+      iteration: number;
+      message: string;
+      /** Non-finite iterations in a row, this one included. */
+      consecutive: number;
+      /** Set on the MAX_CONSECUTIVE_FAULTS-th in a row: the run stops until a live setting changes. */
+      pause?: boolean;
+      /** What to change, e.g. "lower the learning rate (now 0.01) to 0.003". */
+      suggestion?: string;
+    }
   | { type: 'live'; iteration: number; changes: Partial<Config> };
 
 /** A trajectory as plain data for the viewer. */
@@ -90,6 +102,17 @@ export class Trainer {
   private readonly sampleRng: Rng;
   private readonly shuffleRng: Rng;
   private consecutiveErrors = 0;
+  /**
+   * The last update passed its checks but its weights have not yet sampled a rollout: a
+   * sampling fault next iteration counts against it, so the fault streak resets only once the
+   * next rollout succeeds (finite-but-huge weights fail there, not at the update).
+   */
+  private unconfirmedUpdate = false;
+  /**
+   * Why the run is paused after repeated non-finite iterations (null while healthy): `run()`
+   * stops, `step()` refuses, and a live change (e.g. a lower learning rate) clears it.
+   */
+  haltReason: string | null = null;
   private readonly cb: TrainerCallbacks;
   private readonly pool: EnvPool;
   private readonly evalPool: EnvPool;
@@ -124,6 +147,8 @@ export class Trainer {
     const r = validateConfig({ ...this.config, ...changes });
     if (!r.ok) throw new Error(formatErrors(r.errors));
     this.config = r.config;
+    this.haltReason = null;
+    this.consecutiveErrors = 0;
     this.cb.onEvent?.({ type: 'live', iteration: this.iteration, changes });
   }
 
@@ -160,8 +185,45 @@ export class Trainer {
     );
   }
 
-  /** One full iteration; resolves to its metric row. */
+  /** Goes back to the weights saved before the last update (the last good ones). */
+  private restoreWeights(): void {
+    copyWeights(this.policy, this.backupPolicy);
+    if (this.critic && this.backupCritic) copyWeights(this.critic, this.backupCritic);
+  }
+
+  /** Reports a non-finite iteration; the third in a row pauses the run with a suggestion. */
+  private fault(iteration: number, message: string): void {
+    this.consecutiveErrors++;
+    const consecutive = this.consecutiveErrors;
+    if (consecutive < MAX_CONSECUTIVE_FAULTS) {
+      this.cb.onEvent?.({ type: 'error', iteration, consecutive, message });
+      return;
+    }
+    const suggestion = faultSuggestion(this.config);
+    this.haltReason = `paused after ${consecutive} non-finite iterations in a row (last: ${message}): ${suggestion}`;
+    this.cb.onEvent?.({ type: 'error', iteration, consecutive, message, pause: true, suggestion });
+  }
+
+  /**
+   * One full iteration; resolves to its metric row. A non-finite update or sampling step is
+   * skipped with an error event (the row then holds only the iteration); throws while paused.
+   */
   async step(): Promise<MetricRow> {
+    if (this.haltReason) throw new Error(this.haltReason);
+    const it = this.iteration;
+    try {
+      return await this.iterate();
+    } catch (err) {
+      if (!(err instanceof NonFiniteError)) throw err;
+      this.restoreWeights();
+      this.unconfirmedUpdate = false;
+      this.iteration = it + 1;
+      this.fault(it, `${err.message}; weights restored to the last good ones`);
+      return { iteration: it };
+    }
+  }
+
+  private async iterate(): Promise<MetricRow> {
     const c = this.config;
     const it = this.iteration;
     const row: MetricRow = { iteration: it };
@@ -183,6 +245,10 @@ export class Trainer {
       this.sampleRng,
     );
     const rolloutMs = now() - t0;
+    if (this.unconfirmedUpdate) {
+      this.consecutiveErrors = 0;
+      this.unconfirmedUpdate = false;
+    }
     Object.assign(row, rolloutMetrics(trajectories, this.tok.special['</think>']));
 
     // 2. StarPO-S filter on in-group reward std, then the optional 2σ drop.
@@ -238,18 +304,18 @@ export class Trainer {
             trainPolicy,
             this.shuffleRng,
           );
+    // Finite losses and gradients can still step into NaN/Inf weights (a huge learning rate).
+    if (!report.nonFinite && !(await weightsFinite([this.policy, this.critic])))
+      report.nonFinite = 'the weights were not finite after the update';
     if (report.nonFinite) {
-      copyWeights(this.policy, this.backupPolicy);
-      if (this.critic && this.backupCritic) copyWeights(this.critic, this.backupCritic);
-      this.consecutiveErrors++;
-      this.cb.onEvent?.({
-        type: 'error',
-        iteration: it,
-        consecutive: this.consecutiveErrors,
-        message: `non-finite update skipped (${report.nonFinite}); weights restored to the start of iteration ${it}`,
-      });
+      this.restoreWeights();
+      this.unconfirmedUpdate = false;
+      this.fault(
+        it,
+        `non-finite update skipped (${report.nonFinite}); weights restored to the start of iteration ${it}`,
+      );
     } else {
-      this.consecutiveErrors = 0;
+      this.unconfirmedUpdate = true;
     }
     const m = report.means;
     if (m.pgLoss !== undefined && report.policySteps > 0) {
@@ -292,9 +358,12 @@ export class Trainer {
     return row;
   }
 
-  /** Iterates until the planned count or until `shouldStop` says so (checked between iterations). */
+  /**
+   * Iterates until the planned count, until `shouldStop` says so (checked between iterations), or
+   * until repeated non-finite iterations pause the run (`haltReason` then says why).
+   */
   async run(shouldStop: () => boolean = () => false): Promise<RunSummary> {
-    while (this.iteration < this.config.iterations && !shouldStop()) await this.step();
+    while (this.iteration < this.config.iterations && !shouldStop() && !this.haltReason) await this.step();
     return this.detector.summary();
   }
 
