@@ -159,6 +159,8 @@ export async function runTraining(
       await trainer.step();
       await writeJsonl(join(opts.out, 'metrics.jsonl'), pending.metrics.splice(0));
       await writeJsonl(join(opts.out, 'events.jsonl'), pending.events.splice(0));
+      // Repeated non-finite iterations: keep the last good weights and stop with the suggestion.
+      if (trainer.haltReason) break;
       if (config.checkpointEvery > 0 && trainer.iteration % config.checkpointEvery === 0)
         await save(`iter-${trainer.iteration}`);
       if (!opts.quiet)
@@ -185,7 +187,8 @@ export async function runTraining(
     env: config.env,
     seed: config.seed,
     iterations: trainer.iteration,
-    completed: trainer.iteration >= config.iterations,
+    completed: trainer.iteration >= config.iterations && !trainer.haltReason,
+    ...(trainer.haltReason ? { fault: trainer.haltReason } : {}),
     echoTrap: s.echoTrap,
     peakSuccess: s.peakSuccess,
     finalSuccess: s.finalSuccess,
@@ -221,6 +224,10 @@ export const trainCommand: Command = {
       io,
     );
     io.stdout.write(`${JSON.stringify(summary)}\n`);
+    if ('fault' in summary) {
+      io.stderr.write(`starpo train: ${String(summary.fault)}\n`);
+      return 1;
+    }
     return 0;
   },
 };
