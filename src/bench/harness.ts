@@ -1,0 +1,320 @@
+// `npm run bench` in one function (DESIGN §8): env steps/s per family, the env path against
+// one message per step, rollout tokens/s with and without the KV cache, update and scoring time
+// per size and backend, kernels or dispatches per training step, the backend probe, real
+// trainer iterations split by phase, and the tensor count over the iterations — cpu and wasm
+// in this process, webgpu in a child process on the software adapter when one is installed.
+// Node only (child process, wasm binaries from node_modules).
+import { cpus } from 'node:os';
+import * as tf from '@tensorflow/tfjs';
+import { randomBase } from '../cli/baseModel.js';
+import { setupNodeBackend } from '../cli/nodeBackend.js';
+import { completeConfig, defaultConfig } from '../core/config.js';
+import type { ModelSize } from '../core/model/config.js';
+import { disposeModel } from '../core/model/params.js';
+import { applyAlgorithm } from '../core/rl/algorithms.js';
+import { InProcessEnvPool } from '../core/rl/envPool.js';
+import { Rng } from '../core/rng.js';
+import { envIds, envSpec } from '../envs/registry.js';
+import type { BackendName } from '../workers/backend.js';
+import { countDispatches } from './dispatch.js';
+import { benchEnvFamilies, benchEnvPath } from './envBench.js';
+import type { GpuPart } from './gpuPart.js';
+import { runGpuChild, swiftshaderIcd } from './nodeGpu.js';
+import { PROBE_SHAPE, probeBackends } from './probe.js';
+import { benchRollout } from './rolloutBench.js';
+import {
+  type BackendEntry,
+  type BenchResults,
+  benchResults,
+  type DispatchRow,
+  deriveRatios,
+  deriveTargets,
+  type Measured,
+  type ModelRow,
+  type ProbeRow,
+  type RolloutRow,
+} from './schema.js';
+import { type StepShape, stepModel, syntheticMinibatch, timeSteps, trainingStep } from './stepBench.js';
+import { benchTrainer } from './trainerBench.js';
+
+export interface BenchSettings {
+  quick: boolean;
+  backends: BackendName[];
+  sizes: ModelSize[];
+  envSteps: number;
+  envPath: { env: string; slots: number; turns: number; actions: number };
+  rollout: { rows: number; prompt: number; newTokens: number };
+  step: Omit<StepShape, 'vocab'>;
+  reps: number;
+  trainer: {
+    env: string;
+    algorithm: 'starpo-ppo';
+    groups: number;
+    groupSize: number;
+    maxTurns: number;
+    maxTokensPerTurn: number;
+    context: number;
+    iterations: number;
+  };
+  gpu: { sizes: ModelSize[]; step: Omit<StepShape, 'vocab'>; timeoutMs: number };
+}
+
+export const FULL_SETTINGS: BenchSettings = {
+  quick: false,
+  backends: ['cpu', 'wasm', 'webgpu'],
+  sizes: ['nano', 'micro'],
+  envSteps: 20_000,
+  envPath: { env: 'minigrid/DoorKey-5x5', slots: 64, turns: 20, actions: 2 },
+  rollout: { rows: 64, prompt: 64, newTokens: 16 },
+  step: { rows: 16, T: 128, scoreRows: 32 },
+  reps: 3,
+  trainer: {
+    env: 'minigrid/DoorKey-5x5',
+    algorithm: 'starpo-ppo',
+    groups: 4,
+    groupSize: 4,
+    maxTurns: 3,
+    maxTokensPerTurn: 24,
+    context: 256,
+    iterations: 50,
+  },
+  gpu: { sizes: ['nano', 'micro'], step: { rows: 8, T: 64, scoreRows: 8 }, timeoutMs: 540_000 },
+};
+
+/** Small enough for CI (well under a minute on two cores); same schema, webgpu off by default. */
+export const QUICK_SETTINGS: BenchSettings = {
+  quick: true,
+  backends: ['cpu', 'wasm'],
+  sizes: ['nano'],
+  envSteps: 300,
+  envPath: { env: 'minigrid/DoorKey-5x5', slots: 8, turns: 4, actions: 2 },
+  rollout: { rows: 8, prompt: 16, newTokens: 4 },
+  step: { rows: 2, T: 32, scoreRows: 4 },
+  reps: 1,
+  trainer: {
+    env: 'minigrid/DoorKey-5x5',
+    algorithm: 'starpo-ppo',
+    groups: 2,
+    groupSize: 2,
+    maxTurns: 2,
+    maxTokensPerTurn: 8,
+    context: 128,
+    iterations: 3,
+  },
+  gpu: { sizes: ['nano'], step: { rows: 2, T: 32, scoreRows: 2 }, timeoutMs: 240_000 },
+};
+
+const SOFTWARE_LABEL = 'software adapter (SwiftShader), correctness only';
+
+async function select(backend: BackendName): Promise<string> {
+  try {
+    await setupNodeBackend(backend);
+    return '';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/** Kernels of one training step on the active cpu/wasm backend (no fused path there). */
+async function kernelRow(backend: BackendName, size: ModelSize, shape: StepShape): Promise<DispatchRow> {
+  const { policy, optimizer } = stepModel(size, shape);
+  const mb = syntheticMinibatch(new Rng(9), shape.rows, shape.T, shape.vocab);
+  try {
+    await trainingStep(policy, optimizer, mb);
+    const c = await countDispatches(() => trainingStep(policy, optimizer, mb));
+    return {
+      backend,
+      size,
+      kind: 'trainingStep',
+      rows: shape.rows,
+      T: shape.T,
+      unfused: c.dispatches,
+      fused: null,
+      reduction: null,
+      topUnfused: c.byName,
+      topFused: null,
+    };
+  } finally {
+    optimizer.dispose();
+    disposeModel(policy);
+  }
+}
+
+/** Runs the whole benchmark; `log` gets one progress line per part. */
+export async function runBench(
+  s: BenchSettings,
+  log: (line: string) => void = () => {},
+): Promise<BenchResults> {
+  const t0 = performance.now();
+  await select(s.backends.includes('wasm') ? 'wasm' : 'cpu');
+  const base = randomBase(s.trainer.env, 'nano', s.trainer.context, 1);
+  const tok = base.tokenizer;
+  log(`bench: envs (${s.envSteps} steps per family)`);
+  const envs = benchEnvFamilies(s.envSteps);
+  const p = s.envPath;
+  const envPath = await benchEnvPath(p.env, p.slots, p.turns, p.actions);
+
+  const backends: BackendEntry[] = [];
+  const rollout: RolloutRow[] = [];
+  const model: ModelRow[] = [];
+  const dispatch: DispatchRow[] = [];
+  const probe: ProbeRow[] = [];
+  for (const backend of ['cpu', 'wasm'] as const) {
+    if (!s.backends.includes(backend)) {
+      backends.push({ backend, available: false, label: '', reason: 'not requested' });
+      continue;
+    }
+    const reason = await select(backend);
+    backends.push({
+      backend,
+      available: reason === '',
+      label: backend === 'wasm' ? 'WASM (SIMD)' : 'JS CPU',
+      reason,
+    });
+    if (reason !== '') continue;
+    log(`bench: ${backend} rollout`);
+    const r = await benchRollout(tok, 'nano', s.rollout.rows, s.rollout.prompt, s.rollout.newTokens);
+    rollout.push({ backend, ...r });
+    const shape = { ...s.step, vocab: tok.size };
+    for (const size of s.sizes) {
+      log(`bench: ${backend} ${size} update and scoring`);
+      const t = await timeSteps(size, shape, s.reps);
+      model.push({
+        backend,
+        size,
+        rows: shape.rows,
+        T: shape.T,
+        scoreRows: shape.scoreRows,
+        fused: false,
+        ...t,
+      });
+      dispatch.push(await kernelRow(backend, size, shape));
+    }
+  }
+  const cpuWasm = s.backends.filter((b): b is 'cpu' | 'wasm' => b !== 'webgpu');
+  if (cpuWasm.length > 0) {
+    log('bench: probe');
+    const shape = s.quick ? { ...s.step, vocab: tok.size } : { ...PROBE_SHAPE, vocab: tok.size };
+    probe.push(...(await probeBackends([s.sizes[0] ?? 'nano'], cpuWasm, { select, shape, reps: s.reps })));
+  }
+
+  // Trainer iterations on the fastest of cpu/wasm for nano.
+  const runOn: BackendName = backends.find((b) => b.backend === 'wasm' && b.available) ? 'wasm' : 'cpu';
+  await select(runOn);
+  log(`bench: ${s.trainer.iterations} trainer iterations on ${runOn}`);
+  const tr = s.trainer;
+  const cfg = completeConfig(
+    {
+      ...applyAlgorithm(defaultConfig(), tr.algorithm),
+      env: tr.env,
+      modelSize: 'nano',
+      backend: runOn,
+      groups: tr.groups,
+      groupSize: tr.groupSize,
+      maxTurns: tr.maxTurns,
+      maxTokensPerTurn: tr.maxTokensPerTurn,
+      contextLength: tr.context,
+      iterations: tr.iterations,
+      evalEvery: 0,
+      miEvery: 0,
+      checkpointEvery: 0,
+      seed: 1,
+    },
+    envIds(),
+  );
+  if (!cfg.ok) throw new Error(`bench trainer config: ${JSON.stringify(cfg.errors)}`);
+  const spec = envSpec(tr.env);
+  const trained = await benchTrainer(
+    cfg.config,
+    base,
+    { pool: new InProcessEnvPool(() => spec.make()), evalPool: new InProcessEnvPool(() => spec.make()) },
+    tr.iterations,
+  );
+  const nt = trained.memory.numTensors;
+  const growth = (nt.at(-1) ?? 0) - (nt[Math.min(1, nt.length - 1)] ?? 0);
+
+  // WebGPU in a child process (Dawn on SwiftShader).
+  let gpu: (GpuPart & { probe: ProbeRow[] }) | null = null;
+  let kernelCheck: BenchResults['kernelCheck'] = {
+    ran: false,
+    ok: null,
+    tolerance: 1e-4,
+    rows: [],
+    reason: '',
+  };
+  const icd = swiftshaderIcd();
+  if (!s.backends.includes('webgpu')) {
+    backends.push({ backend: 'webgpu', available: false, label: '', reason: 'not requested' });
+    kernelCheck.reason = 'webgpu not requested';
+  } else if (!icd) {
+    backends.push({
+      backend: 'webgpu',
+      available: false,
+      label: '',
+      reason: 'no SwiftShader Vulkan ICD found (set STARPO_VK_ICD)',
+    });
+    kernelCheck.reason = 'no webgpu adapter';
+  } else {
+    log('bench: webgpu (child process, software adapter)');
+    try {
+      const args = ['bench', '--part', 'webgpu', '--sizes', s.gpu.sizes.join(',')];
+      gpu = (await runGpuChild(
+        s.quick ? [...args, '--quick'] : args,
+        icd,
+        log,
+        s.gpu.timeoutMs,
+      )) as GpuPart & {
+        probe: ProbeRow[];
+      };
+      backends.push({ backend: 'webgpu', available: true, label: SOFTWARE_LABEL, reason: '' });
+      model.push(...gpu.model);
+      dispatch.push(...gpu.dispatch);
+      probe.push(...gpu.probe);
+      kernelCheck = gpu.kernelCheck;
+    } catch (err) {
+      backends.push({ backend: 'webgpu', available: false, label: '', reason: (err as Error).message });
+      kernelCheck.reason = (err as Error).message;
+    }
+  }
+  const measured: Measured = {
+    schema: 'starpo-bench/1',
+    quick: s.quick,
+    createdAt: new Date().toISOString(),
+    wallSeconds: (performance.now() - t0) / 1000,
+    machine: { cpus: cpus().length, runtime: `node ${process.versions.node}`, tfjs: tf.version.tfjs },
+    backends,
+    envs,
+    envPath,
+    rollout,
+    model,
+    dispatch,
+    kernelCheck,
+    probe,
+    iteration: {
+      backend: runOn,
+      size: 'nano',
+      env: tr.env,
+      algorithm: tr.algorithm,
+      groups: tr.groups,
+      groupSize: tr.groupSize,
+      maxTurns: tr.maxTurns,
+      maxTokensPerTurn: tr.maxTokensPerTurn,
+      iterations: tr.iterations,
+      split: trained.split,
+      perIteration: trained.perIteration,
+    },
+    memory: {
+      backend: runOn,
+      iterations: tr.iterations,
+      numTensors: nt,
+      gpuBytes: trained.memory.gpuBytes,
+      tensorGrowth: growth,
+      flat: growth === 0,
+    },
+  };
+  return benchResults.parse({
+    ...measured,
+    ratios: deriveRatios(measured),
+    targets: deriveTargets(measured),
+  });
+}

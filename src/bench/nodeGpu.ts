@@ -1,0 +1,76 @@
+// WebGPU in Node for the benchmark: the `webgpu` package (Dawn) needs a Vulkan driver, and on a
+// machine without a GPU the one that works is SwiftShader's, shipped with Chromium
+// (reference/playground-tfjs.md §B8). Dawn loads the Vulkan loader when the process starts, so
+// the webgpu measurements run in a child process started with the loader's directory on
+// LD_LIBRARY_PATH and VK_ICD_FILENAMES pointing at the SwiftShader ICD.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where Debian's chromium package puts SwiftShader's Vulkan ICD (override: STARPO_VK_ICD). */
+const DEFAULT_ICDS = ['/usr/lib/chromium/vk_swiftshader_icd.json'];
+
+/** The SwiftShader ICD file to use, or null when none is installed. */
+export function swiftshaderIcd(): string | null {
+  const wanted = process.env.STARPO_VK_ICD;
+  if (wanted) return existsSync(wanted) ? wanted : null;
+  return DEFAULT_ICDS.find((p) => existsSync(p)) ?? null;
+}
+
+/** Environment for a child that runs Dawn on SwiftShader. */
+export function gpuChildEnv(icd: string): NodeJS.ProcessEnv {
+  const libDir = dirname(icd);
+  return {
+    ...process.env,
+    VK_ICD_FILENAMES: icd,
+    LD_LIBRARY_PATH: [libDir, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
+    XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? '/tmp',
+  };
+}
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const cliMain = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+
+/**
+ * Runs `starpo <args>` in a child process with the SwiftShader environment; resolves to the
+ * JSON document its stdout ends with. stderr (progress) is passed through `onLine`.
+ */
+export function runGpuChild(
+  args: string[],
+  icd: string,
+  onLine: (line: string) => void,
+  timeoutMs: number,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cliMain, ...args], {
+      cwd: repoRoot,
+      env: gpuChildEnv(icd),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      const text = d.toString();
+      err += text;
+      for (const line of text.split('\n')) if (line.trim().startsWith('bench')) onLine(line.trim());
+    });
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code === 0 && last.startsWith('{')) {
+        try {
+          resolve(JSON.parse(last));
+          return;
+        } catch {
+          // fall through to the error below
+        }
+      }
+      reject(new Error(`webgpu child exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
+    });
+  });
+}

@@ -1,0 +1,205 @@
+// The shape of bench/results.json (one schema for the full and the --quick run), validated with
+// zod on write and in the test, plus the derived ratios and the targets of issue 9, which are
+// reported, never asserted (DESIGN §8: no timing assertions, least of all on software adapters).
+import { z } from 'zod';
+
+const backend = z.enum(['cpu', 'wasm', 'webgpu']);
+const size = z.enum(['nano', 'micro', 'small']);
+const ms = z.number().nonnegative();
+const counts = z.record(z.string(), z.number());
+const split = z.object({
+  rolloutMs: ms,
+  envMs: ms,
+  scoringMs: ms,
+  updateMs: ms,
+  metricsMs: ms,
+  totalMs: ms,
+});
+
+export const backendEntry = z.object({
+  backend,
+  available: z.boolean(),
+  /** e.g. "software adapter (SwiftShader), correctness only". */
+  label: z.string(),
+  reason: z.string(),
+});
+
+export const modelRow = z.object({
+  backend,
+  size,
+  params: z.number().int().positive(),
+  rows: z.number().int().positive(),
+  T: z.number().int().positive(),
+  scoreRows: z.number().int().positive(),
+  firstStepMs: ms,
+  stepMs: ms,
+  scoreMs: ms,
+  fused: z.boolean(),
+});
+
+export const dispatchRow = z.object({
+  backend,
+  size,
+  kind: z.enum(['trainingStep', 'decodeStep']),
+  rows: z.number().int().positive(),
+  T: z.number().int().positive(),
+  unfused: z.number().int().nonnegative(),
+  fused: z.number().int().nonnegative().nullable(),
+  reduction: z.number().nullable(),
+  topUnfused: counts,
+  topFused: counts.nullable(),
+});
+
+export const rolloutRow = z.object({
+  backend,
+  size,
+  rows: z.number().int().positive(),
+  promptTokens: z.number().int().positive(),
+  newTokens: z.number().int().positive(),
+  cachedTokensPerSec: z.number().nonnegative(),
+  naiveTokensPerSec: z.number().nonnegative(),
+  cacheSpeedup: z.number().nonnegative(),
+});
+
+export const probeRow = z.object({
+  backend,
+  size,
+  msPerStep: ms.nullable(),
+  firstStepMs: ms.nullable(),
+  reason: z.string(),
+});
+
+export const kernelCheck = z.object({
+  ran: z.boolean(),
+  ok: z.boolean().nullable(),
+  tolerance: z.number(),
+  rows: z.array(
+    z.object({ name: z.string(), valueDiff: z.number(), gradDiff: z.number().nullable(), ok: z.boolean() }),
+  ),
+  reason: z.string(),
+});
+
+export const benchResults = z.object({
+  schema: z.literal('starpo-bench/1'),
+  quick: z.boolean(),
+  createdAt: z.string(),
+  wallSeconds: ms,
+  machine: z.object({ cpus: z.number().int().positive(), runtime: z.string(), tfjs: z.string() }),
+  backends: z.array(backendEntry),
+  envs: z.array(
+    z.object({
+      family: z.string(),
+      id: z.string(),
+      steps: z.number().int().positive(),
+      stepsPerSec: z.number().nonnegative(),
+    }),
+  ),
+  envPath: z.object({
+    env: z.string(),
+    slots: z.number().int().positive(),
+    turns: z.number().int().positive(),
+    actionsPerTurn: z.number().int().positive(),
+    directStepsPerSec: z.number().nonnegative(),
+    perTurnStepsPerSec: z.number().nonnegative(),
+    perStepStepsPerSec: z.number().nonnegative(),
+  }),
+  rollout: z.array(rolloutRow),
+  model: z.array(modelRow),
+  dispatch: z.array(dispatchRow),
+  kernelCheck,
+  probe: z.array(probeRow),
+  iteration: z.object({
+    backend,
+    size,
+    env: z.string(),
+    algorithm: z.string(),
+    groups: z.number().int().positive(),
+    groupSize: z.number().int().positive(),
+    maxTurns: z.number().int().positive(),
+    maxTokensPerTurn: z.number().int().positive(),
+    iterations: z.number().int().positive(),
+    split,
+    perIteration: z.array(split),
+  }),
+  memory: z.object({
+    backend,
+    iterations: z.number().int().positive(),
+    numTensors: z.array(z.number().int().nonnegative()),
+    gpuBytes: z.array(z.number().nonnegative()),
+    /** Tensors at the last iteration minus at the second (after the warm-up). */
+    tensorGrowth: z.number().int(),
+    flat: z.boolean(),
+  }),
+  ratios: z.record(z.string(), z.number().nullable()),
+  targets: z.array(
+    z.object({
+      name: z.string(),
+      target: z.string(),
+      value: z.number().nullable(),
+      met: z.boolean().nullable(),
+    }),
+  ),
+});
+
+export type BenchResults = z.infer<typeof benchResults>;
+export type ModelRow = z.infer<typeof modelRow>;
+export type DispatchRow = z.infer<typeof dispatchRow>;
+export type RolloutRow = z.infer<typeof rolloutRow>;
+export type ProbeRow = z.infer<typeof probeRow>;
+export type BackendEntry = z.infer<typeof backendEntry>;
+export type KernelCheckResult = z.infer<typeof kernelCheck>;
+
+/** Everything but the derived fields. */
+export type Measured = Omit<BenchResults, 'ratios' | 'targets'>;
+
+const ratio = (a: number | undefined, b: number | undefined): number | null =>
+  a !== undefined && b !== undefined && b > 0 ? Math.round((100 * a) / b) / 100 : null;
+
+/** Ratios between backends and against the naive paths, all from the same run. */
+export function deriveRatios(m: Measured): Record<string, number | null> {
+  const step = (b: string, s: string) => m.model.find((r) => r.backend === b && r.size === s)?.stepMs;
+  const out: Record<string, number | null> = {
+    envPerTurnVsPerStepMessage: ratio(m.envPath.perTurnStepsPerSec, m.envPath.perStepStepsPerSec),
+  };
+  for (const r of m.rollout) out[`rolloutCacheVsNaive.${r.backend}.${r.size}.rows${r.rows}`] = r.cacheSpeedup;
+  for (const s of ['nano', 'micro', 'small']) {
+    if (step('cpu', s) !== undefined && step('wasm', s) !== undefined)
+      out[`updateCpuOverWasm.${s}`] = ratio(step('cpu', s), step('wasm', s));
+    if (step('webgpu', s) !== undefined && step('wasm', s) !== undefined)
+      out[`updateWebgpuOverWasm.${s}`] = ratio(step('webgpu', s), step('wasm', s));
+  }
+  for (const d of m.dispatch)
+    if (d.reduction !== null) out[`dispatchReduction.${d.kind}.${d.size}`] = d.reduction;
+  return out;
+}
+
+/** The issue's targets with this run's values; null when the run did not measure them. */
+export function deriveTargets(m: Measured): BenchResults['targets'] {
+  const nano64 = m.rollout
+    .filter((r) => r.size === 'nano' && r.rows >= 64)
+    .sort((a, b) => b.cacheSpeedup - a.cacheSpeedup)[0];
+  const targets: BenchResults['targets'] = [
+    {
+      name: 'rollout decoding, KV cache vs naive recompute (nano, 64 rows)',
+      target: '>= 5x',
+      value: nano64?.cacheSpeedup ?? null,
+      met: nano64 ? nano64.cacheSpeedup >= 5 : null,
+    },
+  ];
+  for (const s of ['nano', 'micro'] as const) {
+    const d = m.dispatch.find((r) => r.backend === 'webgpu' && r.size === s && r.kind === 'trainingStep');
+    targets.push({
+      name: `fused WebGPU kernels: dispatches per training step (${s})`,
+      target: '>= 3x fewer',
+      value: d?.reduction ?? null,
+      met: d?.reduction != null ? d.reduction >= 3 : null,
+    });
+  }
+  targets.push({
+    name: `tensor count flat over ${m.memory.iterations} iterations`,
+    target: 'growth 0',
+    value: m.memory.tensorGrowth,
+    met: m.memory.flat,
+  });
+  return targets;
+}

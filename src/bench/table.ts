@@ -1,0 +1,162 @@
+// The readable side of the benchmark: bench/results.json as plain-text tables on stdout.
+import type { BenchResults } from './schema.js';
+
+function table(title: string, headers: string[], rows: (string | number | null)[][]): string {
+  const cells = [headers, ...rows.map((r) => r.map((c) => (c === null ? '—' : String(c))))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
+  return [`${title}`, line(cells[0] as string[]), ...cells.slice(1).map(line), ''].join('\n');
+}
+
+const n = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : String(x));
+
+/** All sections of the report as one string. */
+export function formatTables(r: BenchResults): string {
+  const out: string[] = [
+    `starpo bench${r.quick ? ' --quick' : ''} — ${r.createdAt}, ${r.machine.cpus} CPUs, ${r.machine.runtime}, tfjs ${r.machine.tfjs}, ${n(r.wallSeconds, 1)} s\n`,
+  ];
+  out.push(
+    table(
+      'Backends',
+      ['backend', 'available', 'label / reason'],
+      r.backends.map((b) => [b.backend, b.available ? 'yes' : 'no', b.available ? b.label : b.reason]),
+    ),
+  );
+  out.push(
+    table(
+      'Env steps/s per family (random policy, one thread)',
+      ['family', 'id', 'steps/s'],
+      r.envs.map((e) => [e.family, e.id, e.stepsPerSec]),
+    ),
+  );
+  const p = r.envPath;
+  out.push(
+    table(
+      `Env path (${p.env}, ${p.slots} slots × ${p.turns} turns × ${p.actionsPerTurn} actions, MessageChannel)`,
+      ['direct steps/s', 'one message per turn', 'one message per step (naive)'],
+      [[p.directStepsPerSec, p.perTurnStepsPerSec, p.perStepStepsPerSec]],
+    ),
+  );
+  out.push(
+    table(
+      'Rollout decoding (tokens/s)',
+      ['backend', 'size', 'rows', 'prompt+new', 'KV cache', 'naive recompute', 'speed-up'],
+      r.rollout.map((x) => [
+        x.backend,
+        x.size,
+        x.rows,
+        `${x.promptTokens}+${x.newTokens}`,
+        x.cachedTokensPerSec,
+        x.naiveTokensPerSec,
+        `${x.cacheSpeedup}×`,
+      ]),
+    ),
+  );
+  out.push(
+    table(
+      'Scoring and update per model size and backend (ms, median)',
+      [
+        'backend',
+        'size',
+        'params',
+        'fused',
+        'update rows×T',
+        'update',
+        'first step',
+        'scoring rows',
+        'scoring',
+      ],
+      r.model.map((m) => [
+        m.backend + (m.backend === 'webgpu' ? '*' : ''),
+        m.size,
+        m.params,
+        m.backend === 'webgpu' ? (m.fused ? 'yes' : 'no') : '—',
+        `${m.rows}×${m.T}`,
+        n(m.stepMs, 1),
+        n(m.firstStepMs, 0),
+        m.scoreRows,
+        n(m.scoreMs, 1),
+      ]),
+    ),
+  );
+  if (r.model.some((m) => m.backend === 'webgpu'))
+    out.push('* webgpu here is a software adapter (SwiftShader): correctness only, not a speed figure.\n');
+  out.push(
+    table(
+      'Dispatches (webgpu) / kernels (cpu, wasm) per step',
+      ['backend', 'size', 'step', 'rows×T', 'unfused', 'fused', 'reduction'],
+      r.dispatch.map((d) => [
+        d.backend,
+        d.size,
+        d.kind,
+        `${d.rows}×${d.T}`,
+        d.unfused,
+        d.fused,
+        d.reduction === null ? null : `${d.reduction}×`,
+      ]),
+    ),
+  );
+  const k = r.kernelCheck;
+  out.push(
+    k.ran
+      ? table(
+          `Fused kernels vs unfused (tolerance ${k.tolerance})`,
+          ['check', 'max |Δ value|', 'max |Δ grad|', 'ok'],
+          k.rows.map((c) => [
+            c.name,
+            c.valueDiff.toExponential(1),
+            c.gradDiff?.toExponential(1) ?? null,
+            c.ok ? 'yes' : 'NO',
+          ]),
+        )
+      : `Fused kernels vs unfused: not run (${k.reason})\n`,
+  );
+  out.push(
+    table(
+      'Backend probe (one training step, synthetic minibatch)',
+      ['backend', 'size', 'ms/step', 'first step ms', 'note'],
+      r.probe.map((x) => [
+        x.backend,
+        x.size,
+        x.msPerStep === null ? null : n(x.msPerStep, 1),
+        x.firstStepMs === null ? null : n(x.firstStepMs, 0),
+        x.reason,
+      ]),
+    ),
+  );
+  const it = r.iteration;
+  const s = it.split;
+  out.push(
+    table(
+      `Trainer iteration (${it.backend}, ${it.size}, ${it.env}, ${it.algorithm}, ${it.groups}×${it.groupSize} rollouts, ${it.maxTurns} turns × ${it.maxTokensPerTurn} tokens; mean of ${Math.max(1, it.iterations - 1)})`,
+      ['rollout', 'env', 'scoring', 'update', 'metrics', 'total ms'],
+      [
+        [
+          n(s.rolloutMs, 1),
+          n(s.envMs, 1),
+          n(s.scoringMs, 1),
+          n(s.updateMs, 1),
+          n(s.metricsMs, 1),
+          n(s.totalMs, 1),
+        ],
+      ],
+    ),
+  );
+  const m = r.memory;
+  out.push(
+    `Memory over ${m.iterations} iterations (${m.backend}): tensors ${m.numTensors[0]} → ${m.numTensors.at(-1)} (growth after warm-up ${m.tensorGrowth}), GPU bytes ${m.gpuBytes[0]} → ${m.gpuBytes.at(-1)}\n`,
+  );
+  out.push(
+    table(
+      'Targets (reported, not asserted)',
+      ['target', 'wanted', 'value', 'met'],
+      r.targets.map((t) => [
+        t.name,
+        t.target,
+        t.value,
+        t.met === null ? 'not measured' : t.met ? 'yes' : 'no',
+      ]),
+    ),
+  );
+  return out.join('\n');
+}

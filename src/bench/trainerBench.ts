@@ -1,0 +1,119 @@
+// Real trainer iterations (core/rl/trainer.ts via session.ts createTrainer) with the time of each
+// iteration split into rollout decoding, env stepping, scoring (old/ref log-probs, values,
+// advantages), update and metrics, plus the tensor count and GPU bytes after every iteration.
+// The split comes from outside the trainer: the env pool is wrapped to time its calls, the
+// first gradient computation of the iteration (tf.engine().gradients, which tf.variableGrads calls) marks the end of
+// scoring, and the trainer's own rollout/update durations close the rest.
+import * as tf from '@tensorflow/tfjs';
+import type { Config } from '../core/config.js';
+import type { EnvPool, ResetResult, TurnResult } from '../core/rl/envPool.js';
+import { type BaseModel, createTrainer } from '../core/rl/session.js';
+
+export interface IterationSplit {
+  rolloutMs: number;
+  envMs: number;
+  scoringMs: number;
+  updateMs: number;
+  metricsMs: number;
+  totalMs: number;
+}
+
+export interface TrainerBench {
+  /** Mean over the timed iterations (the first, warm-up iteration excluded). */
+  split: IterationSplit;
+  perIteration: IterationSplit[];
+  memory: { numTensors: number[]; gpuBytes: number[] };
+}
+
+/** An env pool that adds up the time spent in its calls. */
+class TimedPool implements EnvPool {
+  ms = 0;
+  constructor(private readonly inner: EnvPool) {}
+  get stepsTaken(): number {
+    return this.inner.stepsTaken;
+  }
+  async reset(seeds: readonly number[]): Promise<ResetResult[]> {
+    const t0 = performance.now();
+    const r = await this.inner.reset(seeds);
+    this.ms += performance.now() - t0;
+    return r;
+  }
+  async step(batch: readonly { slot: number; actions: readonly string[] }[]): Promise<TurnResult[]> {
+    const t0 = performance.now();
+    const r = await this.inner.step(batch);
+    this.ms += performance.now() - t0;
+    return r;
+  }
+}
+
+interface GradEngine {
+  gradients(...args: unknown[]): unknown;
+}
+
+const gpuBytes = (): number => {
+  const m = tf.memory() as tf.MemoryInfo & { numBytesInGPUAllocated?: number; numBytesInGPU?: number };
+  return m.numBytesInGPUAllocated ?? m.numBytesInGPU ?? 0;
+};
+
+/**
+ * Runs `iterations` iterations (the first is a warm-up, not in the mean) and returns the split
+ * and the memory series (one point per iteration). `pools` make fresh envs of the config's id.
+ */
+export async function benchTrainer(
+  config: Config,
+  base: BaseModel,
+  pools: { pool: EnvPool; evalPool: EnvPool },
+  iterations: number,
+): Promise<TrainerBench> {
+  const pool = new TimedPool(pools.pool);
+  const { trainer, models } = createTrainer(config, base, { pool, evalPool: pools.evalPool });
+  const engine = tf.engine() as unknown as GradEngine;
+  const original = engine.gradients;
+  let firstGrad: number | null = null;
+  engine.gradients = function (this: GradEngine, ...args: unknown[]) {
+    firstGrad ??= performance.now();
+    return original.apply(this, args);
+  };
+  const perIteration: IterationSplit[] = [];
+  const memory = { numTensors: [] as number[], gpuBytes: [] as number[] };
+  try {
+    for (let i = 0; i < iterations; i++) {
+      pool.ms = 0;
+      firstGrad = null;
+      const t0 = performance.now();
+      const row = await trainer.step();
+      const total = performance.now() - t0;
+      const rollout = row['time/rolloutMs'] ?? 0;
+      const update = row['time/updateMs'] ?? 0;
+      // Scoring ends where the first gradient is taken (no update step at all: all scoring).
+      const scoringEnd = firstGrad ?? t0 + rollout + update;
+      const scoring = Math.max(0, scoringEnd - t0 - rollout);
+      perIteration.push({
+        rolloutMs: Math.max(0, rollout - pool.ms),
+        envMs: pool.ms,
+        scoringMs: scoring,
+        // The trainer's update phase starts with scoring: the rest is the update proper.
+        updateMs: Math.max(0, update - scoring),
+        metricsMs: Math.max(0, total - rollout - update),
+        totalMs: total,
+      });
+      memory.numTensors.push(tf.memory().numTensors);
+      memory.gpuBytes.push(gpuBytes());
+    }
+  } finally {
+    engine.gradients = original;
+    trainer.dispose();
+    models.dispose();
+  }
+  const timed = perIteration.length > 1 ? perIteration.slice(1) : perIteration;
+  const mean = (k: keyof IterationSplit) => timed.reduce((s, r) => s + r[k], 0) / Math.max(1, timed.length);
+  const split: IterationSplit = {
+    rolloutMs: mean('rolloutMs'),
+    envMs: mean('envMs'),
+    scoringMs: mean('scoringMs'),
+    updateMs: mean('updateMs'),
+    metricsMs: mean('metricsMs'),
+    totalMs: mean('totalMs'),
+  };
+  return { split, perIteration, memory };
+}

@@ -1,0 +1,111 @@
+// `npm run bench`: the performance benchmark (DESIGN §8) — writes bench/results.json and prints
+// readable tables. The measuring code is src/bench/; this file parses flags, writes the file and,
+// with the internal `--part webgpu`, runs the webgpu measurements inside the child process that
+// src/bench/nodeGpu.ts starts with the SwiftShader environment.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import * as tf from '@tensorflow/tfjs';
+import { runGpuPart } from '../../bench/gpuPart.js';
+import { type BenchSettings, FULL_SETTINGS, QUICK_SETTINGS, runBench } from '../../bench/harness.js';
+import { probeBackends } from '../../bench/probe.js';
+import { formatTables } from '../../bench/table.js';
+import type { ModelSize } from '../../core/model/config.js';
+import type { BackendName } from '../../workers/backend.js';
+import { randomBase } from '../baseModel.js';
+import { type CliIo, type Command, UsageError } from '../command.js';
+import { setupNodeBackend } from '../nodeBackend.js';
+
+const SIZES: readonly ModelSize[] = ['nano', 'micro', 'small'];
+const BACKENDS: readonly BackendName[] = ['cpu', 'wasm', 'webgpu'];
+
+interface Args {
+  settings: BenchSettings;
+  out: string;
+  part: 'webgpu' | null;
+}
+
+function parseArgs(args: string[]): Args {
+  const quick = args.includes('--quick');
+  let settings: BenchSettings = structuredClone(quick ? QUICK_SETTINGS : FULL_SETTINGS);
+  let out = 'bench/results.json';
+  let part: Args['part'] = null;
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if (flag === '--quick') continue;
+    const value = args[++i];
+    if (value === undefined) throw new UsageError(`${flag} needs a value`);
+    if (flag === '--out') out = value;
+    else if (flag === '--sizes') {
+      const sizes = value.split(',');
+      const bad = sizes.find((z) => !SIZES.includes(z as ModelSize));
+      if (bad !== undefined) throw new UsageError(`--sizes: unknown size "${bad}" (nano, micro, small)`);
+      settings = {
+        ...settings,
+        sizes: sizes as ModelSize[],
+        gpu: { ...settings.gpu, sizes: sizes as ModelSize[] },
+      };
+    } else if (flag === '--backends') {
+      const backends = value.split(',');
+      const bad = backends.find((b) => !BACKENDS.includes(b as BackendName));
+      if (bad !== undefined) throw new UsageError(`--backends: unknown backend "${bad}" (cpu, wasm, webgpu)`);
+      settings = { ...settings, backends: backends as BackendName[] };
+    } else if (flag === '--iterations') {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 2) throw new UsageError('--iterations must be an integer ≥ 2');
+      settings = { ...settings, trainer: { ...settings.trainer, iterations: n } };
+    } else if (flag === '--part') {
+      if (value !== 'webgpu') throw new UsageError('--part: only "webgpu" (internal)');
+      part = value;
+    } else throw new UsageError(`unknown option "${flag}"`);
+  }
+  return { settings, out, part };
+}
+
+/** The child's side: webgpu measurements as one JSON line on stdout. */
+async function webgpuPart(s: BenchSettings, io: CliIo): Promise<number> {
+  await setupNodeBackend('webgpu');
+  try {
+    const vocab = randomBase(s.trainer.env, 'nano', s.trainer.context, 1).tokenizer.size;
+    const shape = { ...s.gpu.step, vocab };
+    const log = (line: string) => io.stderr.write(`bench: ${line}\n`);
+    const part = await runGpuPart(s.gpu.sizes, shape, 1, log);
+    const probe = await probeBackends([s.gpu.sizes[0] ?? 'nano'], ['webgpu'], {
+      select: async () => (tf.getBackend() === 'webgpu' ? '' : 'webgpu is not active'),
+      shape,
+      reps: 1,
+    });
+    io.stdout.write(`${JSON.stringify({ ...part, probe })}\n`);
+    return 0;
+  } finally {
+    // Dawn keeps Node alive while navigator.gpu exists (reference/playground-tfjs.md §B8).
+    delete (globalThis as { navigator?: unknown }).navigator;
+  }
+}
+
+export const benchCommand: Command = {
+  name: 'bench',
+  summary:
+    'Performance benchmark: envs, rollout, update/scoring per backend, dispatches, iteration split (JSON + tables)',
+  usage: [
+    'usage: npm run bench -- [--quick] [--backends cpu,wasm,webgpu] [--sizes nano,micro] [--iterations 50]',
+    '                        [--out bench/results.json]',
+    '',
+    'Measures, in one run: env steps/s per family; the env path with one message per turn against',
+    'one per step; rollout tokens/s with the KV cache and with naive recompute; update and scoring',
+    'time per model size and backend; kernels (cpu, wasm) or dispatches (webgpu, with and without',
+    'the fused kernels) per training step; the backend probe; real trainer iterations split into',
+    'rollout / env / scoring / update / metrics; the tensor count over the iterations. WebGPU runs',
+    'in a child process on the SwiftShader software adapter when it is installed: correctness and',
+    'dispatch counts only, its times are not speed figures. Writes JSON to --out and prints tables.',
+    '--quick: a small version with the same JSON schema (cpu and wasm, nano) for CI.',
+  ].join('\n'),
+  async run(args, io) {
+    const a = parseArgs(args);
+    if (a.part === 'webgpu') return webgpuPart(a.settings, io);
+    const results = await runBench(a.settings, (line) => io.stderr.write(`${line}\n`));
+    await mkdir(dirname(a.out), { recursive: true });
+    await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);
+    io.stdout.write(`${formatTables(results)}\nwritten to ${a.out}\n`);
+    return 0;
+  },
+};
