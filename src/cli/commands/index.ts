@@ -1,5 +1,6 @@
 // The command table of `starpo`. Add one import and one entry per command.
 import type { Command } from '../command.js';
+import { benchCommand } from './bench.js';
 import { benchMinigridCommand } from './bench-minigrid.js';
 import { benchModelCommand } from './bench-model.js';
 import { benchWebshopCommand } from './bench-webshop.js';
@@ -14,6 +15,7 @@ export const commands: readonly Command[] = [
   trainCommand,
   sweepCommand,
   pretrainCommand,
+  benchCommand,
   benchModelCommand,
   benchMinigridCommand,
   benchWebshopCommand,
