@@ -18,6 +18,11 @@ test('start, pause, step one iteration, resume, stop', async ({ page }) => {
   await page.waitForTimeout(1500);
   expect(await points(page)).toBe(paused);
 
+  // A live setting changes mid-run and leaves a marker on the charts; others are locked.
+  await expect(page.getByTestId('field-groups')).toBeDisabled();
+  await page.getByTestId('field-temperature').fill('0.9');
+  await expect(page.getByTestId('chart-success').locator('.marker-legend')).toContainText('1 marker');
+
   await page.getByTestId('btn-step').click();
   await expect.poll(() => points(page)).toBe(paused + 1);
   await expect(page.getByTestId('btn-step')).toBeEnabled();

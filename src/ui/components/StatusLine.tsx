@@ -1,5 +1,5 @@
-// The status line: the backend really in use, the GPU adapter, any fallback reason, and a
-// button that cross-checks a short training run on this backend against the CPU backend.
+// The status line: the backend really in use, the GPU adapter, any fallback reason, what the
+// current run started from, and a button that cross-checks a short training run on this backend against the CPU backend.
 import { adapterLabel, describeBackend } from '../../workers/backendInfo.js';
 import { useApp } from '../store/index.js';
 
@@ -8,6 +8,7 @@ export function StatusLine({ onSelfCheck }: { onSelfCheck: () => void }) {
   const report = useApp((s) => s.backendReport);
   const error = useApp((s) => s.backendError);
   const check = useApp((s) => s.selfCheck);
+  const info = useApp((s) => s.startInfo);
   return (
     <footer className="status-line" data-testid="status-line">
       <span data-testid="backend-status" data-backend={report?.backend ?? ''} data-state={status}>
@@ -16,6 +17,12 @@ export function StatusLine({ onSelfCheck }: { onSelfCheck: () => void }) {
         {status === 'ready' && report ? `Backend: ${describeBackend(report)}` : null}
       </span>
       <span data-testid="gpu-adapter">GPU adapter: {adapterLabel(report?.adapter ?? null)}</span>
+      {info ? (
+        <span data-testid="run-base" data-untrained={info.untrained}>
+          Started from {info.baseLabel} · {(info.parameters / 1000).toFixed(1)}k parameters · vocabulary{' '}
+          {info.vocabSize} · context {info.context}
+        </span>
+      ) : null}
       <button
         type="button"
         data-testid="btn-self-check"
