@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { runGpuPart } from '../../bench/gpuPart.js';
 import { type BenchSettings, FULL_SETTINGS, QUICK_SETTINGS, runBench } from '../../bench/harness.js';
+import { checkKernels } from '../../bench/kernelCheck.js';
 import { probeBackends } from '../../bench/probe.js';
 import { formatTables } from '../../bench/table.js';
 import type { ModelSize } from '../../core/model/config.js';
@@ -21,7 +22,7 @@ const BACKENDS: readonly BackendName[] = ['cpu', 'wasm', 'webgpu'];
 interface Args {
   settings: BenchSettings;
   out: string;
-  part: 'webgpu' | null;
+  part: 'webgpu' | 'kernels' | null;
 }
 
 function parseArgs(args: string[]): Args {
@@ -54,17 +55,22 @@ function parseArgs(args: string[]): Args {
       if (!Number.isInteger(n) || n < 2) throw new UsageError('--iterations must be an integer ≥ 2');
       settings = { ...settings, trainer: { ...settings.trainer, iterations: n } };
     } else if (flag === '--part') {
-      if (value !== 'webgpu') throw new UsageError('--part: only "webgpu" (internal)');
+      if (value !== 'webgpu' && value !== 'kernels')
+        throw new UsageError('--part: "webgpu" or "kernels" (internal)');
       part = value;
     } else throw new UsageError(`unknown option "${flag}"`);
   }
   return { settings, out, part };
 }
 
-/** The child's side: webgpu measurements as one JSON line on stdout. */
-async function webgpuPart(s: BenchSettings, io: CliIo): Promise<number> {
+/** The child's side: webgpu measurements (or only the kernel check) as one JSON line on stdout. */
+async function webgpuPart(s: BenchSettings, io: CliIo, kernelsOnly: boolean): Promise<number> {
   await setupNodeBackend('webgpu');
   try {
+    if (kernelsOnly) {
+      io.stdout.write(`${JSON.stringify(await checkKernels())}\n`);
+      return 0;
+    }
     const vocab = randomBase(s.trainer.env, 'nano', s.trainer.context, 1).tokenizer.size;
     const shape = { ...s.gpu.step, vocab };
     const log = (line: string) => io.stderr.write(`bench: ${line}\n`);
@@ -101,7 +107,7 @@ export const benchCommand: Command = {
   ].join('\n'),
   async run(args, io) {
     const a = parseArgs(args);
-    if (a.part === 'webgpu') return webgpuPart(a.settings, io);
+    if (a.part !== null) return webgpuPart(a.settings, io, a.part === 'kernels');
     const results = await runBench(a.settings, (line) => io.stderr.write(`${line}\n`));
     await mkdir(dirname(a.out), { recursive: true });
     await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);

@@ -1,0 +1,52 @@
+// `npm run bench -- --quick` end to end in-process: the JSON it writes must satisfy the results
+// schema and the bookkeeping invariants (every env family once, the iteration split adding up to
+// the iteration time, one memory point per iteration, the same kernel graph on cpu and wasm).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { benchResults } from '../../bench/schema.js';
+import { envIds, envSpec } from '../../envs/registry.js';
+import { runCommand, usageErrorOf } from '../testing.js';
+import { benchCommand } from './bench.js';
+
+describe('bench --quick', () => {
+  it('writes results.json with the full schema and consistent figures', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'bench-')), 'results.json');
+    const r = await runCommand(benchCommand, ['--quick', '--out', out]);
+    expect(r.stderr).not.toContain('starpo bench:');
+    expect(r.code).toBe(0);
+    const results = benchResults.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(results.quick).toBe(true);
+
+    const families = new Set(envIds().map((id) => envSpec(id).family));
+    expect(results.envs.map((e) => e.family).sort()).toEqual([...families].sort());
+
+    const { split, iterations, perIteration } = results.iteration;
+    expect(perIteration).toHaveLength(iterations);
+    for (const s of perIteration) {
+      const parts = s.rolloutMs + s.envMs + s.scoringMs + s.updateMs + s.metricsMs;
+      expect(Math.abs(parts - s.totalMs)).toBeLessThan(1);
+      expect(s.updateMs).toBeGreaterThan(0); // the first gradient marks where scoring ends
+    }
+    expect(split.totalMs).toBeGreaterThan(0);
+    expect(results.memory.numTensors).toHaveLength(iterations);
+
+    const kernels = results.dispatch.filter((d) => d.kind === 'trainingStep');
+    expect(kernels.map((d) => d.backend).sort()).toEqual(['cpu', 'wasm']);
+    expect(kernels[0]?.unfused).toBeGreaterThan(100);
+    expect(kernels[0]?.unfused).toBe(kernels[1]?.unfused);
+
+    expect(results.rollout.map((x) => x.backend).sort()).toEqual(['cpu', 'wasm']);
+    expect(results.probe.filter((p) => p.msPerStep !== null)).toHaveLength(2);
+    expect(results.backends.find((b) => b.backend === 'webgpu')?.available).toBe(false);
+    expect(results.targets.map((t) => t.met)).toContain(results.memory.flat);
+    expect(r.stdout).toContain('Trainer iteration');
+    expect(r.stdout).toContain('Targets (reported, not asserted)');
+  }, 120_000);
+
+  it('names unusable flags', async () => {
+    expect(await usageErrorOf(benchCommand, ['--sizes', 'huge'])).toContain('unknown size "huge"');
+    expect(await usageErrorOf(benchCommand, ['--backends', 'webgl'])).toContain('unknown backend "webgl"');
+  });
+});
