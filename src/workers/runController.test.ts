@@ -31,7 +31,7 @@ const config: Config = {
   groupSize: 2,
   maxTurns: 2,
   maxTokensPerTurn: 6,
-  contextLength: 128,
+  contextLength: 64,
   iterations: 50,
   evalEvery: 0,
   miEvery: 0,
@@ -90,7 +90,7 @@ describe('RunController', () => {
     await rc.stop();
     const cp = got.find((m) => m.type === 'checkpoint');
     expect(cp?.type === 'checkpoint' && cp.iteration).toBe(afterPause);
-    expect(cp?.type === 'checkpoint' && cp.manifest.policy.config.context).toBe(128);
+    expect(cp?.type === 'checkpoint' && cp.manifest.policy.config.context).toBe(64);
     const fin = got.find((m) => m.type === 'finished');
     expect(fin?.type === 'finished' && fin.reason).toBe('stopped');
     // The run's tensors are freed.
