@@ -2,10 +2,13 @@
 // each network's fixed parameter order), model configs, and the tokenizer's vocabulary.
 // Pure functions on Uint8Array — no file system here; the CLI and the UI do the I/O.
 // Loading checks everything against what the caller expects and refuses a mismatch with a
-// message naming the field, the weight or the first differing vocabulary token.
+// message naming the field, the weight or the first differing vocabulary token. A manifest is
+// schema-checked first (manifest.ts: types and bounds), the blob's size is capped, and weights
+// holding NaN or ±Inf are refused, so an imported file can neither crash nor poison a run.
 import type * as tf from '@tensorflow/tfjs';
 import { Tokenizer, type Vocabulary } from '../tokenizer.js';
 import { type ModelConfig, validateConfig } from './config.js';
+import { MAX_CHECKPOINT_BYTES, parseManifest } from './manifest.js';
 import { type Model, type ModelKind, modelFromValues, paramSpecs } from './params.js';
 
 export const CHECKPOINT_FORMAT = 'starpo-checkpoint';
@@ -138,6 +141,13 @@ function readNetwork(role: string, entry: NetworkEntry, floats: Float32Array): M
         `checkpoint: ${role} weight ${spec.name} lies outside the blob (${floats.length} floats)`,
       );
     }
+    for (let i = t.offset; i < t.offset + n; i++) {
+      if (!Number.isFinite(floats[i] as number)) {
+        throw new Error(
+          `checkpoint: ${role} weight ${spec.name} holds a non-finite value (${floats[i]}) at element ${i - t.offset}`,
+        );
+      }
+    }
   }
   if (entry.tensors.length !== expected.length) {
     const extra = entry.tensors.find((t) => !expected.some((s) => s.name === t.name));
@@ -165,6 +175,9 @@ export function loadCheckpoint(
     );
   }
   if (m.version !== 1) throw new Error(`checkpoint: unsupported version ${m.version}`);
+  if (blob.byteLength > MAX_CHECKPOINT_BYTES)
+    throw new Error(`checkpoint: blob of ${blob.byteLength} bytes is over the ${MAX_CHECKPOINT_BYTES}-byte limit`);
+  parseManifest(m);
   const tokenizer = new Tokenizer(m.vocabulary);
   if (expect.vocabulary) {
     const diff = vocabularyDifference(m.vocabulary, expect.vocabulary);
