@@ -117,6 +117,8 @@ export class RunController {
   private async loop(r: ActiveRun): Promise<void> {
     try {
       while (!r.wantPause && !r.wantStop && r.trainer.iteration < r.trainer.config.iterations) {
+        // Repeated non-finite iterations pause the trainer until a live change (core/rl/trainer).
+        if (r.trainer.haltReason) throw new Error(r.trainer.haltReason);
         await this.iterate(r);
         // Let control messages in between iterations.
         await new Promise((resolve) => setTimeout(resolve, 0));

@@ -26,6 +26,14 @@ const run: RunData = {
   events: [
     { type: 'live', iteration: 1, changes: { lr: 0.01 } },
     {
+      type: 'error',
+      iteration: 1,
+      message: 'NaN in the loss',
+      consecutive: 3,
+      pause: true,
+      suggestion: 'lower lr',
+    },
+    {
       type: 'echo',
       iteration: 2,
       kind: 'collapse',

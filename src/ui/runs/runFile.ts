@@ -88,7 +88,14 @@ const eventSchema = z.discriminatedUnion('type', [
     value: z.number().nullable(),
     reference: z.number().nullable(),
   }),
-  z.object({ type: z.literal('error'), iteration: nonNegInt, message: z.string(), consecutive: nonNegInt }),
+  z.object({
+    type: z.literal('error'),
+    iteration: nonNegInt,
+    message: z.string(),
+    consecutive: nonNegInt,
+    pause: z.boolean().optional(),
+    suggestion: z.string().optional(),
+  }),
   z.object({ type: z.literal('live'), iteration: nonNegInt, changes: z.record(z.string(), z.unknown()) }),
 ]);
 
