@@ -2,6 +2,12 @@
 // core/ never imports this file; it sees environments through its own pool interface, which
 // these types satisfy structurally.
 
+/**
+ * Longest action text an environment reads, in characters: a longer one is an invalid action,
+ * refused before any parsing or search (the agent writes ≤ 256 tokens; people can paste more).
+ */
+export const MAX_ACTION_CHARS = 1000;
+
 /** What `step` reports beside the reward. */
 export interface StepInfo {
   /** The episode reached its goal (MiniGrid: the goal reward; WebShop: reward = 1). */

@@ -25,7 +25,7 @@
 // Randomness: the pair and the arm order from Rng(seed); the payout from Rng(seed).fork('step')
 // (and `stepSalt`), so the same seed and action give the same payout.
 import { Rng } from '../../core/rng.js';
-import type { StepResult, TextEnv } from '../types.js';
+import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
 import { ARM_POOLS, type ArmPair, type ArmPool } from './arms.js';
 
 /** RAGEN's bandit payouts (BanditEnvConfig). */
@@ -134,7 +134,7 @@ export class BanditEnv implements TextEnv<BanditView> {
     }
     this.steps++;
     this.finished = this.steps >= this.maxSteps;
-    const wanted = action.trim().toLowerCase();
+    const wanted = action.length > MAX_ACTION_CHARS ? '' : action.trim().toLowerCase();
     const arm = this.arms.find((name) => name.toLowerCase() === wanted);
     if (arm === undefined) {
       this.lastReward = 0;

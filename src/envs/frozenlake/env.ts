@@ -29,7 +29,7 @@
 // Randomness: the map from Rng(seed); slips from Rng(seed).fork('step') (and `stepSalt`), so the
 // same seed and actions give the same trajectory.
 import { Rng } from '../../core/rng.js';
-import type { StepResult, TextEnv } from '../types.js';
+import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
 import { lakeExpert, outcomes } from './expert.js';
 import { GOAL, generateMap, HOLE, LAKE_ACTIONS, type LakeMap, moveFrom } from './map.js';
 
@@ -152,7 +152,7 @@ export class FrozenLakeEnv implements TextEnv<FrozenLakeView> {
       };
     }
     this.steps++;
-    const a = parseLakeAction(action);
+    const a = action.length > MAX_ACTION_CHARS ? -1 : parseLakeAction(action);
     if (a < 0) {
       this.finished = this.steps >= this.maxSteps;
       this.lastAction = null;

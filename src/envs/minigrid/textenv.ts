@@ -6,7 +6,7 @@
 // passes, so every episode ends), and the next observation starts with a line saying it was
 // not understood.
 import { Rng } from '../../core/rng.js';
-import type { StepResult, TextEnv } from '../types.js';
+import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
 import { ACTION_TEXT } from './expert.js';
 import type { ExpertStep, Family, Task } from './family.js';
 import { PlacementError } from './placement.js';
@@ -100,7 +100,7 @@ export class MiniGridTextEnv<P = unknown> implements TextEnv<MiniGridView> {
       };
     }
     const world = this.world;
-    const a = parseAction(action);
+    const a = action.length > MAX_ACTION_CHARS ? -1 : parseAction(action);
     if (a < 0 || !this.allowed[a]) {
       world.stepCount++;
       this.finished = world.stepCount >= world.maxSteps;

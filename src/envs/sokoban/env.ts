@@ -31,7 +31,7 @@
 // Every box on a target (success), or maxSteps actions (default 10, RAGEN's
 // max_actions_per_traj; unreadable text counts as an action too).
 import { Rng } from '../../core/rng.js';
-import type { StepResult, TextEnv } from '../types.js';
+import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
 import { SokobanPlanner } from './expert.js';
 import { GenerationError, generateLevel } from './generate.js';
 import {
@@ -205,7 +205,7 @@ export class SokobanEnv implements TextEnv<SokobanView> {
       };
     }
     this.steps++;
-    const dir = parseDirection(action);
+    const dir = action.length > MAX_ACTION_CHARS ? -1 : parseDirection(action);
     if (dir < 0) {
       this.finished = this.steps >= this.maxSteps;
       this.lastAction = null;

@@ -13,7 +13,7 @@
 // are lowercased. Anything else is an invalid no-op that still costs one action.
 // Reward: get_reward on buy (reward.ts), 0 otherwise. Success: reward = 1.
 // Termination: buy now, or the budget spent (truncation, reward 0).
-import type { StepResult, TextEnv } from '../types.js';
+import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
 import { type GoalMode, goalIndexForSeed, type Split } from './goals.js';
 import { type PageType, PRODUCT_WINDOW, ShopSession } from './pages.js';
 import { getShop, type Shop } from './shop.js';
@@ -162,7 +162,7 @@ export class WebShopEnv implements TextEnv<WebShopView> {
       return { observation: this.observation(), reward: 0, done: true, info: this.info(false, false) };
     }
     const before = this.session.stateKey();
-    const valid = this.session.step(action.trim());
+    const valid = action.length <= MAX_ACTION_CHARS && this.session.step(action.trim());
     const effective = valid && this.session.stateKey() !== before;
     this.actionsLeft--;
     const bought = this.session.page === 'done';
