@@ -176,7 +176,9 @@ export function loadCheckpoint(
   }
   if (m.version !== 1) throw new Error(`checkpoint: unsupported version ${m.version}`);
   if (blob.byteLength > MAX_CHECKPOINT_BYTES)
-    throw new Error(`checkpoint: blob of ${blob.byteLength} bytes is over the ${MAX_CHECKPOINT_BYTES}-byte limit`);
+    throw new Error(
+      `checkpoint: blob of ${blob.byteLength} bytes is over the ${MAX_CHECKPOINT_BYTES}-byte limit`,
+    );
   parseManifest(m);
   const tokenizer = new Tokenizer(m.vocabulary);
   if (expect.vocabulary) {

@@ -21,9 +21,13 @@ const MAX_TOKENS = MODEL_CONFIG_LIMITS.vocabSize;
 const MAX_TENSORS = 1000;
 
 const count = (max: number) =>
-  z.number().int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(max, {
-    error: `must be at most ${max}`,
-  });
+  z
+    .number()
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(max, {
+      error: `must be at most ${max}`,
+    });
 
 const modelConfigSchema = z.object({
   vocabSize: count(MODEL_CONFIG_LIMITS.vocabSize),
