@@ -3,7 +3,7 @@
 // comes from `--config file.json`; the base model's episode settings come first, then the
 // algorithm's switches, then the file, then the flags. Writes <out>/config.json,
 // metrics.jsonl, events.jsonl, summary.json and checkpoints; progress with ETA on stderr.
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ALGORITHM_NAMES,
@@ -57,11 +57,14 @@ export async function resolveTrainConfig(
 ): Promise<Config> {
   let file: Record<string, unknown> = {};
   if (typeof flags.config === 'string') {
-    const text = await readFile(flags.config, 'utf8').catch((err: Error) => {
+    const cannotRead = (err: Error) => {
       throw new UsageError(`--config: cannot read ${flags.config}: ${err.message}`);
-    });
-    if (text.length > MAX_CONFIG_FILE_BYTES)
-      throw new UsageError(`--config: file is larger than ${MAX_CONFIG_FILE_BYTES} bytes`);
+    };
+    // Size first: an oversized (or endless, e.g. /dev/zero) file is refused before it is read.
+    const info = await stat(flags.config).catch(cannotRead);
+    if (!info.isFile() || info.size > MAX_CONFIG_FILE_BYTES)
+      throw new UsageError(`--config: must be a file of at most ${MAX_CONFIG_FILE_BYTES} bytes`);
+    const text = await readFile(flags.config, 'utf8').catch(cannotRead);
     try {
       file = JSON.parse(text);
     } catch (err) {
