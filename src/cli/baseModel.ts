@@ -34,7 +34,10 @@ export async function readModelIndex(dir = DEFAULT_MODELS_DIR): Promise<BaseMode
   }
 }
 
-async function fromManifest(path: string): Promise<{ base: BaseModel; meta: Record<string, unknown> }> {
+/** Reads a checkpoint manifest and the .bin beside it. */
+export async function readCheckpointFile(
+  path: string,
+): Promise<{ base: BaseModel; meta: Record<string, unknown> }> {
   const manifest = JSON.parse(await readFile(path, 'utf8'));
   const blobPath = path.replace(/\.json$/, '.bin');
   const blob = new Uint8Array(await readFile(blobPath));
@@ -79,7 +82,7 @@ export async function loadBase(opts: {
     return { base: randomBase(opts.env, opts.size, opts.context, opts.seed), source: 'random', settings: {} };
   }
   if (opts.base) {
-    const { base, meta } = await fromManifest(opts.base);
+    const { base, meta } = await readCheckpointFile(opts.base);
     return { base, source: opts.base, settings: (meta.settings as Record<string, number>) ?? {} };
   }
   const dir = opts.modelsDir ?? DEFAULT_MODELS_DIR;
@@ -90,7 +93,7 @@ export async function loadBase(opts: {
         `\`npm run pretrain -- --env ${opts.env} --size ${opts.size}\`, or pass --base random`,
     );
   }
-  const { base } = await fromManifest(join(dir, entry.manifest));
+  const { base } = await readCheckpointFile(join(dir, entry.manifest));
   return {
     base,
     source: join(dirname(join(dir, entry.manifest)), entry.manifest),

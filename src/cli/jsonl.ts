@@ -50,7 +50,6 @@ export async function mapJsonLines(
         }
       }
     }
-    // biome-ignore lint/style/noNonNullAssertion: every branch above assigns result
     output.write(`${JSON.stringify(result!)}\n`);
   }
   return count;

@@ -17,6 +17,7 @@ import { Rng } from '../../core/rng.js';
 import { buildVocabulary, Tokenizer } from '../../core/tokenizer.js';
 import { collectDemos, exploreTexts } from '../../envs/demos.js';
 import { envSpec } from '../../envs/registry.js';
+import { readCheckpointFile } from '../baseModel.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { setupNodeBackend } from '../nodeBackend.js';
@@ -40,6 +41,11 @@ const FLAGS: readonly FlagSpec[] = [
   { name: 'max-tokens', kind: 'int', help: `tokens per turn at evaluation (default ${d.maxTokensPerTurn})` },
   { name: 'eval-episodes', kind: 'int', help: 'held-out episodes to measure success on (default 64)' },
   { name: 'backend', kind: 'string', help: 'cpu, wasm or webgpu (default wasm)' },
+  {
+    name: 'init',
+    kind: 'string',
+    help: 'continue from this checkpoint .json (same vocabulary) instead of fresh weights',
+  },
   { name: 'out', kind: 'string', help: 'output directory (default public/models)' },
   { name: 'name', kind: 'string', help: 'file name stem (default from env and size)' },
 ];
@@ -97,7 +103,9 @@ export const pretrainCommand: Command = {
       ...exploreTexts(env, 300, 40, seed + 1),
       ...demos.flatMap((x) => [x.instruction, ...x.turns.flatMap((t) => [t.observation, t.responseText])]),
     ];
-    const tok = new Tokenizer(buildVocabulary(texts));
+    const init = typeof f.init === 'string' ? await readCheckpointFile(f.init) : null;
+    // Continuing keeps the checkpoint's vocabulary; words it lacks become <unk>.
+    const tok = init ? init.base.tokenizer : new Tokenizer(buildVocabulary(texts));
     const examples: SftExample[] = demos.map((x) => ({
       instruction: x.instruction,
       turns: x.turns.map((t) => ({
@@ -113,7 +121,14 @@ export const pretrainCommand: Command = {
     );
 
     const rng = new Rng(seed);
-    const policy = createPolicy(modelConfig(size, tok.size, settings.contextLength), rng.fork('weights'));
+    const policy = init
+      ? init.base.policy
+      : createPolicy(modelConfig(size, tok.size, settings.contextLength), rng.fork('weights'));
+    if (init && init.base.policy.config.context !== settings.contextLength) {
+      throw new UsageError(
+        `--init: the checkpoint's context is ${init.base.policy.config.context}, not --context ${settings.contextLength}`,
+      );
+    }
     const t0 = performance.now();
     const losses = await sftTrain(policy, sequences, {
       steps,
@@ -141,7 +156,15 @@ export const pretrainCommand: Command = {
     const saved = await saveCheckpoint({
       policy,
       tokenizer: tok,
-      meta: { env, size, seed, settings, greedySuccess: result.greedy, sampledSuccess: result.sampled },
+      meta: {
+        env,
+        size,
+        seed,
+        settings,
+        steps: steps + Number((init?.meta.steps as number | undefined) ?? 0),
+        greedySuccess: result.greedy,
+        sampledSuccess: result.sampled,
+      },
     });
     await mkdir(out, { recursive: true });
     await writeFile(join(out, `${stem}.json`), JSON.stringify(saved.manifest));
@@ -160,9 +183,10 @@ export const pretrainCommand: Command = {
         seed,
         episodes,
         noise,
-        steps,
+        steps: steps + Number((init?.meta.steps as number | undefined) ?? 0),
         batch,
         lr,
+        init: typeof f.init === 'string' ? 'continued' : 'fresh',
         demoSuccess,
         firstLoss: losses[0] ?? Number.NaN,
         finalLoss: losses.slice(-20).reduce((a, b) => a + b, 0) / Math.min(20, losses.length),
