@@ -11,6 +11,7 @@ import { checkKernels } from '../../bench/kernelCheck.js';
 import { probeBackends } from '../../bench/probe.js';
 import { formatTables } from '../../bench/table.js';
 import type { ModelSize } from '../../core/model/config.js';
+import { type CompileProgress, precompileShaders } from '../../core/model/kernels/index.js';
 import type { BackendName } from '../../workers/backend.js';
 import { randomBase } from '../baseModel.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
@@ -68,7 +69,15 @@ async function webgpuPart(s: BenchSettings, io: CliIo, kernelsOnly: boolean): Pr
   await setupNodeBackend('webgpu');
   try {
     if (kernelsOnly) {
-      io.stdout.write(`${JSON.stringify(await checkKernels())}\n`);
+      // Warm up the shaders of the kernel check's model first: its results must hold with them.
+      const progress: CompileProgress[] = [];
+      const precompile = await precompileShaders(
+        { vocabSize: 37, dModel: 32, nLayers: 2, nHeads: 4, context: 24, mlpRatio: 4 },
+        { rows: 3, T: 12, decodeRows: 3, promptTokens: 8 },
+        (p) => progress.push(p),
+      );
+      const report = await checkKernels();
+      io.stdout.write(`${JSON.stringify({ ...report, precompile: { ...precompile, progress } })}\n`);
       return 0;
     }
     const vocab = randomBase(s.trainer.env, 'nano', s.trainer.context, 1).tokenizer.size;

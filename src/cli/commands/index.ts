@@ -4,8 +4,10 @@ import { benchCommand } from './bench.js';
 import { benchMinigridCommand } from './bench-minigrid.js';
 import { benchModelCommand } from './bench-model.js';
 import { benchWebshopCommand } from './bench-webshop.js';
+import { exportRagenCommand } from './export-ragen.js';
 import { minigridReplayCommand } from './minigrid-replay.js';
 import { pretrainCommand } from './pretrain.js';
+import { soakCommand } from './soak.js';
 import { sweepCommand } from './sweep.js';
 import { trainCommand } from './train.js';
 import { webshopRewardCommand } from './webshop-reward.js';
@@ -15,6 +17,7 @@ export const commands: readonly Command[] = [
   trainCommand,
   sweepCommand,
   pretrainCommand,
+  exportRagenCommand,
   benchCommand,
   benchModelCommand,
   benchMinigridCommand,
@@ -22,4 +25,5 @@ export const commands: readonly Command[] = [
   minigridReplayCommand,
   webshopRewardCommand,
   webshopSearchCommand,
+  soakCommand,
 ];

@@ -2,8 +2,9 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sweepTable } from '../sweepRunner.js';
 import { runCommand } from '../testing.js';
-import { sweepCommand, sweepTable } from './sweep.js';
+import { sweepCommand } from './sweep.js';
 
 const TINY = [
   '--env',

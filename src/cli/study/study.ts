@@ -1,0 +1,211 @@
+// The echo-trap study (issue 8): for each environment, the six algorithms over N seeds with
+// optimizer steps matched (the main comparison) and unmatched (the paper's setting), plus the
+// paper's ablations as one-switch variants of StarPO-S; every run is a `train` run directory
+// under results/echo-trap/, resumable; then tables and SVG figures in docs/echo-trap.md.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import {
+  ALGORITHM_NAMES,
+  type Config,
+  completeConfig,
+  defaultConfig,
+  formatErrors,
+} from '../../core/config.js';
+import { ABLATIONS, PRESETS } from '../../core/presets.js';
+import { applyAlgorithm } from '../../core/rl/algorithms.js';
+import { envIds } from '../../envs/registry.js';
+import type { CliIo } from '../command.js';
+import { runSweep, type SweepRun } from '../sweepRunner.js';
+import {
+  ablationTable,
+  comparisonTable,
+  earlyWarningTable,
+  type LoadedRun,
+  loadRun,
+  wallTable,
+} from './analyze.js';
+import { lineChartSvg } from './svg.js';
+
+export const STUDY_ENVS = ['minigrid/DoorKey-5x5', 'webshop/lite'] as const;
+
+export interface StudyOptions {
+  envs: readonly string[];
+  algos: readonly Config['algorithm'][];
+  seeds: readonly number[];
+  /** Results directory (results/echo-trap). */
+  out: string;
+  /** The Markdown report (docs/echo-trap.md); figures go beside it in figures/. */
+  docs: string;
+  jobs: number;
+  /** Overrides for every run (from flags), applied last. */
+  overrides: Partial<Config>;
+  ablations: boolean;
+  unmatched: boolean;
+  base?: string;
+  models?: string;
+  /** Base-model settings per env (turns, actions, history…). */
+  baseSettings: (env: string) => Promise<Record<string, number>>;
+}
+
+const slug = (env: string) => env.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+
+function configFor(
+  env: string,
+  algo: Config['algorithm'],
+  seed: number,
+  extra: Partial<Config>,
+  base: Record<string, number>,
+  o: StudyOptions,
+): Config {
+  const start = applyAlgorithm({ ...defaultConfig(), ...base, env }, algo);
+  const r = completeConfig(
+    { ...start, ...PRESETS['echo-trap']!.overrides, ...extra, ...o.overrides, algorithm: algo, seed, env },
+    envIds(),
+  );
+  if (!r.ok) throw new Error(`study config for ${env} ${algo}: ${formatErrors(r.errors)}`);
+  return r.config;
+}
+
+/** Every run of the study, in a stable order. */
+export async function planStudy(o: StudyOptions): Promise<(SweepRun & { env: string; variant: string })[]> {
+  const runs: (SweepRun & { env: string; variant: string })[] = [];
+  for (const [e, env] of o.envs.entries()) {
+    const base = await o.baseSettings(env);
+    const variants: [string, Config['algorithm'][], Partial<Config>][] = [['matched', [...o.algos], {}]];
+    // Paper-style: one epoch of minibatches of 32, so a filtered batch makes fewer steps.
+    if (o.unmatched)
+      variants.push(['unmatched', [...o.algos], { stepsPerIteration: 0, epochs: 1, minibatch: 32 }]);
+    if (o.ablations && e === 0) {
+      for (const a of ABLATIONS) variants.push([`ablation-${a.name}`, ['starpo-s'], a.overrides]);
+    }
+    for (const [variant, algos, extra] of variants) {
+      for (const algo of algos) {
+        for (const seed of o.seeds) {
+          const config = configFor(env, algo, seed, extra, base, o);
+          runs.push({
+            env,
+            variant,
+            preset: variant,
+            algo,
+            seed,
+            config,
+            dir: join(o.out, slug(env), variant, algo, `seed-${seed}`),
+          });
+        }
+      }
+    }
+  }
+  return runs;
+}
+
+const COLOURS: Record<string, string> = {
+  'starpo-ppo': '#d1495b',
+  'starpo-s': '#2e86ab',
+  'starpo-grpo': '#edae49',
+  'starpo-s+': '#66a182',
+  'ppo-turn': '#8d6a9f',
+  'dpo-online': '#555555',
+};
+
+const FIGURES: [string, string, boolean][] = [
+  ['rollout/successRate', 'success (train, T = 1)', false],
+  ['rollout/inGroupRewardStd', 'in-group reward std', false],
+  ['actor/entropy', 'entropy', false],
+  ['actor/gradNorm', 'gradient norm (log10)', true],
+  ['reasoning/mi', 'reasoning MI (nats)', false],
+];
+
+/** Writes the figures of one env (StarPO vs StarPO-S, steps matched); returns their paths. */
+async function figures(env: string, runs: readonly LoadedRun[], docsDir: string): Promise<string[]> {
+  const dir = join(docsDir, 'figures');
+  await mkdir(dir, { recursive: true });
+  const paths: string[] = [];
+  const series = ['starpo-ppo', 'starpo-s']
+    .map((algo) => ({
+      label: algo,
+      colour: COLOURS[algo] ?? '#000',
+      runs: runs.filter((r) => r.algo === algo).map((r) => r.rows),
+    }))
+    .filter((s) => s.runs.length > 0);
+  if (series.length === 0) return paths;
+  for (const [key, title, log] of FIGURES) {
+    const file = join(dir, `${slug(env)}-${key.replace(/\//g, '-')}.svg`);
+    await writeFile(file, lineChartSvg(`${env}: ${title}`, key, series, log));
+    paths.push(file);
+  }
+  return paths;
+}
+
+/** Loads every finished run and writes docs/echo-trap.md with its tables and figures. */
+export async function writeStudyReport(
+  runs: readonly (SweepRun & { env: string; variant: string })[],
+  o: StudyOptions,
+): Promise<string> {
+  const loaded = (
+    await Promise.all(
+      runs.map((r) => loadRun({ env: r.env, variant: r.variant, algo: r.algo, seed: r.seed, dir: r.dir })),
+    )
+  ).filter((r): r is LoadedRun => r !== null);
+  const docsDir = dirname(o.docs);
+  const lines: string[] = [
+    '# The echo-trap study',
+    '',
+    'Generated by `npm run starpo -- sweep --study echo-trap` from the runs in',
+    `\`${relative(docsDir, o.out) || '.'}\`; do not edit by hand. ${loaded.length} of ${runs.length} planned runs have finished.`,
+    '',
+    'Question: does StarPO-S prevent the echo trap when compared fairly (optimizer steps matched),',
+    'and which part of it does the work? The paper’s own figures are described in',
+    '`reference/ragen.md` §3; nothing below is copied from the paper or the secondary note.',
+    '',
+    'A run counts as an echo trap when its smoothed training success falls to half a peak of at',
+    'least 0.2 (the detector of DESIGN §6). "Recovered": success came back to 80% of that peak.',
+    '',
+  ];
+  for (const env of o.envs) {
+    const envRuns = loaded.filter((r) => r.env === env);
+    lines.push(`## ${env}`, '');
+    const matched = envRuns.filter((r) => r.variant === 'matched');
+    const unmatched = envRuns.filter((r) => r.variant === 'unmatched');
+    lines.push(
+      '### Main comparison: optimizer steps matched',
+      '',
+      matched.length > 0 ? comparisonTable(matched) : '_No finished runs yet._',
+      '',
+    );
+    if (o.unmatched)
+      lines.push(
+        '### Paper-style: steps not matched',
+        '',
+        unmatched.length > 0 ? comparisonTable(unmatched) : '_No finished runs yet._',
+        '',
+      );
+    lines.push('### Early warning', '', earlyWarningTable([...matched, ...unmatched]), '');
+    const ablations = envRuns.filter((r) => r.variant.startsWith('ablation-'));
+    if (ablations.length > 0)
+      lines.push('### Ablations of StarPO-S (steps matched)', '', ablationTable(ablations), '');
+    for (const f of await figures(env, matched, docsDir)) lines.push(`![${f}](${relative(docsDir, f)})`);
+    lines.push('');
+  }
+  lines.push('## Wall time', '', wallTable(loaded), '');
+  let search = '';
+  try {
+    search = await readFile(join(o.out, 'search-log.md'), 'utf8');
+  } catch {
+    search = '_No preset search recorded yet (results/echo-trap/search-log.md)._\n';
+  }
+  lines.push('## Search log', '', search);
+  const text = `${lines.join('\n')}\n`;
+  await mkdir(docsDir, { recursive: true });
+  await writeFile(o.docs, text);
+  return text;
+}
+
+/** Plans, runs (resumably) and reports the study. */
+export async function runStudy(o: StudyOptions, io: CliIo): Promise<string> {
+  const runs = await planStudy(o);
+  await mkdir(o.out, { recursive: true });
+  await runSweep(runs, { out: o.out, jobs: o.jobs, base: o.base, models: o.models }, io);
+  return writeStudyReport(runs, o);
+}
+
+export const ALL_ALGOS: readonly Config['algorithm'][] = ALGORITHM_NAMES;

@@ -1,0 +1,105 @@
+// Named experiment presets: config overrides, each with its reason (issue 8). The echo-trap
+// study measures them; until a study run has settled a value the reason says "provisional" and
+// what it rests on (the prototype's findings, reference/echo-trap-*.md), never a number we
+// have not measured. Presets layer on top of the base model's episode settings.
+import type { Config } from './config.js';
+import { applyAlgorithm } from './rl/algorithms.js';
+
+export interface Preset {
+  name: string;
+  /** One line for menus. */
+  summary: string;
+  algorithm: Config['algorithm'];
+  /** Overrides on top of the defaults and the base model's settings. */
+  overrides: Partial<Config>;
+  /** Why each override has its value. */
+  reasons: Partial<Record<keyof Config, string>>;
+}
+
+/** Shared by both sides of the comparison, so they differ only in the algorithm. */
+const STUDY_COMMON: Partial<Config> = {
+  groups: 8,
+  groupSize: 8,
+  iterations: 80,
+  lr: 5e-3,
+  stepsPerIteration: 4,
+  temperature: 1,
+  evalEvery: 10,
+  evalEpisodes: 32,
+  miEvery: 10,
+  miSamples: 8,
+  checkpointEvery: 0,
+};
+
+const COMMON_REASONS: Partial<Record<keyof Config, string>> = {
+  groups: 'P × N = 8 × 8 rollouts: half RAGEN’s group size, so an iteration fits a CPU budget',
+  lr: 'provisional: a large step; the prototype saw the full trap only at Adam lr ≥ 7e-3 with 4 steps per iteration (echo-trap-round3.md)',
+  stepsPerIteration:
+    'optimizer steps matched across algorithms, so a filter cannot "protect" by updating less (echo-trap-round2.md)',
+  iterations: 'provisional: long enough for the prototype’s collapses (iterations 20–100)',
+};
+
+export const PRESETS: Readonly<Record<string, Preset>> = {
+  'echo-trap': {
+    name: 'echo-trap',
+    summary:
+      'Watch the echo trap: vanilla StarPO with a large step (provisional until the study measures it)',
+    algorithm: 'starpo-ppo',
+    overrides: { ...STUDY_COMMON },
+    reasons: { ...COMMON_REASONS },
+  },
+  stable: {
+    name: 'stable',
+    summary: 'StarPO-S with oversampled filtering and a warmed-up critic, steps matched (provisional)',
+    algorithm: 'starpo-s',
+    overrides: { ...STUDY_COMMON, filterMode: 'oversample', criticWarmup: 8 },
+    reasons: {
+      ...COMMON_REASONS,
+      filterMode:
+        'oversample keeps the kept batch as large as an unfiltered one — the only variant that hinted at holding in the prototype',
+      criticWarmup: '8 critic-only iterations: an untrained critic wrecked StarPO-S early in the prototype',
+    },
+  },
+  tiny: {
+    name: 'tiny',
+    summary: 'A seconds-long run for demos and tests: tiny batches, one short turn',
+    algorithm: 'starpo-grpo',
+    overrides: {
+      groups: 2,
+      groupSize: 2,
+      maxTurns: 1,
+      maxTokensPerTurn: 8,
+      contextLength: 128,
+      iterations: 3,
+      evalEvery: 0,
+      miEvery: 0,
+      checkpointEvery: 0,
+    },
+    reasons: { groups: 'smallest batch that still has a group to normalise' },
+  },
+};
+
+/** The preset applied to a config: algorithm switches first, then the overrides. */
+export function applyPreset(config: Config, name: string): Config {
+  const p = PRESETS[name];
+  if (!p) throw new Error(`unknown preset "${name}" (known: ${Object.keys(PRESETS).join(', ')})`);
+  return { ...applyAlgorithm(config, p.algorithm), ...p.overrides };
+}
+
+/** One-switch variants of the paper's ablations, applied on top of StarPO-S. */
+export interface Ablation {
+  name: string;
+  overrides: Partial<Config>;
+}
+
+export const ABLATIONS: readonly Ablation[] = [
+  { name: 'filter-1.00', overrides: { filterMode: 'off', filterRatio: 1 } },
+  { name: 'filter-0.75', overrides: { filterMode: 'subsample', filterRatio: 0.75 } },
+  { name: 'filter-0.50', overrides: { filterMode: 'subsample', filterRatio: 0.5 } },
+  { name: 'filter-0.25', overrides: { filterMode: 'subsample', filterRatio: 0.25 } },
+  { name: 'oversample-0.25', overrides: { filterMode: 'oversample', filterRatio: 0.25 } },
+  { name: 'grpo-advantages', overrides: { advantage: 'grpo' } },
+  { name: 'no-warmup', overrides: { criticWarmup: 0 } },
+  { name: 'no-clip-higher', overrides: { clipHigh: 0.2 } },
+  { name: 'kl-0.001', overrides: { klCoef: 0.001 } },
+];
