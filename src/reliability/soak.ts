@@ -1,0 +1,166 @@
+// The soak: a long run on the nano model with tiny rollouts (2 groups × 2, one turn, a few
+// tokens, a random base, no evaluation or MI), watching what must not grow (DESIGN §10):
+// the tfjs tensor count and tensor bytes must be flat from the warm-up on (the optimizer's
+// slots exist after the first update), and the JS heap must stay within a bound — compared
+// as the minimum over a window at the start and at the end, since single readings ride the
+// garbage collector's sawtooth (with --expose-gc, a collection runs before each reading). Used by
+// `npm run starpo -- soak` and, shortened, by the unit tests.
+import * as tf from '@tensorflow/tfjs';
+import { randomBase } from '../cli/baseModel.js';
+import { type Config, completeConfig, defaultConfig } from '../core/config.js';
+import { disposeModel } from '../core/model/params.js';
+import { applyAlgorithm } from '../core/rl/algorithms.js';
+import { InProcessEnvPool } from '../core/rl/envPool.js';
+import { createTrainer } from '../core/rl/session.js';
+import { envIds, envSpec } from '../envs/registry.js';
+
+export interface SoakOptions {
+  iterations: number;
+  env: string;
+  algorithm: Config['algorithm'];
+  seed: number;
+  /** Iterations before the baseline is taken (first-use allocations settle). */
+  warmup?: number;
+  /** Largest heap growth accepted from the baseline to the end, in MiB. */
+  maxHeapGrowthMiB?: number;
+  /** Called after every iteration with the iteration count done. */
+  onIteration?(done: number, report: SoakSample): void;
+}
+
+export interface SoakSample {
+  numTensors: number;
+  numBytes: number;
+  heapMiB: number;
+}
+
+export interface SoakReport {
+  iterations: number;
+  env: string;
+  algorithm: string;
+  backend: string;
+  baseline: SoakSample;
+  end: SoakSample;
+  /** Smallest and largest tensor count seen after the warm-up. */
+  tensorRange: [number, number];
+  /** Lowest heap over the last window minus lowest over the first window after the warm-up. */
+  heapGrowthMiB: number;
+  heapMaxMiB: number;
+  /** Tensors left over once the trainer, models and base are disposed (must be 0). */
+  leakedTensors: number;
+  faults: number;
+  secondsPerIteration: number;
+  /** Tensor count and bytes flat, heap growth within the bound. */
+  ok: boolean;
+  problems: string[];
+}
+
+const mib = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10;
+
+function sample(): SoakSample {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = tf.memory();
+  // Node-only module (cli/reliability), so process is available.
+  return { numTensors: m.numTensors, numBytes: m.numBytes, heapMiB: mib(process.memoryUsage().heapUsed) };
+}
+
+/** The soak's config: tiny rollouts, nothing periodic but the iterations themselves. */
+export function soakConfig(o: Pick<SoakOptions, 'iterations' | 'env' | 'algorithm' | 'seed'>): Config {
+  const r = completeConfig(
+    {
+      ...applyAlgorithm(defaultConfig(), o.algorithm),
+      env: o.env,
+      seed: o.seed,
+      iterations: o.iterations,
+      groups: 2,
+      groupSize: 2,
+      maxTurns: 1,
+      maxActionsPerTurn: 1,
+      maxActionsPerTraj: 1,
+      maxTokensPerTurn: 8,
+      contextLength: 128,
+      evalEvery: 0,
+      miEvery: 0,
+      checkpointEvery: 0,
+      criticWarmup: 0,
+      minibatch: 4,
+    },
+    envIds(),
+  );
+  if (!r.ok) throw new Error(r.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+  return r.config;
+}
+
+/** Runs the soak on the current tfjs backend and reports whether memory stayed flat. */
+export async function runSoak(o: SoakOptions): Promise<SoakReport> {
+  const config = soakConfig(o);
+  const warmup = Math.min(o.warmup ?? 5, Math.max(1, o.iterations - 1));
+  const maxGrowth = o.maxHeapGrowthMiB ?? 64;
+  const spec = envSpec(config.env);
+  const before = tf.memory().numTensors;
+  const base = randomBase(config.env, 'nano', config.contextLength, config.seed);
+  let faults = 0;
+  const { trainer, models } = createTrainer(
+    config,
+    base,
+    { pool: new InProcessEnvPool(() => spec.make()), evalPool: new InProcessEnvPool(() => spec.make()) },
+    { onEvent: (e) => (faults += e.type === 'error' ? 1 : 0) },
+  );
+  let baseline = sample();
+  let last = baseline;
+  const tensors = { lo: Number.POSITIVE_INFINITY, hi: 0 };
+  const bytes = { lo: Number.POSITIVE_INFINITY, hi: 0 };
+  let heapMax = 0;
+  const heap: number[] = [];
+  const t0 = performance.now();
+  try {
+    while (trainer.iteration < config.iterations && !trainer.haltReason) {
+      await trainer.step();
+      last = sample();
+      if (trainer.iteration === warmup) baseline = last;
+      if (trainer.iteration >= warmup) {
+        tensors.lo = Math.min(tensors.lo, last.numTensors);
+        tensors.hi = Math.max(tensors.hi, last.numTensors);
+        bytes.lo = Math.min(bytes.lo, last.numBytes);
+        bytes.hi = Math.max(bytes.hi, last.numBytes);
+        heapMax = Math.max(heapMax, last.heapMiB);
+        heap.push(last.heapMiB);
+      }
+      o.onIteration?.(trainer.iteration, last);
+    }
+  } finally {
+    trainer.dispose();
+    models.dispose();
+    disposeModel(base.policy);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const problems: string[] = [];
+  if (tensors.hi !== tensors.lo)
+    problems.push(`tensor count moved between ${tensors.lo} and ${tensors.hi} after the warm-up`);
+  if (bytes.hi !== bytes.lo)
+    problems.push(`tensor bytes moved between ${bytes.lo} and ${bytes.hi} after the warm-up`);
+  const leaked = tf.memory().numTensors - before;
+  if (leaked !== 0) problems.push(`${leaked} tensors outlived the run`);
+  if (trainer.haltReason) problems.push(`the run paused: ${trainer.haltReason}`);
+  const w = Math.max(3, Math.min(50, Math.floor(heap.length / 4)));
+  const growth =
+    heap.length === 0
+      ? 0
+      : Math.round((Math.min(...heap.slice(-w)) - Math.min(...heap.slice(0, w))) * 10) / 10;
+  if (growth > maxGrowth) problems.push(`heap grew by ${growth} MiB (limit ${maxGrowth})`);
+  return {
+    iterations: trainer.iteration,
+    env: config.env,
+    algorithm: config.algorithm,
+    backend: tf.getBackend(),
+    baseline,
+    end: last,
+    tensorRange: [tensors.lo, tensors.hi],
+    heapGrowthMiB: growth,
+    heapMaxMiB: heapMax,
+    leakedTensors: leaked,
+    faults,
+    secondsPerIteration: Math.round((seconds / Math.max(1, trainer.iteration)) * 1000) / 1000,
+    ok: problems.length === 0,
+    problems,
+  };
+}
