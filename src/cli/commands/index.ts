@@ -8,7 +8,6 @@ import { exportRagenCommand } from './export-ragen.js';
 import { minigridReplayCommand } from './minigrid-replay.js';
 import { pretrainCommand } from './pretrain.js';
 import { soakCommand } from './soak.js';
-import { soakCommand } from './soak.js';
 import { sweepCommand } from './sweep.js';
 import { trainCommand } from './train.js';
 import { webshopRewardCommand } from './webshop-reward.js';
