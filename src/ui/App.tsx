@@ -4,13 +4,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatErrors } from '../core/config.js';
 import { encodeConfigHash } from '../core/urlHash.js';
+import { CompareView } from './compare/CompareView.js';
 import { ChartsArea } from './components/ChartsArea.js';
 import { RightPanel } from './components/RightPanel.js';
 import { SetupPanel } from './components/SetupPanel.js';
 import { StatusLine } from './components/StatusLine.js';
 import { TransportBar } from './components/TransportBar.js';
 import { initController, trainClient } from './controller.js';
+import { ExplainPopover } from './explain/ExplainPopover.js';
 import { useApp } from './store/index.js';
+import { SweepsDialog } from './sweeps/SweepsDialog.js';
+import { FeatureBar } from './tour/FeatureBar.js';
+import { Tour } from './tour/Tour.js';
 
 function Notice() {
   const notice = useApp((s) => s.notice);
@@ -71,6 +76,7 @@ export function App() {
   return (
     <div className="app">
       <TransportBar />
+      <FeatureBar />
       {hashError ? (
         <div className="banner banner-error" role="alert" data-testid="hash-error">
           The link's settings were not applied: {hashError}
@@ -86,6 +92,10 @@ export function App() {
         <RightPanel />
       </div>
       <StatusLine onSelfCheck={onSelfCheck} />
+      <SweepsDialog />
+      <CompareView />
+      <Tour />
+      <ExplainPopover />
     </div>
   );
 }

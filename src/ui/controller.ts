@@ -125,7 +125,10 @@ export function trainClient(): TrainClient | null {
   return client;
 }
 
-async function baseFor(config: Config): Promise<{ choice: BaseChoice; label: string; untrained: boolean }> {
+/** The base model a run of `config` starts from (the setup's choice; sweeps use it too). */
+export async function baseFor(
+  config: Config,
+): Promise<{ choice: BaseChoice; label: string; untrained: boolean }> {
   const { baseChoice, baseModels } = useApp.getState();
   const forEnv = baseModels.filter((x) => x.env === config.env);
   const wanted = baseChoice.startsWith('model:')
@@ -179,6 +182,7 @@ async function doStart(c: TrainClient, paused: boolean): Promise<void> {
   {
     const s = useApp.getState();
     if (s.configErrors.length > 0) throw new Error('fix the setup first');
+    if (s.sweepProgress) throw new Error('a sweep is running in the train worker: wait for it or stop it');
     const config = s.config;
     const runId = `run-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
     const name = `${config.algorithm} · ${config.env.replace(/^minigrid\//, '')} · seed ${config.seed}`;

@@ -145,6 +145,13 @@ const RULES: readonly Rule[] = [
       ? { message: `held-out success fell to ${pct(s.smoothed / s.peak)} of its peak`, value: s.smoothed, reference: s.peak } : null },
 ];
 
+/** Every signal the detector can fire: its rules, then the collapse and recovery of success. */
+export const DETECTOR_SIGNALS: readonly string[] = [
+  ...RULES.map((r) => r.signal),
+  'successCollapse',
+  'successRecovery',
+];
+
 /** What a finished (or running) run amounts to. */
 export interface RunSummary {
   echoTrap: boolean;

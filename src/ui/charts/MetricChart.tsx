@@ -14,6 +14,8 @@ import {
   YAxis,
 } from 'recharts';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
+import { ExplainButton } from '../explain/ExplainButton.js';
+import { MarkerLinks } from '../explain/MarkerLinks.js';
 import { buildChartData, type ChartRun, paddedDomain, seriesOf } from './chartData.js';
 import type { ChartSpec } from './chartSpecs.js';
 import { metricText } from './chartSpecs.js';
@@ -31,10 +33,10 @@ const MARKER_STYLE: Record<string, { stroke: string; dash?: string; label: strin
   error: { stroke: '#111827', dash: '1 2', label: 'skipped update' },
 };
 
-function markerOf(e: TrainerEvent): { x: number; kind: string; text: string } | null {
+function markerOf(e: TrainerEvent): { x: number; kind: string; text: string; signal?: string } | null {
   if (e.type === 'echo') {
     if (e.kind === 'context') return null;
-    return { x: e.iteration, kind: e.kind, text: e.message };
+    return { x: e.iteration, kind: e.kind, text: e.message, signal: e.signal };
   }
   if (e.type === 'live') {
     const what = Object.entries(e.changes)
@@ -118,6 +120,11 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
           {spec.title}
           {spec.log ? <span className="chart-tag">log</span> : null}
         </span>
+        <ExplainButton
+          title={spec.title}
+          items={spec.keys.map((key) => ({ kind: 'metric' as const, key }))}
+          testId={`explain-chart-${spec.id}`}
+        />
         <label
           className="smoothing"
           htmlFor={sliderId}
@@ -226,6 +233,7 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
             {markers.length} marker{markers.length > 1 ? 's' : ''}
           </li>
         ) : null}
+        <MarkerLinks chartId={spec.id} markers={markers} />
       </ul>
     </figure>
   );

@@ -2,6 +2,7 @@
 // happened in its own plain words and offer to jump to the iteration (charts mark it, the
 // viewer shows the sample nearest to it).
 import type { TrainerEvent } from '../../core/rl/trainer.js';
+import { ExplainButton } from '../explain/ExplainButton.js';
 import { useApp } from '../store/index.js';
 
 /** The event the banner shows: the latest collapse, else the latest warning; null if none. */
@@ -30,6 +31,12 @@ export function EchoBanner() {
       data-testid="echo-banner"
     >
       <strong>{collapse ? 'Echo trap' : 'Early warning'}</strong> at iteration {e.iteration}: {e.message}
+      <ExplainButton
+        title={e.signal}
+        items={[{ kind: 'signal', key: e.signal }]}
+        testId="echo-explain"
+        label="What does this mean?"
+      />
       <button type="button" data-testid="echo-jump" onClick={() => jumpTo(e.iteration)}>
         Jump to iteration {e.iteration}
       </button>

@@ -2,6 +2,7 @@
 // result; rename, delete, overlay on the charts, compare summaries side by side, and export or
 // import runs and checkpoints as files. Interrupted runs (a tab closed mid-run) keep their data.
 import { useRef } from 'react';
+import { compareStoredRuns } from '../compare/openCompare.js';
 import {
   deleteStoredRun,
   exportCheckpoint,
@@ -132,6 +133,16 @@ export function RunsPanel() {
           );
         })}
       </ul>
+      {compareIds.length > 0 ? (
+        <button
+          type="button"
+          className="small"
+          data-testid="btn-compare-view"
+          onClick={() => void compareStoredRuns(compareIds)}
+        >
+          Open compare view (configs diff + curves)
+        </button>
+      ) : null}
       <CompareTable />
     </div>
   );

@@ -6,6 +6,7 @@
 import { type Config, FIELDS, type Field, type FieldGroup } from '../../core/config.js';
 import { envIds } from '../../envs/registry.js';
 import { applyLive } from '../controller.js';
+import { ExplainButton } from '../explain/ExplainButton.js';
 import { useApp } from '../store/index.js';
 import { AlgorithmTable } from './AlgorithmTable.js';
 import { BaseModelSelect } from './BaseModelSelect.js';
@@ -97,6 +98,11 @@ function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
             live
           </span>
         ) : null}
+        <ExplainButton
+          title={field.label}
+          items={[{ kind: 'field', key: field.key }]}
+          testId={`explain-field-${field.key}`}
+        />
       </label>
       {input}
       <small id={`${id}-help`} className="field-help">

@@ -1,12 +1,24 @@
 // One zustand store built from slices (plain data only: never tensors, models or Workers).
 import { create } from 'zustand';
+import { type CompareSlice, createCompareSlice } from '../compare/compareSlice.js';
+import { createExplainSlice, type ExplainSlice } from '../explain/explainSlice.js';
+import { createSweepSlice, type SweepSlice } from '../sweeps/sweepSlice.js';
+import { createTourSlice, type TourSlice } from '../tour/tourSlice.js';
 import { type BackendSlice, createBackendSlice } from './backendSlice.js';
 import { type ConfigSlice, createConfigSlice } from './configSlice.js';
 import { createLibrarySlice, type LibrarySlice } from './librarySlice.js';
 import { createRunSlice, type RunSlice } from './runSlice.js';
 import { createViewSlice, type ViewSlice } from './viewSlice.js';
 
-export type AppState = ConfigSlice & BackendSlice & RunSlice & ViewSlice & LibrarySlice;
+export type AppState = ConfigSlice &
+  BackendSlice &
+  RunSlice &
+  ViewSlice &
+  LibrarySlice &
+  ExplainSlice &
+  CompareSlice &
+  TourSlice &
+  SweepSlice;
 
 export const useApp = create<AppState>()((...a) => ({
   ...createConfigSlice(...a),
@@ -14,4 +26,8 @@ export const useApp = create<AppState>()((...a) => ({
   ...createRunSlice(...a),
   ...createViewSlice(...a),
   ...createLibrarySlice(...a),
+  ...createExplainSlice(...a),
+  ...createCompareSlice(...a),
+  ...createTourSlice(...a),
+  ...createSweepSlice(...a),
 }));

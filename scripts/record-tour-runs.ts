@@ -1,0 +1,144 @@
+// Records the guided tour's two runs (public/recorded/echo-trap-starpo.json and
+// echo-trap-starpo-s.json) with the real CLI trainer: each run is `runTraining` (what
+// `starpo train` does) into a temporary run directory, converted to the playground's run-file
+// format. The CLI does not keep sampled trajectories, so the same config and seed are run a
+// second time in process only to collect them; the script checks that the rerun's metric rows
+// equal the CLI's (same seed, same backend → same run) and refuses to write otherwise. Nothing
+// is drawn by hand: when the echo-trap study has real recordings, point --base at its model or
+// replace the files.
+// Run: npx tsx scripts/record-tour-runs.ts [--iters 60] [--base random|<checkpoint.json>] [--out public/recorded]
+// A base made for these settings: npm run pretrain -- --env minigrid/Empty-5x5 --context 128
+//   --max-turns 2 --max-tokens 12 --history-turns 2 --out <dir> (then --base <dir>/<stem>.json).
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadBase } from '../src/cli/baseModel.js';
+import { runTraining } from '../src/cli/commands/train.js';
+import { setupNodeBackend } from '../src/cli/nodeBackend.js';
+import { type Config, completeConfig, defaultConfig } from '../src/core/config.js';
+import type { MetricRow } from '../src/core/metrics/keys.js';
+import { applyAlgorithm } from '../src/core/rl/algorithms.js';
+import { InProcessEnvPool } from '../src/core/rl/envPool.js';
+import { createTrainer } from '../src/core/rl/session.js';
+import type { SampledTrajectory, TrainerEvent } from '../src/core/rl/trainer.js';
+import { envIds, envSpec } from '../src/envs/registry.js';
+import { runToFile } from '../src/ui/runs/runFile.js';
+import { cliRunToRunData, parseJsonl } from '../src/ui/tour/cliRun.js';
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2)
+  args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
+const iterations = Number(args.get('iters') ?? 60);
+const base = args.get('base') ?? 'random';
+const outDir = args.get('out') ?? 'public/recorded';
+const seed = Number(args.get('seed') ?? 1);
+
+/** Small, fast settings in the spirit of the echo-trap preset (a large step: lr 1e-2, 4 updates). */
+const shared: Partial<Config> = {
+  env: args.get('env') ?? 'minigrid/Empty-5x5',
+  modelSize: 'nano',
+  seed,
+  iterations,
+  backend: 'wasm',
+  groups: 4,
+  groupSize: 4,
+  maxTurns: 2,
+  maxTokensPerTurn: 12,
+  contextLength: 128,
+  historyTurns: 2,
+  minibatch: 16,
+  lr: Number(args.get('lr') ?? 0.01),
+  stepsPerIteration: 4,
+  evalEvery: 5,
+  evalEpisodes: 8,
+  miEvery: 5,
+  miSamples: 8,
+  checkpointEvery: 0,
+};
+
+function configFor(algorithm: Config['algorithm'], extra: Partial<Config>): Config {
+  const start = applyAlgorithm({ ...defaultConfig(), ...shared }, algorithm);
+  const r = completeConfig({ ...start, ...shared, ...extra, algorithm }, envIds());
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.config;
+}
+
+/** The same run again in process, keeping every k-th iteration's sampled trajectory. */
+async function samplesOf(
+  config: Config,
+  every: number,
+): Promise<{ rows: MetricRow[]; samples: SampledTrajectory[] }> {
+  await setupNodeBackend(config.backend);
+  const loaded = await loadBase({
+    env: config.env,
+    size: config.modelSize,
+    base,
+    context: config.contextLength,
+    seed: config.seed,
+  });
+  const spec = envSpec(config.env);
+  const evalSpec = envSpec(spec.heldOutId ?? config.env);
+  const rows: MetricRow[] = [];
+  const samples: SampledTrajectory[] = [];
+  const { trainer, models } = createTrainer(
+    config,
+    loaded.base,
+    { pool: new InProcessEnvPool(() => spec.make()), evalPool: new InProcessEnvPool(() => evalSpec.make()) },
+    {
+      onMetrics: (r) => rows.push(r),
+      onSample: (s) => {
+        if (s.iteration % every === 0 || s.iteration === config.iterations - 1) samples.push(s);
+      },
+    },
+  );
+  try {
+    while (trainer.iteration < config.iterations && !trainer.haltReason) await trainer.step();
+  } finally {
+    trainer.dispose();
+    models.dispose();
+  }
+  return { rows, samples };
+}
+
+async function record(file: string, label: string, config: Config): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'starpo-record-'));
+  const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin } as never;
+  const t0 = Date.now();
+  await runTraining(config, { out: dir, base, quiet: true }, io);
+  const read = (f: string) => readFile(join(dir, f), 'utf8');
+  const metrics = parseJsonl<MetricRow>(await read('metrics.jsonl'));
+  const events = parseJsonl<TrainerEvent>(await read('events.jsonl'));
+  const summary = JSON.parse(await read('summary.json'));
+  const again = await samplesOf(config, Math.max(1, Math.round(iterations / 30)));
+  if (JSON.stringify(again.rows.map(stable)) !== JSON.stringify(metrics.map(stable)))
+    throw new Error(`${label}: the rerun's metrics differ from the CLI run's; not writing ${file}`);
+  const name = `recorded run of ${label} (${config.env}, seed ${config.seed}, ${config.iterations} iterations, lr ${config.lr}, base ${base})`;
+  const data = cliRunToRunData(
+    { config, metrics, events, summary, samples: again.samples },
+    name,
+    Date.now(),
+  );
+  await writeFile(join(outDir, file), runToFile(data));
+  const s = data.meta.summary!;
+  console.log(
+    `${file}: ${metrics.length} rows, ${events.length} events, ${again.samples.length} samples, ` +
+      `peak ${s.peakSuccess.toFixed(2)} final ${s.finalSuccess.toFixed(2)} echo trap ${s.echoTrap} ` +
+      `(${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+  );
+}
+
+/** A row without its timing and memory keys (those differ between two runs of the same config). */
+function stable(r: MetricRow): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(r))
+    if (!/^(time|perf|memory)\//.test(k)) out[k] = Number((v as number).toPrecision(6));
+  return out;
+}
+
+await mkdir(outDir, { recursive: true });
+await record('echo-trap-starpo.json', 'StarPO (starpo-grpo)', configFor('starpo-grpo', {}));
+await record(
+  'echo-trap-starpo-s.json',
+  'StarPO-S (oversample filter, warmed-up critic)',
+  configFor('starpo-s', { filterMode: 'oversample', criticWarmup: 5 }),
+);

@@ -1,0 +1,73 @@
+// The explanation popover: for each item (a metric, a field or a detector signal) its name,
+// "what it is", "why it matters here" and the formula where there is one. Closes on Escape
+// or on the Close button.
+import { useEffect } from 'react';
+import { fieldByKey } from '../../core/config.js';
+import { metricByKey } from '../../core/metrics/keys.js';
+import { useApp } from '../store/index.js';
+import type { ExplainItem } from './explainSlice.js';
+import { explain } from './texts.js';
+
+function nameOf(item: ExplainItem): string {
+  if (item.kind === 'metric') return `${metricByKey.get(item.key)?.label ?? item.key} (${item.key})`;
+  if (item.kind === 'field') return `${fieldByKey.get(item.key)?.label ?? item.key} (${item.key})`;
+  return `Detector signal: ${item.key}`;
+}
+
+export function ExplainPopover() {
+  const items = useApp((s) => s.explainItems);
+  const title = useApp((s) => s.explainTitle);
+  const close = useApp((s) => s.closeExplain);
+  useEffect(() => {
+    if (!items) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [items, close]);
+  if (!items) return null;
+  return (
+    <div className="explain-backdrop" role="presentation">
+      <div
+        className="explain-popover"
+        role="dialog"
+        aria-modal="true"
+        aria-label={`Explanation: ${title}`}
+        data-testid="explain-popover"
+      >
+        <div className="explain-head">
+          <h3>{title}</h3>
+          <button type="button" className="small" data-testid="explain-close" onClick={close}>
+            Close
+          </button>
+        </div>
+        {items.map((item) => {
+          const e = explain(item.kind, item.key);
+          return (
+            <section key={`${item.kind}:${item.key}`} className="explain-item" data-testid="explain-item">
+              <h4>{nameOf(item)}</h4>
+              {e ? (
+                <>
+                  <p data-testid="explain-what">
+                    <b>What it is.</b> {e.what}
+                  </p>
+                  <p data-testid="explain-why">
+                    <b>Why it matters here.</b> {e.why}
+                  </p>
+                  {e.formula ? (
+                    <p className="explain-formula" data-testid="explain-formula">
+                      <code>{e.formula}</code>
+                    </p>
+                  ) : null}
+                </>
+              ) : (
+                <p>No explanation yet.</p>
+              )}
+            </section>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+// Which explanation is open (at most one popover at a time): a list of (kind, key) items, e.g.
+// every metric a chart draws, or the one signal an echo-trap marker fired.
+import type { StateCreator } from 'zustand';
+import type { AppState } from '../store/index.js';
+import type { ExplainKind } from './texts.js';
+
+export interface ExplainItem {
+  kind: ExplainKind;
+  key: string;
+}
+
+export interface ExplainSlice {
+  explainItems: ExplainItem[] | null;
+  /** The heading of the open explanation (a chart title, a field label, a signal). */
+  explainTitle: string;
+  openExplain(title: string, items: ExplainItem[]): void;
+  closeExplain(): void;
+}
+
+export const createExplainSlice: StateCreator<AppState, [], [], ExplainSlice> = (set) => ({
+  explainItems: null,
+  explainTitle: '',
+  openExplain: (explainTitle, explainItems) => set({ explainTitle, explainItems }),
+  closeExplain: () => set({ explainItems: null, explainTitle: '' }),
+});

@@ -1,0 +1,50 @@
+// Every metric key, every config field and every detector signal has an explanation with a
+// non-empty "what" and "why"; no entry explains a key that does not exist (a renamed key would
+// otherwise leave its text orphaned); formulas, where given, are non-empty.
+import { describe, expect, it } from 'vitest';
+import { FIELDS } from '../../core/config.js';
+import { DETECTOR_SIGNALS, EchoTrapDetector } from '../../core/metrics/detector.js';
+import { METRICS } from '../../core/metrics/keys.js';
+import { type Explanation, explain, FIELD_TEXTS, METRIC_TEXTS, SIGNAL_TEXTS } from './texts.js';
+
+function complete(e: Explanation | null): boolean {
+  return Boolean(e && e.what.trim().length > 10 && e.why.trim().length > 10 && e.formula?.trim() !== '');
+}
+
+describe('explanations', () => {
+  it('cover every metric key', () => {
+    const missing = METRICS.map((m) => m.key).filter((k) => !complete(explain('metric', k)));
+    expect(missing).toEqual([]);
+  });
+
+  it('cover every config field', () => {
+    const missing = FIELDS.map((f) => f.key).filter((k) => !complete(explain('field', k)));
+    expect(missing).toEqual([]);
+  });
+
+  it('cover every detector signal', () => {
+    expect(DETECTOR_SIGNALS.length).toBeGreaterThanOrEqual(11);
+    const missing = DETECTOR_SIGNALS.filter((s) => !complete(explain('signal', s)));
+    expect(missing).toEqual([]);
+  });
+
+  it('explain nothing that does not exist', () => {
+    expect(Object.keys(METRIC_TEXTS).sort()).toEqual(METRICS.map((m) => m.key).sort());
+    expect(Object.keys(FIELD_TEXTS).sort()).toEqual(FIELDS.map((f) => f.key).sort());
+    expect(Object.keys(SIGNAL_TEXTS).sort()).toEqual([...DETECTOR_SIGNALS].sort());
+    expect(explain('metric', 'toString')).toBeNull();
+  });
+
+  it('the signal list matches what the detector really fires', () => {
+    // A run that peaks and collapses, with a malformed rise: every fired signal is listed.
+    const d = new EchoTrapDetector();
+    const fired = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const success = i < 15 ? i / 15 : Math.max(0, 1 - (i - 15) / 5);
+      const row = { iteration: i, 'rollout/successRate': success, 'rollout/malformedRate': i < 15 ? 0 : 0.9 };
+      for (const e of d.update(row)) fired.add(e.signal);
+    }
+    expect(fired.has('successCollapse')).toBe(true);
+    for (const s of fired) expect(DETECTOR_SIGNALS).toContain(s);
+  });
+});

@@ -1,0 +1,304 @@
+// The sweeps dialog (issue 11): choose up to two settings with a few values each and a number
+// of seeds, run them on top of the current setup in the train worker (queued one after
+// another, see sweepRunner.ts), and browse stored sweeps — results table, heatmap and plots —
+// exported as a bundle in the CLI's sweep format; CLI sweep bundles import here too.
+import { useEffect, useRef, useState } from 'react';
+import { fieldByKey } from '../../core/config.js';
+import { useApp } from '../store/index.js';
+import { SweepResults } from './SweepResults.js';
+import { makeBundle, parseBundle, type SweepAxis } from './sweepBundle.js';
+import { parseAxis, parseSeeds, planSweep, SWEEPABLE } from './sweepPlan.js';
+import { cancelSweep, refreshSweeps, runSweep } from './sweepRunner.js';
+import { deleteSweep, markSweepsInterrupted, putSweep } from './sweepsDb.js';
+
+function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+async function importBundle(file: File): Promise<void> {
+  const s = useApp.getState();
+  const parsed = parseBundle(await file.text());
+  if (!parsed.ok) return s.setNotice({ kind: 'error', text: `${file.name} was refused: ${parsed.message}` });
+  const id = `sweep-import-${Date.now().toString(36)}`;
+  const seeds = [...new Set(parsed.runs.map((r) => r.seed))];
+  await putSweep({
+    id,
+    name: parsed.name,
+    createdAt: Date.now(),
+    status: 'imported',
+    axes: parsed.axes,
+    seeds,
+    planned: 0,
+    runs: parsed.runs,
+  });
+  await refreshSweeps();
+  s.setSweeps({ selectedSweep: id });
+  s.setNotice({ kind: 'info', text: `Imported sweep ${parsed.name} (${parsed.runs.length} runs)` });
+}
+
+function AxisInput({
+  n,
+  keyValue,
+  text,
+  onKey,
+  onText,
+}: {
+  n: number;
+  keyValue: string;
+  text: string;
+  onKey(k: string): void;
+  onText(t: string): void;
+}) {
+  return (
+    <div className="sweep-axis">
+      <label>
+        Axis {n}{' '}
+        <select data-testid={`sweep-axis${n}-key`} value={keyValue} onChange={(e) => onKey(e.target.value)}>
+          {n === 2 ? <option value="">(none)</option> : null}
+          {SWEEPABLE.map((f) => (
+            <option key={f.key} value={f.key}>
+              {f.label} ({f.key})
+            </option>
+          ))}
+        </select>
+      </label>
+      <input
+        type="text"
+        data-testid={`sweep-axis${n}-values`}
+        aria-label={`Axis ${n} values, comma-separated`}
+        placeholder="values, comma-separated"
+        value={text}
+        disabled={!keyValue}
+        onChange={(e) => onText(e.target.value)}
+      />
+    </div>
+  );
+}
+
+function NewSweep() {
+  const config = useApp((s) => s.config);
+  const progress = useApp((s) => s.sweepProgress);
+  const [k1, setK1] = useState('lr');
+  const [v1, setV1] = useState('0.003, 0.01');
+  const [k2, setK2] = useState('algorithm');
+  const [v2, setV2] = useState('starpo-grpo, starpo-s');
+  const [seeds, setSeeds] = useState('2');
+  const [iters, setIters] = useState(String(config.iterations));
+  const [error, setError] = useState<string | null>(null);
+  let plan: ReturnType<typeof planSweep> = [];
+  let axes: SweepAxis[] = [];
+  let seedList: number[] = [];
+  let problem: string | null = null;
+  try {
+    axes = [parseAxis(k1, v1), ...(k2 ? [parseAxis(k2, v2)] : [])];
+    if (k2 === k1) throw new Error('the two axes must differ');
+    seedList = parseSeeds(seeds);
+    const it = Number(iters);
+    if (!Number.isInteger(it) || it < 1 || it > 100000)
+      throw new Error('iterations per run: a whole number from 1');
+    plan = planSweep({ ...config, iterations: it }, axes, seedList);
+  } catch (err) {
+    problem = (err as Error).message;
+  }
+  const start = () => {
+    setError(null);
+    const name = `${axes.map((a) => a.key).join(' × ')} · ${seedList.length} seed(s) · ${config.env}`;
+    runSweep(name, axes, seedList, plan).catch((err: Error) => setError(err.message));
+  };
+  return (
+    <section className="sweep-new" aria-label="New sweep">
+      <h3>New sweep (on top of the current setup)</h3>
+      <AxisInput n={1} keyValue={k1} text={v1} onKey={setK1} onText={setV1} />
+      <AxisInput n={2} keyValue={k2} text={v2} onKey={setK2} onText={setV2} />
+      <div className="sweep-axis">
+        <label>
+          Seeds{' '}
+          <input
+            type="text"
+            data-testid="sweep-seeds"
+            value={seeds}
+            onChange={(e) => setSeeds(e.target.value)}
+            size={6}
+          />
+        </label>
+        <label>
+          Iterations per run{' '}
+          <input
+            type="text"
+            data-testid="sweep-iterations"
+            value={iters}
+            onChange={(e) => setIters(e.target.value)}
+            size={6}
+          />
+        </label>
+      </div>
+      {problem ? (
+        <p className="field-error" role="alert" data-testid="sweep-problem">
+          {problem}
+        </p>
+      ) : (
+        <p className="note" data-testid="sweep-plan" data-runs={plan.length}>
+          {plan.length} runs of {fieldByKey.get('iterations')?.label.toLowerCase()} {iters}, queued one after
+          another in the train worker (it holds one backend and one run at a time; parallel runs would share
+          the same cores).
+        </p>
+      )}
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {progress ? (
+        <div
+          className="sweep-progress"
+          data-testid="sweep-progress"
+          data-done={progress.done}
+          data-planned={progress.planned}
+        >
+          Run {progress.done + 1} of {progress.planned}: {progress.current} (iteration {progress.iteration})
+          <progress max={progress.planned} value={progress.done} />
+          <button
+            type="button"
+            className="small danger"
+            data-testid="sweep-cancel"
+            onClick={() => void cancelSweep()}
+          >
+            Stop sweep
+          </button>
+        </div>
+      ) : (
+        <button
+          type="button"
+          className="primary"
+          data-testid="sweep-start"
+          disabled={problem !== null}
+          onClick={start}
+        >
+          Start sweep
+        </button>
+      )}
+    </section>
+  );
+}
+
+export function SweepsDialog() {
+  const open = useApp((s) => s.sweepsOpen);
+  const sweeps = useApp((s) => s.sweeps);
+  const selected = useApp((s) => s.selectedSweep);
+  const setSweeps = useApp((s) => s.setSweeps);
+  const fileInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (open) void markSweepsInterrupted().then(refreshSweeps);
+  }, [open]);
+  if (!open) return null;
+  const shown = sweeps.find((s) => s.id === selected) ?? sweeps[0];
+  return (
+    <div className="overlay-backdrop" role="presentation">
+      <section
+        className="overlay-panel sweeps-dialog"
+        role="dialog"
+        aria-label="Sweeps"
+        data-testid="sweeps-dialog"
+      >
+        <div className="overlay-head">
+          <h2>Sweeps</h2>
+          <button
+            type="button"
+            className="small"
+            data-testid="sweep-import-btn"
+            onClick={() => fileInput.current?.click()}
+          >
+            Import sweep bundle…
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            accept=".json,application/json"
+            hidden
+            data-testid="sweep-import"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              e.target.value = '';
+              if (f) void importBundle(f);
+            }}
+          />
+          <button
+            type="button"
+            className="small"
+            data-testid="sweeps-close"
+            onClick={() => setSweeps({ sweepsOpen: false })}
+          >
+            Close
+          </button>
+        </div>
+        <div className="sweeps-body">
+          <div className="sweeps-side">
+            <NewSweep />
+            <h3>Stored sweeps</h3>
+            <ul className="run-list">
+              {sweeps.map((s) => (
+                <li
+                  key={s.id}
+                  className={`run-item${s.id === shown?.id ? ' selected' : ''}`}
+                  data-testid="sweep-item"
+                  data-status={s.status}
+                >
+                  <button type="button" className="link" onClick={() => setSweeps({ selectedSweep: s.id })}>
+                    {s.name}
+                  </button>
+                  <span className="run-meta">
+                    {s.status} · {s.runs.length}
+                    {s.planned ? `/${s.planned}` : ''} runs
+                  </span>
+                  <span className="run-actions">
+                    <button
+                      type="button"
+                      className="small"
+                      data-testid="sweep-export"
+                      onClick={() =>
+                        download(
+                          `${s.name.replace(/[^\w.-]+/g, '_').slice(0, 60)}.sweep.json`,
+                          JSON.stringify(makeBundle(s.name, s.runs, s.axes)),
+                        )
+                      }
+                    >
+                      Export
+                    </button>
+                    <button
+                      type="button"
+                      className="small danger"
+                      disabled={s.status === 'running'}
+                      onClick={() => {
+                        if (window.confirm(`Delete the sweep "${s.name}"?`))
+                          void deleteSweep(s.id).then(refreshSweeps);
+                      }}
+                    >
+                      Delete
+                    </button>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div className="sweeps-main">
+            {shown ? (
+              <>
+                <h3 data-testid="sweep-title">{shown.name}</h3>
+                <SweepResults runs={shown.runs} axes={shown.axes} />
+              </>
+            ) : (
+              <p className="note">
+                No sweeps yet: start one, or import a bundle made by `starpo sweep-bundle`.
+              </p>
+            )}
+          </div>
+        </div>
+      </section>
+    </div>
+  );
+}

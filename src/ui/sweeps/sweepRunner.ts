@@ -1,0 +1,161 @@
+// Runs a planned sweep in the train worker, one run after another. Sequential on purpose: the
+// worker holds one tfjs backend and one run at a time (workers/runController.ts), the WASM
+// backend there is single-threaded, and the env workers already use the spare cores — two runs
+// at once would only time-slice the same cores (and on WebGPU share one device queue). Each
+// run's reports are collected by its run id (the main controller ignores ids it did not start);
+// its result is saved to IndexedDB as soon as it finishes, so a cancelled or reloaded sweep
+// keeps what completed. A main-page run cannot start while a sweep runs (controller.ts).
+import type { RunSummary } from '../../core/metrics/detector.js';
+import type { MetricRow } from '../../core/metrics/keys.js';
+import type { TrainerEvent } from '../../core/rl/trainer.js';
+import type { RunReport } from '../../workers/client.js';
+import { baseFor, trainClient } from '../controller.js';
+import { useApp } from '../store/index.js';
+import type { RunSummaryFile, SweepAxis, SweepRunFiles } from './sweepBundle.js';
+import type { PlannedRun } from './sweepPlan.js';
+import { listSweeps, putSweep, type SweepRecord } from './sweepsDb.js';
+
+let cancelled = false;
+/** Rejects the run in flight (set while one runs). */
+let abortCurrent: ((e: Error) => void) | null = null;
+
+/** The CLI summary.json shape of a finished browser run. */
+export function summaryFile(
+  plan: PlannedRun,
+  s: RunSummary,
+  rows: number,
+  wallSeconds: number,
+  backend: string,
+  base: string,
+): RunSummaryFile {
+  return {
+    algo: plan.algo,
+    env: plan.config.env,
+    seed: plan.seed,
+    iterations: rows,
+    completed: rows >= plan.config.iterations,
+    echoTrap: s.echoTrap,
+    peakSuccess: s.peakSuccess,
+    finalSuccess: s.finalSuccess,
+    firstWarningLead: s.firstWarningLead,
+    recovered: s.recovered,
+    converged: s.converged,
+    collapseIteration: s.collapseIteration,
+    firstWarningIteration: s.firstWarningIteration,
+    falseWarnings: s.falseWarnings,
+    firstFired: s.firstFired,
+    wallSeconds,
+    secondsPerIteration: wallSeconds / Math.max(1, rows),
+    backend,
+    base,
+  };
+}
+
+/** Reloads the stored sweeps into the store. */
+export async function refreshSweeps(): Promise<void> {
+  useApp.getState().setSweeps({ sweeps: await listSweeps() });
+}
+
+async function runOne(plan: PlannedRun, runId: string): Promise<SweepRunFiles> {
+  const c = trainClient();
+  if (!c) throw new Error('the train worker is not ready');
+  const rows: MetricRow[] = [];
+  const events: TrainerEvent[] = [];
+  let resolveDone: (s: RunSummary) => void = () => {};
+  let rejectDone: (e: Error) => void = () => {};
+  const done = new Promise<RunSummary>((res, rej) => {
+    resolveDone = res;
+    rejectDone = rej;
+  });
+  abortCurrent = rejectDone;
+  const off = c.onReport((r: RunReport) => {
+    if (r.runId !== runId) return;
+    if (r.type === 'metrics') rows.push(...r.rows);
+    else if (r.type === 'events') events.push(...r.events);
+    else if (r.type === 'progress') {
+      const p = useApp.getState().sweepProgress;
+      if (p) useApp.getState().setSweeps({ sweepProgress: { ...p, iteration: r.iteration } });
+    } else if (r.type === 'finished') resolveDone(r.summary);
+    else if (r.type === 'runError') rejectDone(new Error(r.message));
+  });
+  const t0 = performance.now();
+  try {
+    const base = await baseFor(plan.config);
+    const { report } = await c.start(runId, plan.config, base.choice, false);
+    const summary = await done;
+    const wall = (performance.now() - t0) / 1000;
+    rows.sort((a, b) => a.iteration - b.iteration);
+    return {
+      path: plan.path,
+      preset: plan.preset,
+      algo: plan.algo,
+      seed: plan.seed,
+      config: plan.config,
+      metrics: rows,
+      events,
+      summary: summaryFile(plan, summary, rows.length, wall, report.backend, base.label),
+    };
+  } finally {
+    off();
+    abortCurrent = null;
+  }
+}
+
+/** Runs the sweep to the end (or until cancelled), saving after every run; returns its id. */
+export async function runSweep(
+  name: string,
+  axes: SweepAxis[],
+  seeds: number[],
+  plan: PlannedRun[],
+): Promise<string> {
+  const s = useApp.getState();
+  if (s.sweepProgress) throw new Error('a sweep is already running');
+  const st = s.runStatus;
+  if (st === 'running' || st === 'paused' || st === 'starting' || st === 'stopping')
+    throw new Error('stop the current run first: the train worker runs one thing at a time');
+  cancelled = false;
+  const record: SweepRecord = {
+    id: `sweep-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`,
+    name,
+    createdAt: Date.now(),
+    status: 'running',
+    axes,
+    seeds,
+    planned: plan.length,
+    runs: [],
+  };
+  await putSweep(record);
+  s.setSweeps({
+    selectedSweep: record.id,
+    sweepProgress: { sweepId: record.id, done: 0, planned: plan.length, current: '', iteration: 0 },
+  });
+  await refreshSweeps();
+  try {
+    for (const [i, p] of plan.entries()) {
+      if (cancelled) break;
+      useApp.getState().setSweeps({
+        sweepProgress: { sweepId: record.id, done: i, planned: plan.length, current: p.path, iteration: 0 },
+      });
+      record.runs.push(await runOne(p, `${record.id}:${i}`));
+      await putSweep(record);
+      await refreshSweeps();
+    }
+    record.status = cancelled ? 'stopped' : 'finished';
+  } catch (err) {
+    record.status = 'stopped';
+    if (!cancelled)
+      useApp.getState().setNotice({ kind: 'error', text: `The sweep stopped: ${(err as Error).message}` });
+  } finally {
+    await putSweep(record);
+    useApp.getState().setSweeps({ sweepProgress: null });
+    await refreshSweeps();
+  }
+  return record.id;
+}
+
+/** Stops the sweep after dropping the run in flight. */
+export async function cancelSweep(): Promise<void> {
+  cancelled = true;
+  await trainClient()?.reset();
+  abortCurrent?.(new Error('cancelled'));
+}

@@ -1,0 +1,57 @@
+// Sweeps in IndexedDB (their own database, beside the runs'): one record per sweep holding its
+// axes, seeds and every finished run's config, metric rows, events and summary — small for
+// the tiny runs a browser sweep makes. Saved after each run, so a reload keeps what finished.
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import type { SweepAxis, SweepRunFiles } from './sweepBundle.js';
+
+export type SweepStatus = 'running' | 'finished' | 'stopped' | 'imported' | 'interrupted';
+
+export interface SweepRecord {
+  id: string;
+  name: string;
+  createdAt: number;
+  status: SweepStatus;
+  axes: SweepAxis[];
+  seeds: number[];
+  /** Runs planned (0 for imports). */
+  planned: number;
+  runs: SweepRunFiles[];
+}
+
+interface SweepsSchema extends DBSchema {
+  sweeps: { key: string; value: SweepRecord };
+}
+
+let dbPromise: Promise<IDBPDatabase<SweepsSchema>> | null = null;
+
+function db(): Promise<IDBPDatabase<SweepsSchema>> {
+  dbPromise ??= openDB<SweepsSchema>('starpo-sweeps', 1, {
+    upgrade(d) {
+      d.createObjectStore('sweeps', { keyPath: 'id' });
+    },
+  });
+  return dbPromise;
+}
+
+/** Every stored sweep, newest first; sweeps a closed tab left running are marked interrupted. */
+export async function listSweeps(): Promise<SweepRecord[]> {
+  const all = await (await db()).getAll('sweeps');
+  return all.sort((a, b) => b.createdAt - a.createdAt);
+}
+
+export async function putSweep(s: SweepRecord): Promise<void> {
+  await (await db()).put('sweeps', s);
+}
+
+export async function deleteSweep(id: string): Promise<void> {
+  await (await db()).delete('sweeps', id);
+}
+
+/** Marks sweeps left 'running' (tab closed mid-sweep) as interrupted, keeping their runs. */
+export async function markSweepsInterrupted(): Promise<void> {
+  const d = await db();
+  const tx = d.transaction('sweeps', 'readwrite');
+  for (const s of await tx.store.getAll())
+    if (s.status === 'running') await tx.store.put({ ...s, status: 'interrupted' });
+  await tx.done;
+}
