@@ -1,0 +1,87 @@
+// Base models: a short pretraining run lowers the SFT loss and writes a loadable checkpoint and
+// index entry; the shipped DoorKey-5x5 base model beats an untrained policy on held-out seeds.
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as tf from '@tensorflow/tfjs';
+import { describe, expect, it } from 'vitest';
+import { modelConfig } from '../../core/model/config.js';
+import { parseModelIndex } from '../../core/model/modelIndex.js';
+import { createPolicy, disposeModel } from '../../core/model/params.js';
+import { InProcessEnvPool } from '../../core/rl/envPool.js';
+import { evaluatePolicy } from '../../core/rl/evaluate.js';
+import { Rng } from '../../core/rng.js';
+import { envSpec } from '../../envs/registry.js';
+import { loadBase, readCheckpointFile } from '../baseModel.js';
+import { setupNodeBackend } from '../nodeBackend.js';
+import { runCommand } from '../testing.js';
+import { pretrainCommand } from './pretrain.js';
+
+describe('pretrain', () => {
+  it('lowers the SFT loss and writes a checkpoint and an index entry', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'starpo-pretrain-'));
+    const r = await runCommand(pretrainCommand, [
+      '--env',
+      'minigrid/DoorKey-5x5',
+      '--episodes',
+      '60',
+      '--steps',
+      '30',
+      '--batch',
+      '4',
+      '--lr',
+      '0.003',
+      '--max-turns',
+      '3',
+      '--max-actions-per-turn',
+      '5',
+      '--max-actions',
+      '15',
+      '--history-turns',
+      '3',
+      '--eval-episodes',
+      '4',
+      '--out',
+      out,
+      '--name',
+      'short',
+    ]);
+    expect(r.code).toBe(0);
+    const entry = JSON.parse(r.stdout);
+    expect(entry.pretrain.finalLoss).toBeLessThan(0.6 * entry.pretrain.firstLoss);
+    const index = parseModelIndex(JSON.parse(await readFile(join(out, 'index.json'), 'utf8')));
+    expect(index.map((e) => e.id)).toEqual(['short']);
+    const loaded = await readCheckpointFile(join(out, 'short.json'));
+    expect(loaded.base.tokenizer.size).toBe(entry.pretrain.vocabulary);
+    disposeModel(loaded.base.policy);
+  }, 300_000);
+
+  it('the shipped DoorKey-5x5 base model beats an untrained policy on held-out seeds', async () => {
+    await setupNodeBackend('wasm');
+    const { base, settings } = await loadBase({
+      env: 'minigrid/DoorKey-5x5',
+      size: 'nano',
+      context: 512,
+      seed: 1,
+    });
+    const random = createPolicy(modelConfig('nano', base.tokenizer.size, 512), new Rng(9));
+    const pool = new InProcessEnvPool(() => envSpec('minigrid/DoorKey-5x5').make());
+    const s = {
+      maxTurns: settings.maxTurns as number,
+      maxActionsPerTurn: settings.maxActionsPerTurn as number,
+      maxActionsPerTraj: settings.maxActionsPerTraj as number,
+      historyTurns: settings.historyTurns as number,
+      maxTokensPerTurn: settings.maxTokensPerTurn as number,
+      contextLength: 512,
+      formatPenalty: 0.1,
+    };
+    const trained = await evaluatePolicy(base.policy, base.tokenizer, pool, s, 32, 3);
+    const untrained = await evaluatePolicy(random, base.tokenizer, pool, s, 32, 3);
+    expect(untrained.greedy).toBe(0);
+    expect(trained.greedy).toBeGreaterThan(untrained.greedy);
+    expect(trained.greedyReturn).toBeGreaterThan(untrained.greedyReturn);
+    disposeModel(random);
+    disposeModel(base.policy);
+    await tf.setBackend('cpu');
+  }, 300_000);
+});
