@@ -107,12 +107,13 @@ async function dispatchRows(size: ModelSize, shape: StepShape): Promise<Dispatch
   ];
 }
 
-/** Everything measured on the active webgpu backend for `sizes`. */
+/** Everything measured on the active webgpu backend for `sizes`; `onPartial` after each part. */
 export async function runGpuPart(
   sizes: readonly ModelSize[],
   shape: StepShape,
   reps: number,
   log: (line: string) => void = () => {},
+  onPartial: (part: GpuPart) => void = () => {},
 ): Promise<GpuPart> {
   if (tf.getBackend() !== 'webgpu') throw new Error(`runGpuPart: backend is ${tf.getBackend()}`);
   const check = await checkKernels();
@@ -129,6 +130,9 @@ export async function runGpuPart(
   for (const size of sizes) {
     dispatch.push(...(await dispatchRows(size, shape)));
     log(`webgpu: ${size} dispatches counted`);
+    onPartial({ kernelCheck, dispatch, model });
+    // Step times on a software adapter only show the path works: the first size is enough.
+    if (size !== sizes[0]) continue;
     for (const fused of [false, true]) {
       setFusedKernels(fused);
       const t = await timeSteps(size, shape, reps);
@@ -144,6 +148,7 @@ export async function runGpuPart(
     }
     setFusedKernels(true);
     log(`webgpu: ${size} timed`);
+    onPartial({ kernelCheck, dispatch, model });
   }
   return { kernelCheck, dispatch, model };
 }

@@ -33,8 +33,9 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const cliMain = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 
 /**
- * Runs `starpo <args>` in a child process with the SwiftShader environment; resolves to the
- * JSON document its stdout ends with. stderr (progress) is passed through `onLine`.
+ * Runs `starpo <args>` in a child process with the SwiftShader environment; resolves to the last
+ * JSON line of its stdout (on failure only if marked `"partial":true`). stderr progress lines go
+ * to `onLine`.
  */
 export function runGpuChild(
   args: string[],
@@ -61,8 +62,13 @@ export function runGpuChild(
     const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
-      const last = out.trim().split('\n').pop() ?? '';
-      if (code === 0 && last.startsWith('{')) {
+      const last = out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .pop();
+      // A child that ran out of time still hands over its last complete part (marked partial).
+      if (last !== undefined && (code === 0 || last.includes('"partial":true'))) {
         try {
           resolve(JSON.parse(last));
           return;

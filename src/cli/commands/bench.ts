@@ -83,7 +83,10 @@ async function webgpuPart(s: BenchSettings, io: CliIo, kernelsOnly: boolean): Pr
     const vocab = randomBase(s.trainer.env, 'nano', s.trainer.context, 1).tokenizer.size;
     const shape = { ...s.gpu.step, vocab };
     const log = (line: string) => io.stderr.write(`bench: ${line}\n`);
-    const part = await runGpuPart(s.gpu.sizes, shape, 1, log);
+    // A JSON line after each part: the parent keeps the last one if this process runs out of time.
+    const part = await runGpuPart(s.gpu.sizes, shape, 1, log, (p) =>
+      io.stdout.write(`${JSON.stringify({ ...p, probe: [], partial: true })}\n`),
+    );
     const probe = await probeBackends([s.gpu.sizes[0] ?? 'nano'], ['webgpu'], {
       select: async () => (tf.getBackend() === 'webgpu' ? '' : 'webgpu is not active'),
       shape,

@@ -10,6 +10,7 @@ import { registerTokenLogProbKernels } from './tokenLogProbs.js';
 
 export { DECODE_MAX_KEYS, fusedDecodeAttention } from './decodeAttention.js';
 export { fusedLayerNorm } from './layerNorm.js';
+export { type CompileProgress, type PrecompileShape, precompileShaders } from './precompile.js';
 export { fusedTokenLogProbs } from './tokenLogProbs.js';
 
 let enabled = true;
