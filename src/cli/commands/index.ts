@@ -9,6 +9,7 @@ import { minigridReplayCommand } from './minigrid-replay.js';
 import { pretrainCommand } from './pretrain.js';
 import { soakCommand } from './soak.js';
 import { sweepCommand } from './sweep.js';
+import { sweepBundleCommand } from './sweep-bundle.js';
 import { trainCommand } from './train.js';
 import { webshopRewardCommand } from './webshop-reward.js';
 import { webshopSearchCommand } from './webshop-search.js';
@@ -16,6 +17,7 @@ import { webshopSearchCommand } from './webshop-search.js';
 export const commands: readonly Command[] = [
   trainCommand,
   sweepCommand,
+  sweepBundleCommand,
   pretrainCommand,
   exportRagenCommand,
   benchCommand,
