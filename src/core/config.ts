@@ -306,6 +306,11 @@ export function formatErrors(errors: readonly FieldError[]): string {
   return errors.map((e) => `${e.field}: ${e.message}`).join('\n');
 }
 
+/** `text` for an error message: quoted, and cut at 40 characters so a pasted blob stays readable. */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
 /**
  * Parses one field's value from text (URL hash, CLI flag). Throws an Error naming the field.
  */
@@ -315,13 +320,13 @@ export function parseFieldText(field: Field, text: string): number | string | bo
     case 'float': {
       const t = text.trim();
       const v = t === '' ? Number.NaN : Number(t);
-      if (!Number.isFinite(v)) throw new Error(`${field.key}: "${text}" is not a number`);
+      if (!Number.isFinite(v)) throw new Error(`${field.key}: ${quoted(text)} is not a number`);
       return v;
     }
     case 'bool':
       if (text === 'true' || text === '1') return true;
       if (text === 'false' || text === '0') return false;
-      throw new Error(`${field.key}: "${text}" is not true or false`);
+      throw new Error(`${field.key}: ${quoted(text)} is not true or false`);
     case 'enum':
     case 'string':
       return text;

@@ -96,6 +96,14 @@ describe('URL hash fuzz', () => {
     expect(accepted).toBeGreaterThan(10);
   });
 
+  it('quotes a long bad value only in part', () => {
+    const r = decodeConfigHash(`#lr=${'x'.repeat(5000)}`);
+    expect(r).toEqual({
+      ok: false,
+      errors: [{ field: 'lr', message: `"${'x'.repeat(40)}…" is not a number` }],
+    });
+  });
+
   it('refuses an oversized hash before parsing it, stating the limit', () => {
     const r = decodeConfigHash(`#seed=${'1'.repeat(MAX_HASH_CHARS)}`);
     expect(r).toEqual({
