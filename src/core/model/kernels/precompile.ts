@@ -45,7 +45,10 @@ function recordWarmup(config: ModelConfig, shape: PrecompileShape): void {
         const { logp, entropy } = policyLogProbs(policy, tokens);
         return logp.mean().add(entropy.mean()) as tf.Scalar;
       }, modelVariables(policy));
-      const norm = tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g)))));
+      // Pairwise adds: an addN of every gradient needs more storage buffers than one stage may bind.
+      const norm = tf.sqrt(
+        Object.values(grads).reduce((acc: tf.Tensor, g) => acc.add(tf.sum(tf.square(g))), tf.scalar(0)),
+      );
       optimizer.applyGradients(Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, g.mul(norm)])));
       const B = shape.decodeRows;
       const L = shape.promptTokens;
