@@ -11,7 +11,7 @@
 //   --max-turns 2 --max-tokens 12 --history-turns 2 --out <dir> (then --base <dir>/<stem>.json).
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { loadBase } from '../src/cli/baseModel.js';
 import { runTraining } from '../src/cli/commands/train.js';
 import { setupNodeBackend } from '../src/cli/nodeBackend.js';
@@ -109,10 +109,12 @@ async function record(file: string, label: string, config: Config): Promise<void
   const metrics = parseJsonl<MetricRow>(await read('metrics.jsonl'));
   const events = parseJsonl<TrainerEvent>(await read('events.jsonl'));
   const summary = JSON.parse(await read('summary.json'));
+  // Name the base by its file only: the recording must not carry this machine's paths.
+  summary.base = base === 'random' ? 'random' : basename(base);
   const again = await samplesOf(config, Math.max(1, Math.round(iterations / 30)));
   if (JSON.stringify(again.rows.map(stable)) !== JSON.stringify(metrics.map(stable)))
     throw new Error(`${label}: the rerun's metrics differ from the CLI run's; not writing ${file}`);
-  const name = `recorded run of ${label} (${config.env}, seed ${config.seed}, ${config.iterations} iterations, lr ${config.lr}, base ${base})`;
+  const name = `recorded run of ${label} (${config.env}, seed ${config.seed}, ${config.iterations} iterations, lr ${config.lr}, base ${summary.base})`;
   const data = cliRunToRunData(
     { config, metrics, events, summary, samples: again.samples },
     name,
