@@ -39,7 +39,10 @@ export function faultSuggestion(config: Pick<Config, 'lr' | 'gradClip'>): string
 export async function weightsFinite(models: readonly (Model | null)[]): Promise<boolean> {
   const vars = models.flatMap((m) => (m ? modelVariables(m) : []));
   if (vars.length === 0) return true;
-  const probe = tf.tidy(() => tf.addN(vars.map((v) => tf.sum(tf.mul(v, 0)))));
+  // Pairwise adds: a WebGPU addN binds every input at once, beyond the per-stage buffer limit.
+  const probe = tf.tidy(() =>
+    vars.reduce((acc: tf.Tensor, v) => acc.add(tf.sum(tf.mul(v, 0))), tf.scalar(0)),
+  );
   const [value] = await probe.data();
   probe.dispose();
   return value === 0;
