@@ -29,7 +29,9 @@ test('a run persists across a reload, is overlaid on a new run, and an interrupt
   await page.getByTestId('btn-start').click();
   await expect.poll(() => points(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
   const old = page.locator('[data-testid="run-item"][data-status="stopped"]');
-  await old.getByTestId('run-overlay').check();
+  // The overlay loads its rows from IndexedDB before the box shows as ticked.
+  await old.getByTestId('run-overlay').click();
+  await expect(old.getByTestId('run-overlay')).toBeChecked();
   await expect(page.getByTestId('chart-success')).toHaveAttribute('data-runs', '2');
   await expect(page.getByTestId('chart-success').locator('.chart-legend')).toContainText('Success (train) ·');
 
@@ -38,7 +40,8 @@ test('a run persists across a reload, is overlaid on a new run, and an interrupt
   await page.getByTestId('tab-runs').click();
   const cut = page.locator('[data-testid="run-item"][data-status="interrupted"]');
   await expect(cut).toHaveCount(1);
-  await cut.getByTestId('run-overlay').check();
+  await cut.getByTestId('run-overlay').click();
+  await expect(cut.getByTestId('run-overlay')).toBeChecked();
   await expect
     .poll(async () => Number(await page.getByTestId('chart-success').getAttribute('data-runs')))
     .toBe(2);
