@@ -5,6 +5,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { type Config, type FloatField, fieldByKey } from '../config.js';
 import { type Model, modelVariables } from '../model/params.js';
+import { sumScalars } from './update.js';
 
 /** Non-finite iterations in a row after which the trainer pauses the run. */
 export const MAX_CONSECUTIVE_FAULTS = 3;
@@ -39,10 +40,8 @@ export function faultSuggestion(config: Pick<Config, 'lr' | 'gradClip'>): string
 export async function weightsFinite(models: readonly (Model | null)[]): Promise<boolean> {
   const vars = models.flatMap((m) => (m ? modelVariables(m) : []));
   if (vars.length === 0) return true;
-  // Pairwise adds: a WebGPU addN binds every input at once, beyond the per-stage buffer limit.
-  const probe = tf.tidy(() =>
-    vars.reduce((acc: tf.Tensor, v) => acc.add(tf.sum(tf.mul(v, 0))), tf.scalar(0)),
-  );
+  // NaN·0 = NaN and Inf·0 = NaN, so the sum is 0 exactly when every weight is finite.
+  const probe = tf.tidy(() => sumScalars(vars.map((v) => tf.sum(tf.mul(v, 0)))));
   const [value] = await probe.data();
   probe.dispose();
   return value === 0;

@@ -86,3 +86,14 @@ describe('dpoLoss', () => {
     expect(await val(r.margin)).toBeCloseTo(0, 6);
   });
 });
+
+describe('sumScalars', () => {
+  it('adds any number of scalars pairwise, exactly as a loop', async () => {
+    const { sumScalars } = await import('./update.js');
+    for (const n of [0, 1, 2, 3, 7, 29]) {
+      const xs = Array.from({ length: n }, (_, i) => tf.scalar(i * 0.5 + 1));
+      const expected = xs.reduce((a, _, i) => a + (i * 0.5 + 1), 0);
+      expect(await val(sumScalars(xs))).toBeCloseTo(expected, 5);
+    }
+  });
+});

@@ -48,9 +48,32 @@ export interface StepResult {
   stats: Record<string, number>;
 }
 
-/** Scales gradients to a global norm of at most `clip`; returns the norm before clipping. */
+/**
+ * Sum of scalars by pairwise adds (a balanced tree). Not tf.addN: on WebGPU it binds every input
+ * in one shader stage, beyond the per-stage storage-buffer limit once a model has ~8+ weights.
+ */
+export function sumScalars(xs: readonly tf.Tensor[]): tf.Tensor {
+  if (xs.length === 0) return tf.scalar(0);
+  let level = [...xs];
+  while (level.length > 1) {
+    const next: tf.Tensor[] = [];
+    for (let i = 0; i < level.length; i += 2) {
+      next.push(
+        i + 1 < level.length
+          ? tf.add(level[i] as tf.Tensor, level[i + 1] as tf.Tensor)
+          : (level[i] as tf.Tensor),
+      );
+    }
+    level = next;
+  }
+  return level[0] as tf.Tensor;
+}
+
+/** The global L2 norm of the gradients (before clipping). */
 function globalNorm(grads: tf.NamedTensorMap): tf.Scalar {
-  return tf.tidy(() => tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g))))) as tf.Scalar);
+  return tf.tidy(
+    () => tf.sqrt(sumScalars(Object.values(grads).map((g) => tf.sum(tf.square(g))))) as tf.Scalar,
+  );
 }
 
 async function applyChecked(
