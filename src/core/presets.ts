@@ -7,6 +7,8 @@ import { applyAlgorithm } from './rl/algorithms.js';
 
 export interface Preset {
   name: string;
+  /** The button's label in the playground. */
+  title: string;
   /** One line for menus. */
   summary: string;
   algorithm: Config['algorithm'];
@@ -42,17 +44,19 @@ const COMMON_REASONS: Partial<Record<keyof Config, string>> = {
 export const PRESETS: Readonly<Record<string, Preset>> = {
   'echo-trap': {
     name: 'echo-trap',
+    title: 'Watch the echo trap',
     summary:
       'Watch the echo trap: vanilla StarPO with a large step (provisional until the study measures it)',
     algorithm: 'starpo-ppo',
-    overrides: { ...STUDY_COMMON },
+    overrides: { env: 'minigrid/DoorKey-5x5', ...STUDY_COMMON },
     reasons: { ...COMMON_REASONS },
   },
   stable: {
     name: 'stable',
+    title: 'StarPO-S keeps it stable',
     summary: 'StarPO-S with oversampled filtering and a warmed-up critic, steps matched (provisional)',
     algorithm: 'starpo-s',
-    overrides: { ...STUDY_COMMON, filterMode: 'oversample', criticWarmup: 8 },
+    overrides: { env: 'minigrid/DoorKey-5x5', ...STUDY_COMMON, filterMode: 'oversample', criticWarmup: 8 },
     reasons: {
       ...COMMON_REASONS,
       filterMode:
@@ -62,20 +66,27 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
   },
   tiny: {
     name: 'tiny',
-    summary: 'A seconds-long run for demos and tests: tiny batches, one short turn',
+    title: 'Tiny smoke run',
+    summary:
+      'A seconds-per-iteration run on an empty room (2 × 2 rollouts, short turns) to see every part move',
     algorithm: 'starpo-grpo',
     overrides: {
+      env: 'minigrid/Empty-5x5',
       groups: 2,
       groupSize: 2,
-      maxTurns: 1,
+      maxTurns: 2,
       maxTokensPerTurn: 8,
-      contextLength: 128,
-      iterations: 3,
+      contextLength: 64,
+      minibatch: 4,
+      iterations: 500,
       evalEvery: 0,
       miEvery: 0,
       checkpointEvery: 0,
     },
-    reasons: { groups: 'smallest batch that still has a group to normalise' },
+    reasons: {
+      groups: 'smallest batch that still has a group to normalise',
+      iterations: 'long enough that a demo never runs out',
+    },
   },
 };
 
