@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, validateConfig } from './config.js';
+import { ABLATIONS, applyPreset, PRESETS } from './presets.js';
+
+describe('presets', () => {
+  it.each(Object.keys(PRESETS))('%s validates and gives a reason only for fields it sets', (name) => {
+    const p = PRESETS[name]!;
+    const c = applyPreset(defaultConfig(), name);
+    expect(validateConfig(c).ok).toBe(true);
+    expect(c.algorithm).toBe(p.algorithm);
+    for (const k of Object.keys(p.reasons)) expect(Object.keys(p.overrides), k).toContain(k);
+  });
+
+  it('compares the trap and the stable setting at matched optimizer steps', () => {
+    const trap = applyPreset(defaultConfig(), 'echo-trap');
+    const stable = applyPreset(defaultConfig(), 'stable');
+    expect(trap.stepsPerIteration).toBeGreaterThan(0);
+    expect(stable.stepsPerIteration).toBe(trap.stepsPerIteration);
+    expect(stable.lr).toBe(trap.lr);
+    expect(stable.filterMode).toBe('oversample');
+  });
+
+  it('every ablation is a valid one-switch variant of StarPO-S', () => {
+    const base = applyPreset(defaultConfig(), 'stable');
+    for (const a of ABLATIONS) {
+      expect(validateConfig({ ...base, ...a.overrides }).ok, a.name).toBe(true);
+      expect(Object.keys(a.overrides).length, a.name).toBeLessThanOrEqual(2);
+    }
+  });
+});
