@@ -25,6 +25,7 @@
 // Randomness: the pair and the arm order from Rng(seed); the payout from Rng(seed).fork('step')
 // (and `stepSalt`), so the same seed and action give the same payout.
 import { Rng } from '../../core/rng.js';
+import { endedStep, invalidStep, notUnderstoodLine } from '../common.js';
 import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
 import { ARM_POOLS, type ArmPair, type ArmPool } from './arms.js';
 
@@ -125,12 +126,7 @@ export class BanditEnv implements TextEnv<BanditView> {
   step(action: string): StepResult {
     if (!this.started) throw new Error(`${this.id}: call reset(seed) before step()`);
     if (this.finished) {
-      return {
-        observation: this.lastObservation,
-        reward: 0,
-        done: true,
-        info: { success: false, actionIsValid: false, actionIsEffective: false },
-      };
+      return endedStep(this.lastObservation);
     }
     this.steps++;
     this.finished = this.steps >= this.maxSteps;
@@ -138,13 +134,8 @@ export class BanditEnv implements TextEnv<BanditView> {
     const arm = this.arms.find((name) => name.toLowerCase() === wanted);
     if (arm === undefined) {
       this.lastReward = 0;
-      this.lastObservation = `Your previous action was not understood. Valid actions: ${this.arms.join(', ')}.\n${this.firstObservation}`;
-      return {
-        observation: this.lastObservation,
-        reward: 0,
-        done: this.finished,
-        info: { success: false, actionIsValid: false, actionIsEffective: false },
-      };
+      this.lastObservation = `${notUnderstoodLine(this.arms)}\n${this.firstObservation}`;
+      return invalidStep(this.lastObservation, this.finished);
     }
     const high = arm === this.pair[1];
     const reward = high

@@ -29,6 +29,7 @@
 // Randomness: the map from Rng(seed); slips from Rng(seed).fork('step') (and `stepSalt`), so the
 // same seed and actions give the same trajectory.
 import { Rng } from '../../core/rng.js';
+import { endedStep, invalidStep, notUnderstoodLine } from '../common.js';
 import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
 import { lakeExpert, outcomes } from './expert.js';
 import { GOAL, generateMap, HOLE, LAKE_ACTIONS, type LakeMap, moveFrom } from './map.js';
@@ -144,12 +145,7 @@ export class FrozenLakeEnv implements TextEnv<FrozenLakeView> {
   step(action: string): StepResult {
     if (!this.started) throw new Error(`${this.id}: call reset(seed) before step()`);
     if (this.finished) {
-      return {
-        observation: this.lastObservation,
-        reward: 0,
-        done: true,
-        info: { success: false, actionIsValid: false, actionIsEffective: false },
-      };
+      return endedStep(this.lastObservation);
     }
     this.steps++;
     const a = action.length > MAX_ACTION_CHARS ? -1 : parseLakeAction(action);
@@ -158,13 +154,8 @@ export class FrozenLakeEnv implements TextEnv<FrozenLakeView> {
       this.lastAction = null;
       this.lastMove = null;
       this.lastReward = 0;
-      this.lastObservation = `Your previous action was not understood. Valid actions: ${LAKE_ACTIONS.join(', ')}.\n${this.observe()}`;
-      return {
-        observation: this.lastObservation,
-        reward: 0,
-        done: this.finished,
-        info: { success: false, actionIsValid: false, actionIsEffective: false },
-      };
+      this.lastObservation = `${notUnderstoodLine(LAKE_ACTIONS)}\n${this.observe()}`;
+      return invalidStep(this.lastObservation, this.finished);
     }
     const dir = this.slide(a);
     const from = this.player;

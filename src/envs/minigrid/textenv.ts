@@ -6,6 +6,7 @@
 // passes, so every episode ends), and the next observation starts with a line saying it was
 // not understood.
 import { Rng } from '../../core/rng.js';
+import { endedStep, invalidStep, notUnderstoodLine } from '../common.js';
 import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
 import { ACTION_TEXT } from './expert.js';
 import type { ExpertStep, Family, Task } from './family.js';
@@ -57,7 +58,7 @@ export class MiniGridTextEnv<P = unknown> implements TextEnv<MiniGridView> {
     this.family = family;
     this.params = params;
     this.allowed = ACTION_TEXT.map((_, i) => family.actions.includes(i));
-    this.invalidLine = `Your previous action was not understood. Valid actions: ${this.validActions().join(', ')}.`;
+    this.invalidLine = notUnderstoodLine(this.validActions());
   }
 
   /** Generates the episode of `seed` (retrying on a rare failed placement) and observes it. */
@@ -92,12 +93,7 @@ export class MiniGridTextEnv<P = unknown> implements TextEnv<MiniGridView> {
   step(action: string): StepResult {
     if (!this.started) throw new Error(`${this.id}: call reset(seed) before step()`);
     if (this.finished) {
-      return {
-        observation: this.lastObservation,
-        reward: 0,
-        done: true,
-        info: { success: false, actionIsValid: false, actionIsEffective: false },
-      };
+      return endedStep(this.lastObservation);
     }
     const world = this.world;
     const a = action.length > MAX_ACTION_CHARS ? -1 : parseAction(action);
@@ -106,12 +102,7 @@ export class MiniGridTextEnv<P = unknown> implements TextEnv<MiniGridView> {
       this.finished = world.stepCount >= world.maxSteps;
       this.lastReward = 0;
       this.lastObservation = `${this.invalidLine}\n${this.observe()}`;
-      return {
-        observation: this.lastObservation,
-        reward: 0,
-        done: this.finished,
-        info: { success: false, actionIsValid: false, actionIsEffective: false },
-      };
+      return invalidStep(this.lastObservation, this.finished);
     }
     const task = this.task as Task;
     const coreAction = task.beforeStep ? task.beforeStep(a) : a;

@@ -31,6 +31,7 @@
 // Every box on a target (success), or maxSteps actions (default 10, RAGEN's
 // max_actions_per_traj; unreadable text counts as an action too).
 import { Rng } from '../../core/rng.js';
+import { endedStep, invalidStep, notUnderstoodLine } from '../common.js';
 import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
 import { SokobanPlanner } from './expert.js';
 import { GenerationError, generateLevel } from './generate.js';
@@ -197,12 +198,7 @@ export class SokobanEnv implements TextEnv<SokobanView> {
   step(action: string): StepResult {
     if (!this.started) throw new Error(`${this.id}: call reset(seed) before step()`);
     if (this.finished) {
-      return {
-        observation: this.lastObservation,
-        reward: 0,
-        done: true,
-        info: { success: false, actionIsValid: false, actionIsEffective: false },
-      };
+      return endedStep(this.lastObservation);
     }
     this.steps++;
     const dir = action.length > MAX_ACTION_CHARS ? -1 : parseDirection(action);
@@ -210,13 +206,8 @@ export class SokobanEnv implements TextEnv<SokobanView> {
       this.finished = this.steps >= this.maxSteps;
       this.lastAction = null;
       this.lastReward = 0;
-      this.lastObservation = `Your previous action was not understood. Valid actions: ${DIRECTIONS.join(', ')}.\n${this.observe()}`;
-      return {
-        observation: this.lastObservation,
-        reward: 0,
-        done: this.finished,
-        info: { success: false, actionIsValid: false, actionIsEffective: false },
-      };
+      this.lastObservation = `${notUnderstoodLine(DIRECTIONS)}\n${this.observe()}`;
+      return invalidStep(this.lastObservation, this.finished);
     }
     const before = boxesOnTarget(this.level);
     const moved = applyMove(this.level, dir);
