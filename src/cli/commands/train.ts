@@ -15,6 +15,7 @@ import {
   MAX_CONFIG_FILE_BYTES,
   parseFieldText,
 } from '../../core/config.js';
+import { summaryFile } from '../../core/metrics/summaryFile.js';
 import { saveCheckpoint } from '../../core/model/checkpoint.js';
 import { findBaseModel } from '../../core/model/modelIndex.js';
 import { applyAlgorithm } from '../../core/rl/algorithms.js';
@@ -185,28 +186,13 @@ export async function runTraining(
   if (!opts.quiet) io.stderr.write('\n');
   const s = trainer.summary();
   const wallSeconds = (performance.now() - t0) / 1000;
-  const summary = {
-    algo: config.algorithm,
-    env: config.env,
-    seed: config.seed,
+  const summary = summaryFile(config, s, {
     iterations: trainer.iteration,
-    completed: trainer.iteration >= config.iterations && !trainer.haltReason,
-    ...(trainer.haltReason ? { fault: trainer.haltReason } : {}),
-    echoTrap: s.echoTrap,
-    peakSuccess: s.peakSuccess,
-    finalSuccess: s.finalSuccess,
-    firstWarningLead: s.firstWarningLead,
-    recovered: s.recovered,
-    converged: s.converged,
-    collapseIteration: s.collapseIteration,
-    firstWarningIteration: s.firstWarningIteration,
-    falseWarnings: s.falseWarnings,
-    firstFired: s.firstFired,
     wallSeconds,
-    secondsPerIteration: wallSeconds / Math.max(1, trainer.iteration),
     backend: backend.backend,
     base: loaded.source,
-  };
+    fault: trainer.haltReason,
+  });
   await writeFile(join(opts.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return summary;
 }

@@ -7,6 +7,7 @@
 // keeps what completed. A main-page run cannot start while a sweep runs (controller.ts).
 import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
+import { summaryFile as coreSummaryFile } from '../../core/metrics/summaryFile.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
 import type { RunReport } from '../../workers/client.js';
 import { baseFor, trainClient } from '../controller.js';
@@ -28,27 +29,7 @@ export function summaryFile(
   backend: string,
   base: string,
 ): RunSummaryFile {
-  return {
-    algo: plan.algo,
-    env: plan.config.env,
-    seed: plan.seed,
-    iterations: rows,
-    completed: rows >= plan.config.iterations,
-    echoTrap: s.echoTrap,
-    peakSuccess: s.peakSuccess,
-    finalSuccess: s.finalSuccess,
-    firstWarningLead: s.firstWarningLead,
-    recovered: s.recovered,
-    converged: s.converged,
-    collapseIteration: s.collapseIteration,
-    firstWarningIteration: s.firstWarningIteration,
-    falseWarnings: s.falseWarnings,
-    firstFired: s.firstFired,
-    wallSeconds,
-    secondsPerIteration: wallSeconds / Math.max(1, rows),
-    backend,
-    base,
-  };
+  return coreSummaryFile(plan.config, s, { iterations: rows, wallSeconds, backend, base });
 }
 
 /** Reloads the stored sweeps into the store. */
