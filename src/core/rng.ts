@@ -1,6 +1,6 @@
 // Seeded pseudo-random numbers for everything in core/ and envs/.
 // xoshiro128** (Blackman & Vigna, 2018) on 32-bit state, seeded through splitmix32 so that
-// nearby seeds give unrelated streams. Never use Math.random in core/ or envs/.
+// nearby seeds give unrelated streams. core/ and envs/ draw every random number from here.
 
 /** splitmix32: one step of a 32-bit mixing generator, used to expand seeds and hash labels. */
 function splitmix32(x: number): number {
