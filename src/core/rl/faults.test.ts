@@ -15,38 +15,10 @@ import { buildVocabulary, Tokenizer } from '../tokenizer.js';
 import { applyAlgorithm } from './algorithms.js';
 import { type EnvLike, InProcessEnvPool } from './envPool.js';
 import { faultSuggestion, weightsFinite } from './faults.js';
+import { SideEnv, sideEnvTokenizer } from './sideEnv.fixture.js';
 import { Trainer, type TrainerEvent } from './trainer.js';
 
-/** Say which side the goal is on; reward 1 for the right side. */
-class SideEnv implements EnvLike {
-  private side = 'left';
-  reset(seed: number): string {
-    this.side = seed % 2 === 0 ? 'left' : 'right';
-    return `the goal is ${this.side}`;
-  }
-  step(action: string) {
-    const a = action.trim().toLowerCase();
-    const valid = a === 'go left' || a === 'go right';
-    const success = a === `go ${this.side}`;
-    return {
-      observation: valid ? 'done' : 'the action was not understood',
-      reward: success ? 1 : 0,
-      done: true,
-      info: { success, actionIsValid: valid, actionIsEffective: valid },
-    };
-  }
-  instruction(): string {
-    return 'pick the side of the goal';
-  }
-}
-
-const tok = new Tokenizer(
-  buildVocabulary([
-    'the goal is left the goal is right pick the side of the goal done the action was not understood',
-    'go left go right I think the goal is left so go left',
-    ...promptTemplateTexts(),
-  ]),
-);
+const tok = sideEnvTokenizer();
 
 function config(overrides: Partial<Config> = {}): Config {
   return {

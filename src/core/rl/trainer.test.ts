@@ -11,37 +11,10 @@ import { Rng } from '../rng.js';
 import { buildVocabulary, Tokenizer } from '../tokenizer.js';
 import { applyAlgorithm } from './algorithms.js';
 import { type EnvLike, InProcessEnvPool } from './envPool.js';
+import { SideEnv, sideEnvTokenizer } from './sideEnv.fixture.js';
 import { Trainer, type TrainerEvent } from './trainer.js';
 
-/** Say which side the goal is on; reward 1 for the right side. */
-class SideEnv implements EnvLike {
-  private side = 'left';
-  reset(seed: number): string {
-    this.side = seed % 2 === 0 ? 'left' : 'right';
-    return `the goal is ${this.side}`;
-  }
-  step(action: string) {
-    const a = action.trim().toLowerCase();
-    const valid = a === 'go left' || a === 'go right';
-    const success = a === `go ${this.side}`;
-    return {
-      observation: valid ? 'done' : 'the action was not understood',
-      reward: success ? 1 : 0,
-      done: valid,
-      info: { success, actionIsValid: valid, actionIsEffective: valid },
-    };
-  }
-  instruction(): string {
-    return 'pick the side of the goal';
-  }
-}
-
-const texts = [
-  'the goal is left the goal is right pick the side of the goal done the action was not understood',
-  'go left go right I think the goal is left so go left',
-  ...promptTemplateTexts(),
-];
-const tok = new Tokenizer(buildVocabulary(texts));
+const tok = sideEnvTokenizer();
 
 function tinyConfig(algorithm: Config['algorithm'], overrides: Partial<Config> = {}): Config {
   return {

@@ -2,27 +2,18 @@
 // observation and view types, episodes end by maxSteps under random actions, the same seed
 // gives the same text trajectory (slips included), odd action text never throws, and seeds vary
 // the maps.
+
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/rng.js';
 import { envRegistry } from '../registry.js';
+import { randomRollout } from '../testing.js';
 import type { EnvSpec } from '../types.js';
 import type { FrozenLakeEnv } from './env.js';
 import { frozenLakeEnvs, frozenLakeExpert } from './index.js';
 
-function rollout(spec: EnvSpec, seed: number, policySeed: number) {
-  const env = spec.make();
-  const rng = new Rng(policySeed);
-  const actions = [...(env.validActions() ?? []), 'jump', '', 'left left', '<answer>Up</answer>'];
-  const texts = [env.reset(seed)];
-  const rewards: number[] = [];
-  for (let t = 0; t < spec.maxSteps + 1; t++) {
-    const r = env.step(actions[rng.int(0, actions.length)] as string);
-    texts.push(r.observation);
-    rewards.push(r.reward);
-    if (r.done) return { texts, rewards, steps: t + 1 };
-  }
-  throw new Error(`${spec.id}: not done after maxSteps + 1 steps`);
-}
+const JUNK = ['jump', '', 'left left', '<answer>Up</answer>'];
+const rollout = (spec: EnvSpec, seed: number, policySeed: number) =>
+  randomRollout(spec, seed, policySeed, JUNK);
 
 describe('every registered FrozenLake id', () => {
   it('registers each id once, in the shared registry', () => {

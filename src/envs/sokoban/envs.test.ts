@@ -1,27 +1,18 @@
 // One test parametrised over every registered Sokoban id (the MiniGrid contract checks):
 // observation and view types, episodes end by maxSteps under random actions, the same seed
 // gives the same text trajectory, odd action text never throws, and seeds vary the levels.
+
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/rng.js';
 import { envRegistry } from '../registry.js';
+import { randomRollout } from '../testing.js';
 import type { EnvSpec } from '../types.js';
 import type { SokobanEnv } from './env.js';
 import { sokobanEnvs, sokobanExpert } from './index.js';
 
-function rollout(spec: EnvSpec, seed: number, policySeed: number) {
-  const env = spec.make();
-  const rng = new Rng(policySeed);
-  const actions = [...(env.validActions() ?? []), 'jump', '', 'up up', '<answer>Up</answer>'];
-  const texts = [env.reset(seed)];
-  const rewards: number[] = [];
-  for (let t = 0; t < spec.maxSteps + 1; t++) {
-    const r = env.step(actions[rng.int(0, actions.length)] as string);
-    texts.push(r.observation);
-    rewards.push(r.reward);
-    if (r.done) return { texts, rewards, steps: t + 1 };
-  }
-  throw new Error(`${spec.id}: not done after maxSteps + 1 steps`);
-}
+const JUNK = ['jump', '', 'up up', '<answer>Up</answer>'];
+const rollout = (spec: EnvSpec, seed: number, policySeed: number) =>
+  randomRollout(spec, seed, policySeed, JUNK);
 
 describe('every registered Sokoban id', () => {
   it('registers each id once, in the shared registry', () => {

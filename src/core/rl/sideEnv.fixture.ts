@@ -1,0 +1,39 @@
+// A one-turn toy environment for trainer tests (core tests do not import envs/): the
+// observation names the goal's side; "go left"/"go right" is valid; reward 1 for the right side.
+// Also the tokenizer whose vocabulary covers its texts.
+import { promptTemplateTexts } from '../prompt.js';
+import { buildVocabulary, Tokenizer } from '../tokenizer.js';
+import type { EnvLike } from './envPool.js';
+
+export class SideEnv implements EnvLike {
+  private side = 'left';
+  reset(seed: number): string {
+    this.side = seed % 2 === 0 ? 'left' : 'right';
+    return `the goal is ${this.side}`;
+  }
+  step(action: string) {
+    const a = action.trim().toLowerCase();
+    const valid = a === 'go left' || a === 'go right';
+    const success = a === `go ${this.side}`;
+    return {
+      observation: valid ? 'done' : 'the action was not understood',
+      reward: success ? 1 : 0,
+      done: true,
+      info: { success, actionIsValid: valid, actionIsEffective: valid },
+    };
+  }
+  instruction(): string {
+    return 'pick the side of the goal';
+  }
+}
+
+/** A tokenizer covering SideEnv's texts and the prompt layout. */
+export function sideEnvTokenizer(): Tokenizer {
+  return new Tokenizer(
+    buildVocabulary([
+      'the goal is left the goal is right pick the side of the goal done the action was not understood',
+      'go left go right I think the goal is left so go left',
+      ...promptTemplateTexts(),
+    ]),
+  );
+}
