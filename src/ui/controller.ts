@@ -1,12 +1,18 @@
 // The glue between the store, the workers and IndexedDB (xyflow + zustand style: the store
 // holds plain data; this module holds the TrainClient and turns user actions into requests and
 // run reports into store updates and incremental saves). Nothing here renders.
+// Each batch of reports is saved in one IndexedDB transaction; a failed one is reported (with what
+// to delete when the quota is full) and kept to retry with the next, so the stored run never has
+// a gap. Worker restarts after faults rewind the run to its checkpoint here and in IndexedDB.
 import { type Config, FIELDS } from '../core/config.js';
 import type { RunReport } from '../workers/client.js';
 import { TrainClient } from '../workers/client.js';
 import type { BaseChoice } from '../workers/protocol.js';
+import { haltEvent } from './components/FaultBanner.js';
+import { MAX_RUN_FILE_BYTES, sizeRefusal } from './runs/fileLimits.js';
 import { checkpointToFile, parseFile, type RunMeta, runToFile } from './runs/runFile.js';
 import * as db from './runs/runsDb.js';
+import { saveFailureText } from './runs/storageErrors.js';
 import { useApp } from './store/index.js';
 import type { BaseModelEntry } from './store/librarySlice.js';
 
@@ -40,30 +46,127 @@ export async function refreshRuns(): Promise<void> {
   useApp.getState().setStoredRuns(await db.listRuns());
 }
 
+// The batch being gathered from one `reports` message (split into parts in one task), and a
+// batch whose save failed, merged into the next attempt.
+let gathering: (db.RunBatch & { runId: string }) | null = null;
+let unsaved: (db.RunBatch & { runId: string }) | null = null;
+
+/** Adds report parts to the batch of this task; the batch is saved once the task's parts are in. */
+function gather(runId: string, part: Partial<db.RunBatch>): void {
+  if (!gathering || gathering.runId !== runId) {
+    gathering = { runId, rows: [], events: [], samples: [] };
+    queueMicrotask(() => {
+      const batch = gathering;
+      gathering = null;
+      if (batch) write(() => saveBatch(batch));
+    });
+  }
+  gathering.rows.push(...(part.rows ?? []));
+  gathering.events.push(...(part.events ?? []));
+  gathering.samples.push(...(part.samples ?? []));
+}
+
+/** Saves a batch (with any earlier unsaved one) in one transaction; on failure keeps it and says so. */
+async function saveBatch(next: db.RunBatch & { runId: string }): Promise<void> {
+  const prev = unsaved?.runId === next.runId ? unsaved : null;
+  const batch = {
+    runId: next.runId,
+    rows: [...(prev?.rows ?? []), ...next.rows],
+    events: [...(prev?.events ?? []), ...next.events],
+    samples: [...(prev?.samples ?? []), ...next.samples],
+  };
+  const last = batch.rows.at(-1);
+  const patch: Partial<RunMeta> = last ? { iteration: last.iteration + 1, updatedAt: Date.now() } : {};
+  try {
+    await db.commitBatch(batch.runId, batch, patch);
+    unsaved = null;
+  } catch (error) {
+    unsaved = batch;
+    const storedRuns = await db.listRuns().catch(() => useApp.getState().storedRuns);
+    const usage = await navigator.storage?.estimate?.().catch(() => null);
+    const first = batch.rows[0]?.iteration;
+    useApp.getState().setNotice({
+      kind: 'error',
+      text: saveFailureText({
+        error,
+        unsaved: batch.rows.map((r) => r.iteration),
+        savedIterations: first ?? storedRuns.find((r) => r.id === batch.runId)?.iteration ?? 0,
+        runId: batch.runId,
+        storedRuns,
+        usage,
+      }),
+    });
+  }
+}
+
+/** The run continues from `iteration` after a worker restart: drop what came after, here and stored. */
+function rewind(id: string, iteration: number, backend: string): void {
+  useApp.getState().rewindRun(iteration);
+  const keep = (b: db.RunBatch & { runId: string }) => ({
+    runId: b.runId,
+    rows: b.rows.filter((r) => r.iteration < iteration),
+    events: b.events.filter((e) => e.iteration < iteration),
+    samples: b.samples.filter((x) => x.iteration < iteration),
+  });
+  if (unsaved?.runId === id) unsaved = keep(unsaved);
+  if (gathering?.runId === id) gathering = keep(gathering);
+  lastStoredSample = Math.min(lastStoredSample, iteration - 1);
+  write(() =>
+    db.rewindRun(id, iteration, {
+      iteration: Math.min(iteration, unsaved?.rows[0]?.iteration ?? iteration),
+      backend,
+    }),
+  );
+}
+
 function onReport(r: RunReport): void {
   const s = useApp.getState();
+  if (r.type === 'recovering' || r.type === 'recovered') {
+    if (r.runId !== null && r.runId !== s.runId) return;
+    const hadRun = r.runId !== null;
+    if (r.type === 'recovering') {
+      s.setRecovery({
+        state: 'recovering',
+        fault: r.fault,
+        message: r.message,
+        iteration: s.iteration,
+        backend: null,
+        hadRun,
+      });
+      return;
+    }
+    s.setBackendReady(r.report);
+    s.setRecovery({
+      state: 'recovered',
+      fault: r.fault,
+      message: r.message,
+      iteration: r.iteration,
+      backend: r.report.backend,
+      hadRun,
+    });
+    if (r.runId !== null) rewind(r.runId, r.iteration, r.report.backend);
+    return;
+  }
   if (r.runId !== s.runId) return; // a late report of a run that was reset
   const id = r.runId;
   switch (r.type) {
-    case 'metrics': {
+    case 'metrics':
       s.addReports(r.rows, [], []);
-      const iteration = (r.rows.at(-1)?.iteration ?? -1) + 1;
-      write(() => db.appendRows(id, r.rows));
-      write(() => db.patchRun(id, { iteration, updatedAt: Date.now() }));
+      gather(id, { rows: r.rows });
       return;
-    }
     case 'events':
       s.addReports([], r.events, []);
-      write(() => db.appendEvents(id, r.events));
+      gather(id, { events: r.events });
       return;
     case 'sample': {
       s.addReports([], [], r.samples);
       const stride = Math.max(1, Math.ceil(s.planned / 200));
-      for (const sample of r.samples) {
-        if (sample.iteration - lastStoredSample < stride) continue;
+      const kept = r.samples.filter((sample) => {
+        if (sample.iteration - lastStoredSample < stride) return false;
         lastStoredSample = sample.iteration;
-        write(() => db.putSample(id, sample));
-      }
+        return true;
+      });
+      gather(id, { samples: kept });
       return;
     }
     case 'progress': {
@@ -89,7 +192,9 @@ function onReport(r: RunReport): void {
       void refreshRuns();
       return;
     case 'runError':
-      s.failRun(r.message);
+      // Repeated NaN/Inf iterations: the fault banner explains and suggests; not an error notice.
+      if (haltEvent(s.events)) s.setRunStatus('paused');
+      else s.failRun(r.message);
       write(() => db.patchRun(id, { status: 'paused' }));
       return;
   }
@@ -100,6 +205,7 @@ export function initController(): () => void {
   const c = new TrainClient();
   client = c;
   const off = c.onReport(onReport);
+  if (new URLSearchParams(window.location.search).has('test-faults')) installFaultHooks(c);
   c.init(useApp.getState().config.backend).then(
     (report) => useApp.getState().setBackendReady(report),
     (err: Error) => useApp.getState().setBackendFailed(err.message),
@@ -118,6 +224,19 @@ export function initController(): () => void {
     off();
     c.dispose();
     if (client === c) client = null;
+  };
+}
+
+/**
+ * Test hooks (only with `?test-faults` in the address): inject the faults of issue 10 so the
+ * browser tests can watch the recovery.
+ */
+function installFaultHooks(c: TrainClient): void {
+  (window as unknown as { starpoFaults: unknown }).starpoFaults = {
+    loseDevice: () => c.injectFault('loseDevice'),
+    crashWorker: () => c.injectFault('crash'),
+    killWorker: () => c.killWorker(),
+    nonFinite: (count: number) => c.injectFault('nonFinite', count),
   };
 }
 
@@ -303,6 +422,8 @@ export async function exportCheckpoint(id: string): Promise<void> {
 /** Validates a file fully, then stores it in one transaction; a bad file changes nothing. */
 export async function importFile(file: File): Promise<void> {
   const s = useApp.getState();
+  const tooBig = sizeRefusal(file, MAX_RUN_FILE_BYTES, 'run and checkpoint files');
+  if (tooBig) return s.setNotice({ kind: 'error', text: tooBig });
   const parsed = parseFile(await file.text());
   if (!parsed.ok) return s.setNotice({ kind: 'error', text: `${file.name} was refused: ${parsed.message}` });
   const id = `import-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;

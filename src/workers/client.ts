@@ -1,26 +1,29 @@
 // The UI side of the workers: typed requests to the train worker that resolve with the
 // matching reply, a subscription for its run reports, and the env worker pool (size from
 // navigator.hardwareConcurrency, at least 1) wired to the train worker by MessageChannels so
-// env traffic never passes through the UI thread.
+// env traffic never passes through the UI thread. Faults (issue 10): a `gpuFault` from the
+// worker, an uncaught error in it, or a kill make the client replace its workers and continue
+// the run from its last checkpoint (recovery.ts); requests made meanwhile wait for that.
 import type { Config } from '../core/config.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
 import type {
   BaseChoice,
+  FaultKind,
   FromTrainWorker,
+  InjectedFault,
+  ResumePoint,
+  RunReport,
   RunStartInfo,
   SelfCheckResult,
   ToEnvWorker,
   ToTrainWorker,
 } from './protocol.js';
+import { RunRecovery } from './recovery.js';
+
+export type { RunReport };
 
 type Reply = Exclude<FromTrainWorker, { type: 'error' }>;
 type Pending = { resolve: (m: Reply) => void; reject: (e: Error) => void };
-
-/** Run reports: the train worker's messages that answer no request. */
-export type RunReport = Extract<
-  FromTrainWorker,
-  { type: 'metrics' | 'events' | 'sample' | 'progress' | 'checkpoint' | 'finished' | 'runError' }
->;
 
 /** Distributes the Omit over each member of a union. */
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
@@ -32,26 +35,72 @@ export function envPoolSize(hardwareConcurrency: number | undefined): number {
 }
 
 export class TrainClient {
-  private readonly worker: Worker;
-  private readonly envWorkers: Worker[] = [];
+  private worker: Worker;
+  private envWorkers: Worker[] = [];
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<(r: RunReport) => void>();
   private envReady: Promise<void> | null = null;
+  private readonly recovery = new RunRecovery({
+    restart: (backend) => this.restart(backend),
+    start: (runId, config, base, paused, resume) => this.startNow(runId, config, base, paused, resume),
+    emit: (r) => this.emit(r),
+  });
 
   constructor() {
-    this.worker = new Worker(new URL('./train.worker.ts', import.meta.url), { type: 'module' });
-    this.worker.addEventListener('message', (e: MessageEvent<FromTrainWorker>) => this.receive(e.data));
-    this.worker.addEventListener('error', (e) => {
-      const err = new Error(`train worker failed: ${e.message || 'unknown error'}`);
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
+    this.worker = this.spawn();
+  }
+
+  /** A train worker whose messages and errors count only while it is the current one. */
+  private spawn(): Worker {
+    const w = new Worker(new URL('./train.worker.ts', import.meta.url), { type: 'module' });
+    w.addEventListener('message', (e: MessageEvent<FromTrainWorker>) => {
+      if (this.worker === w) this.receive(e.data);
     });
+    w.addEventListener('error', (e) => {
+      if (this.worker !== w) return;
+      e.preventDefault();
+      void this.recovery.fault('crash', `the train worker crashed: ${e.message || 'unknown error'}`);
+    });
+    return w;
+  }
+
+  /** Terminates every worker and starts a fresh train worker on `backend` (env workers follow lazily). */
+  private async restart(backend: BackendPreference): Promise<BackendReport> {
+    this.worker.terminate();
+    for (const w of this.envWorkers) w.terminate();
+    this.envWorkers = [];
+    this.envReady = null;
+    const err = new Error('the train worker was restarted after a fault: try again');
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.worker = this.spawn();
+    const r = await this.send({ type: 'init', backend });
+    if (r.type !== 'ready') throw new Error(`unexpected reply ${r.type}`);
+    return r.report;
+  }
+
+  private emit(r: RunReport): void {
+    this.recovery.observe(r);
+    for (const l of this.listeners) l(r);
   }
 
   private receive(msg: FromTrainWorker): void {
+    if (msg.type === 'reports') {
+      // Split in one task, so a listener can gather the parts into one write.
+      const { runId } = msg;
+      if (msg.rows.length) this.emit({ type: 'metrics', runId, rows: msg.rows });
+      if (msg.events.length) this.emit({ type: 'events', runId, events: msg.events });
+      if (msg.samples.length) this.emit({ type: 'sample', runId, samples: msg.samples });
+      return;
+    }
+    if (msg.type === 'gpuFault') {
+      const kind: FaultKind = msg.kind === 'lost' ? 'gpu-lost' : 'gpu-error';
+      void this.recovery.fault(kind, msg.message);
+      return;
+    }
     if (!('id' in msg)) {
-      for (const l of this.listeners) l(msg);
+      this.emit(msg);
       return;
     }
     const p = msg.id === null ? undefined : this.pending.get(msg.id);
@@ -61,12 +110,22 @@ export class TrainClient {
     else p.resolve(msg);
   }
 
-  private request(msg: DistributiveOmit<ToTrainWorker, 'id'>, transfer: Transferable[] = []): Promise<Reply> {
+  /** Sends now, to the current worker. */
+  private send(msg: DistributiveOmit<ToTrainWorker, 'id'>, transfer: Transferable[] = []): Promise<Reply> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...msg, id } as ToTrainWorker, transfer);
     });
+  }
+
+  /** Sends once any recovery in progress is over, so it reaches the worker that holds the run. */
+  private async request(
+    msg: DistributiveOmit<ToTrainWorker, 'id'>,
+    transfer: Transferable[] = [],
+  ): Promise<Reply> {
+    await this.recovery.settled();
+    return this.send(msg, transfer);
   }
 
   /** Listens to run reports; returns the unsubscribe function. */
@@ -79,6 +138,7 @@ export class TrainClient {
   async init(backend: BackendPreference): Promise<BackendReport> {
     const r = await this.request({ type: 'init', backend });
     if (r.type !== 'ready') throw new Error(`unexpected reply ${r.type}`);
+    this.recovery.initialised(backend);
     return r.report;
   }
 
@@ -94,7 +154,7 @@ export class TrainClient {
         ports.push(channel.port2);
         this.envWorkers.push(w);
       }
-      this.envReady = this.request({ type: 'attachEnvPorts', ports }, ports).then(() => undefined);
+      this.envReady = this.send({ type: 'attachEnvPorts', ports }, ports).then(() => undefined);
     }
     return this.envReady;
   }
@@ -111,8 +171,21 @@ export class TrainClient {
     base: BaseChoice,
     paused = false,
   ): Promise<{ info: RunStartInfo; report: BackendReport }> {
+    await this.recovery.settled();
+    const started = await this.startNow(runId, config, base, paused);
+    this.recovery.began(runId, config, base, paused);
+    return started;
+  }
+
+  private async startNow(
+    runId: string,
+    config: Config,
+    base: BaseChoice,
+    paused: boolean,
+    resume?: ResumePoint,
+  ): Promise<{ info: RunStartInfo; report: BackendReport }> {
     await this.ensureEnvWorkers();
-    const r = await this.request({ type: 'start', runId, config, base, paused });
+    const r = await this.send({ type: 'start', runId, config, base, paused, ...(resume ? { resume } : {}) });
     if (r.type !== 'started') throw new Error(`unexpected reply ${r.type}`);
     return { info: r.info, report: r.report };
   }
@@ -120,6 +193,7 @@ export class TrainClient {
   private async control(type: 'pause' | 'resume' | 'stepOne' | 'stop' | 'reset'): Promise<void> {
     const r = await this.request({ type });
     if (r.type !== 'ack') throw new Error(`unexpected reply ${r.type}`);
+    if (type === 'reset') this.recovery.ended();
   }
 
   /** Resolves after the iteration in flight has ended and its reports were sent. */
@@ -155,6 +229,17 @@ export class TrainClient {
     const r = await this.request({ type: 'selfCheck', backends, steps, seed });
     if (r.type !== 'selfCheck') throw new Error(`unexpected reply ${r.type}`);
     return { results: r.results, maxAbsDiff: r.maxAbsDiff };
+  }
+
+  /** Test hook: injects a fault in the train worker (see InjectedFault). */
+  async injectFault(fault: InjectedFault, count = 0): Promise<void> {
+    const r = await this.request({ type: 'injectFault', fault, count });
+    if (r.type !== 'ack') throw new Error(`unexpected reply ${r.type}`);
+  }
+
+  /** Test hook: terminates the train worker mid-whatever, as a browser killing it would. */
+  killWorker(): Promise<void> {
+    return this.recovery.fault('crash', 'the train worker was killed');
   }
 
   dispose(): void {

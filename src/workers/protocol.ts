@@ -26,8 +26,19 @@ export type ToTrainWorker =
   | { type: 'selfCheck'; id: number; backends: BackendPreference[]; steps: number; seed: number }
   /** Hands over one MessagePort per env worker (transferred). */
   | { type: 'attachEnvPorts'; id: number; ports: MessagePort[] }
-  /** Builds a run; it starts iterating unless `paused`. */
-  | { type: 'start'; id: number; runId: string; config: Config; base: BaseChoice; paused: boolean }
+  /**
+   * Builds a run; it starts iterating unless `paused`. With `resume` the run continues a run a
+   * fault cut off: weights from its last checkpoint, at that checkpoint's iteration.
+   */
+  | {
+      type: 'start';
+      id: number;
+      runId: string;
+      config: Config;
+      base: BaseChoice;
+      paused: boolean;
+      resume?: ResumePoint;
+    }
   | { type: 'pause'; id: number }
   | { type: 'resume'; id: number }
   /** One iteration while paused (or right after a paused start). */
@@ -36,7 +47,28 @@ export type ToTrainWorker =
   | { type: 'stop'; id: number }
   /** Drops the run without saving anything more. */
   | { type: 'reset'; id: number }
-  | { type: 'setLive'; id: number; changes: Partial<Config> };
+  | { type: 'setLive'; id: number; changes: Partial<Config> }
+  /** Test hook: injects a fault (`count` poisoned iterations for 'nonFinite'). */
+  | { type: 'injectFault'; id: number; fault: InjectedFault; count: number };
+
+/** Where a restarted run continues: its last checkpoint and the metric rows before it. */
+export interface ResumePoint {
+  /** Iterations done when the checkpoint was taken; the run continues with this one. */
+  iteration: number;
+  manifest: unknown;
+  blob: Uint8Array;
+  /** Rows of the iterations before `iteration`, replayed into the echo-trap detector. */
+  rows: MetricRow[];
+}
+
+/**
+ * Faults the test hooks inject in the train worker: lose the WebGPU device (`device.destroy()`),
+ * throw an uncaught error, or poison the policy weights with NaN before `count` iterations.
+ */
+export type InjectedFault = 'loseDevice' | 'crash' | 'nonFinite';
+
+/** What went wrong on the GPU: the device was lost, or it ran out of memory / failed inside. */
+export type GpuFaultKind = 'lost' | 'oom' | 'internal' | 'error';
 
 /** Losses of a short training run on one backend, for cross-checking backends. */
 export interface SelfCheckResult {
@@ -65,9 +97,14 @@ export type FromTrainWorker =
   | { type: 'ack'; id: number }
   | { type: 'started'; id: number; runId: string; info: RunStartInfo; report: BackendReport }
   | { type: 'error'; id: number | null; message: string }
-  | { type: 'metrics'; runId: string; rows: MetricRow[] }
-  | { type: 'events'; runId: string; events: TrainerEvent[] }
-  | { type: 'sample'; runId: string; samples: SampledTrajectory[] }
+  /** One batch of run reports (rows, events, newest sample) — stored in one IndexedDB transaction. */
+  | {
+      type: 'reports';
+      runId: string;
+      rows: MetricRow[];
+      events: TrainerEvent[];
+      samples: SampledTrajectory[];
+    }
   | { type: 'progress'; runId: string; iteration: number; planned: number; phase: RunPhase }
   | {
       type: 'checkpoint';
@@ -77,7 +114,33 @@ export type FromTrainWorker =
       blob: Uint8Array;
     }
   | { type: 'finished'; runId: string; summary: RunSummary; reason: 'completed' | 'stopped' }
-  | { type: 'runError'; runId: string; message: string };
+  | { type: 'runError'; runId: string; message: string }
+  /** The WebGPU device was lost or failed: the UI side restarts the worker on WASM. */
+  | { type: 'gpuFault'; kind: GpuFaultKind; message: string };
+
+/** Why the UI side restarted the train worker. */
+export type FaultKind = 'gpu-lost' | 'gpu-error' | 'crash';
+
+/**
+ * Run reports as listeners receive them: a `reports` batch arrives split into metrics, events and
+ * sample (in that order, in one task), plus the recovery notes the client adds itself.
+ */
+export type RunReport =
+  | { type: 'metrics'; runId: string; rows: MetricRow[] }
+  | { type: 'events'; runId: string; events: TrainerEvent[] }
+  | { type: 'sample'; runId: string; samples: SampledTrajectory[] }
+  | Extract<FromTrainWorker, { type: 'progress' | 'checkpoint' | 'finished' | 'runError' }>
+  /** A fault was seen; the workers are being restarted (`runId` null when no run was active). */
+  | { type: 'recovering'; runId: string | null; fault: FaultKind; message: string }
+  /** The run continues in a fresh worker from `iteration` (its last checkpoint, or 0). */
+  | {
+      type: 'recovered';
+      runId: string | null;
+      fault: FaultKind;
+      message: string;
+      iteration: number;
+      report: BackendReport;
+    };
 
 /** Train worker → env worker, over a MessagePort. Slots are the shard's own (0-based). */
 export type ToEnvShard =

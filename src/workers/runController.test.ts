@@ -58,7 +58,7 @@ describe('RunController', () => {
       () => links,
       async () => report,
     );
-    const rows = () => got.flatMap((m) => (m.type === 'metrics' ? m.rows : []));
+    const rows = () => got.flatMap((m) => (m.type === 'reports' ? m.rows : []));
     await rc.start(1, 'r1', config, { kind: 'fresh' }, true);
     const started = got.find((m) => m.type === 'started');
     expect(started?.type === 'started' && started.info.untrained).toBe(true);
@@ -68,7 +68,7 @@ describe('RunController', () => {
     expect(rows().map((r) => r.iteration)).toEqual([0]);
     await rc.stepOne();
     expect(rows().map((r) => r.iteration)).toEqual([0, 1]);
-    expect(got.some((m) => m.type === 'sample')).toBe(true);
+    expect(got.some((m) => m.type === 'reports' && m.samples.length > 0)).toBe(true);
 
     rc.resume();
     await new Promise((r) => setTimeout(r, 600));
@@ -82,7 +82,7 @@ describe('RunController', () => {
     expect(last?.type === 'progress' && last.phase).toBe('paused');
 
     rc.setLive({ lr: 0.001 });
-    const live = got.flatMap((m) => (m.type === 'events' ? m.events : [])).find((e) => e.type === 'live');
+    const live = got.flatMap((m) => (m.type === 'reports' ? m.events : [])).find((e) => e.type === 'live');
     expect(live).toMatchObject({ type: 'live', iteration: afterPause, changes: { lr: 0.001 } });
     expect(() => rc.setLive({ groups: 3 })).toThrow(/groups/);
 

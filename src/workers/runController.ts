@@ -3,15 +3,20 @@
 // are answered between iterations, and reports through a ReportBatcher so the UI receives at
 // most a few messages a second. Transport semantics follow TensorFlow Playground's
 // play/pause/step: a pause or stop takes effect after the iteration in flight.
+// Faults (issue 10): an iteration that fails on the GPU is handed to `onGpuFault` (the UI side
+// restarts the worker on WASM), a checkpoint goes out at least every RECOVERY_CHECKPOINT_MS so
+// a restart loses little, and a run can start from such a checkpoint (`resume`).
+import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../core/config.js';
-import { saveCheckpoint } from '../core/model/checkpoint.js';
-import { disposeModel } from '../core/model/params.js';
+import { loadCheckpoint, saveCheckpoint } from '../core/model/checkpoint.js';
+import { copyWeights, disposeModel, modelVariables } from '../core/model/params.js';
 import { createTrainer, type RunModels } from '../core/rl/session.js';
 import type { Trainer } from '../core/rl/trainer.js';
 import type { Tokenizer } from '../core/tokenizer.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
 import { loadBase } from './baseModel.js';
-import type { BaseChoice, FromTrainWorker, RunPhase } from './protocol.js';
+import { isGpuError } from './gpuWatch.js';
+import type { BaseChoice, FromTrainWorker, ResumePoint, RunPhase } from './protocol.js';
 import { ReportBatcher } from './reportBatcher.js';
 import { type ShardLink, WorkerEnvPool } from './workerEnvPool.js';
 
@@ -28,6 +33,23 @@ interface ActiveRun {
   wantStop: boolean;
   finished: boolean;
   disposed: boolean;
+  /** performance.now() of the last checkpoint sent (or of the start). */
+  checkpointAt: number;
+}
+
+/** A run sends a checkpoint at least this often (ms), so a restart after a fault loses little. */
+export const RECOVERY_CHECKPOINT_MS = 30_000;
+
+/** Copies the weights of a checkpoint into the run's models (shapes must match). */
+function loadResume(models: RunModels, resume: ResumePoint): void {
+  const loaded = loadCheckpoint(resume.manifest, resume.blob);
+  try {
+    copyWeights(models.policy, loaded.policy);
+    if (models.critic && loaded.critic) copyWeights(models.critic, loaded.critic);
+  } finally {
+    disposeModel(loaded.policy);
+    if (loaded.critic) disposeModel(loaded.critic);
+  }
 }
 
 type Post = (msg: FromTrainWorker, transfer?: Transferable[]) => void;
@@ -35,26 +57,41 @@ type Post = (msg: FromTrainWorker, transfer?: Transferable[]) => void;
 /** Owns at most one run at a time. */
 export class RunController {
   private run: ActiveRun | null = null;
+  /** Test hook: iterations still to start from NaN-poisoned policy weights. */
+  private poison = 0;
 
+  /**
+   * `onGpuFault` receives the message of an iteration that failed on the GPU (or after
+   * `gpuLost()` said the device is gone); without it such failures are ordinary run errors.
+   */
   constructor(
     private readonly post: Post,
     private readonly shards: () => ShardLink[],
     private readonly ensureBackend: (pref: BackendPreference) => Promise<BackendReport>,
+    private readonly onGpuFault?: (message: string) => void,
+    private readonly gpuLost: () => boolean = () => false,
   ) {}
 
-  /** Builds a run (dropping any previous one) and starts it unless `paused`. */
-  async start(id: number, runId: string, config: Config, choice: BaseChoice, paused: boolean): Promise<void> {
+  /**
+   * Builds a run (dropping any previous one) and starts it unless `paused`; with `resume` it
+   * continues from that checkpoint (the base still gives the KL reference).
+   */
+  async start(
+    id: number,
+    runId: string,
+    config: Config,
+    choice: BaseChoice,
+    paused: boolean,
+    resume?: ResumePoint,
+  ): Promise<void> {
     await this.reset();
     const report = await this.ensureBackend(config.backend);
     const shards = this.shards();
     if (shards.length === 0) throw new Error('no env workers are attached');
     this.progress(runId, 0, config.iterations, 'loading');
     const { base, info } = await loadBase(choice, config);
-    const batcher = new ReportBatcher((b) => {
-      if (b.rows.length) this.post({ type: 'metrics', runId, rows: b.rows });
-      if (b.events.length) this.post({ type: 'events', runId, events: b.events });
-      if (b.samples.length) this.post({ type: 'sample', runId, samples: b.samples });
-    });
+    // One message per batch, so the UI stores each batch in one IndexedDB transaction.
+    const batcher = new ReportBatcher((b) => this.post({ type: 'reports', runId, ...b }));
     let models: RunModels;
     let trainer: Trainer;
     try {
@@ -74,6 +111,16 @@ export class RunController {
       );
       trainer = made.trainer;
       models = made.models;
+      if (resume) {
+        try {
+          loadResume(models, resume);
+          trainer.resumeAt(resume.iteration, resume.rows);
+        } catch (err) {
+          trainer.dispose();
+          models.dispose();
+          throw err;
+        }
+      }
     } finally {
       // The run holds its own copies; the base weights are no longer needed.
       disposeModel(base.policy);
@@ -91,9 +138,10 @@ export class RunController {
       wantStop: false,
       finished: false,
       disposed: false,
+      checkpointAt: performance.now(),
     };
     this.post({ type: 'started', id, runId, info, report });
-    if (paused) this.progress(runId, 0, config.iterations, 'paused');
+    if (paused) this.progress(runId, trainer.iteration, config.iterations, 'paused');
     else this.resume();
   }
 
@@ -109,9 +157,28 @@ export class RunController {
   private async iterate(r: ActiveRun): Promise<void> {
     const it = r.trainer.iteration;
     if (it === 0 && r.backend === 'webgpu') this.progress(r.runId, it, r.config.iterations, 'compiling');
+    if (this.poison > 0) {
+      this.poison--;
+      this.poisonWeights(r);
+    }
+    const every = r.trainer.config.checkpointEvery;
     await r.trainer.step();
+    // The trainer checkpoints every `checkpointEvery`; in between, one every RECOVERY_CHECKPOINT_MS.
+    const periodic = every > 0 && r.trainer.iteration % every === 0;
+    if (!periodic && performance.now() - r.checkpointAt >= RECOVERY_CHECKPOINT_MS)
+      await this.checkpoint(r.runId, r.trainer.iteration);
     if (r.batcher.maybeFlush() || it === 0)
       this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'running');
+  }
+
+  /** Test hook: the next `count` iterations start from NaN policy weights (3+ pause the run). */
+  injectNonFinite(count: number): void {
+    this.poison = Math.max(0, Math.floor(count));
+  }
+
+  private poisonWeights(r: ActiveRun): void {
+    const v = modelVariables(r.models.policy)[0];
+    if (v) v.assign(tf.tidy(() => tf.fill(v.shape, Number.NaN)));
   }
 
   private async loop(r: ActiveRun): Promise<void> {
@@ -126,11 +193,13 @@ export class RunController {
     } catch (err) {
       r.batcher.flush();
       r.wantPause = true;
-      this.post({
-        type: 'runError',
-        runId: r.runId,
-        message: err instanceof Error ? err.message : String(err),
-      });
+      const message = err instanceof Error ? err.message : String(err);
+      if (this.onGpuFault && r.backend === 'webgpu' && (this.gpuLost() || isGpuError(err))) {
+        // The UI side restarts the worker on WASM from the last checkpoint; nothing more here.
+        this.onGpuFault(`a training iteration failed on the GPU: ${message}`);
+        return;
+      }
+      this.post({ type: 'runError', runId: r.runId, message });
     }
     r.batcher.flush();
     if (r.trainer.iteration >= r.trainer.config.iterations && !r.wantStop) await this.finish(r, 'completed');
@@ -195,6 +264,7 @@ export class RunController {
   private async checkpoint(runId: string, iteration: number): Promise<void> {
     const r = this.run;
     if (!r || r.runId !== runId) return;
+    r.checkpointAt = performance.now();
     const saved = await saveCheckpoint({
       policy: r.models.policy,
       ...(r.models.critic ? { critic: r.models.critic } : {}),

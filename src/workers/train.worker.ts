@@ -1,10 +1,19 @@
 // The train worker: owns tfjs, the model and the trainer; the UI thread only renders.
 // Messages follow protocol.ts; every request gets exactly one reply with its id. Run reports
-// (metrics, events, samples, progress) come from the RunController, batched.
+// (metrics, events, samples, progress) come from the RunController, batched. On WebGPU the
+// device is watched (gpuWatch.ts): a loss or a GPU failure is reported as `gpuFault` once, and
+// the UI side restarts this worker on WASM. `injectFault` is the test hook for those faults.
 import * as tf from '@tensorflow/tfjs';
 import { chooseBackend } from './backend.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
-import { assertNever, type FromTrainWorker, type ToTrainWorker } from './protocol.js';
+import { loseDevice, tfjsDevice, watchDevice } from './gpuWatch.js';
+import {
+  assertNever,
+  type FromTrainWorker,
+  type GpuFaultKind,
+  type InjectedFault,
+  type ToTrainWorker,
+} from './protocol.js';
 import { RunController } from './runController.js';
 import { runSelfCheck } from './selfCheck.js';
 import { browserWasmPaths } from './wasmPaths.js';
@@ -22,23 +31,62 @@ const wasmSingleThread = import('@tensorflow/tfjs-backend-wasm').then(() =>
 
 let report: BackendReport | null = null;
 let shards: ShardLink[] = [];
+let gpuFaulted = false;
+
+/** Reports a GPU fault once; the UI side then replaces this worker. */
+function gpuFault(kind: GpuFaultKind, message: string): void {
+  if (gpuFaulted) return;
+  gpuFaulted = true;
+  post({ type: 'gpuFault', kind, message });
+}
+
+/** Chooses a backend and, when it is WebGPU, watches its device. */
+async function startBackend(pref: BackendPreference): Promise<BackendReport> {
+  await wasmSingleThread;
+  report = await chooseBackend(pref, browserWasmPaths);
+  const device = tfjsDevice();
+  if (device) watchDevice(device, gpuFault);
+  return report;
+}
 
 /** Keeps the backend chosen at init for 'auto'; switches when the run forces another. */
 async function ensureBackend(pref: BackendPreference): Promise<BackendReport> {
   if (report && (pref === 'auto' || tf.getBackend() === pref)) return report;
-  await wasmSingleThread;
-  report = await chooseBackend(pref, browserWasmPaths);
-  return report;
+  return startBackend(pref);
 }
 
-const runs = new RunController(post, () => shards, ensureBackend);
+const runs = new RunController(
+  post,
+  () => shards,
+  ensureBackend,
+  (message) => gpuFault('error', message),
+  () => gpuFaulted,
+);
+
+/** Test hook (issue 10): the faults the recovery tests inject. */
+function inject(fault: InjectedFault, count: number): void {
+  switch (fault) {
+    case 'loseDevice':
+      if (!loseDevice()) throw new Error('no WebGPU device to lose: the worker is not on webgpu');
+      return;
+    case 'crash':
+      // Thrown outside any promise: an uncaught error, as a real bug would be.
+      setTimeout(() => {
+        throw new Error('injected worker crash');
+      }, 0);
+      return;
+    case 'nonFinite':
+      runs.injectNonFinite(count);
+      return;
+    default:
+      assertNever(fault);
+  }
+}
 
 async function handle(msg: ToTrainWorker): Promise<void> {
   switch (msg.type) {
     case 'init': {
-      await wasmSingleThread;
-      report = await chooseBackend(msg.backend, browserWasmPaths);
-      post({ type: 'ready', id: msg.id, report });
+      post({ type: 'ready', id: msg.id, report: await startBackend(msg.backend) });
       return;
     }
     case 'selfCheck': {
@@ -51,7 +99,7 @@ async function handle(msg: ToTrainWorker): Promise<void> {
       post({ type: 'ack', id: msg.id });
       return;
     case 'start':
-      await runs.start(msg.id, msg.runId, msg.config, msg.base, msg.paused);
+      await runs.start(msg.id, msg.runId, msg.config, msg.base, msg.paused, msg.resume);
       return;
     case 'pause':
       await runs.pause();
@@ -70,6 +118,9 @@ async function handle(msg: ToTrainWorker): Promise<void> {
       break;
     case 'setLive':
       runs.setLive(msg.changes);
+      break;
+    case 'injectFault':
+      inject(msg.fault, msg.count);
       break;
     default:
       assertNever(msg);

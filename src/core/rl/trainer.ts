@@ -152,6 +152,19 @@ export class Trainer {
     this.cb.onEvent?.({ type: 'live', iteration: this.iteration, changes });
   }
 
+  /**
+   * Continues a run a fault cut off (the browser's worker restart): the caller has put the
+   * checkpoint's weights into the policy (and critic); they become the last good weights, the
+   * count goes on from `iteration`, and earlier rows are replayed into the detector. Adam's
+   * moments and the random streams start afresh, so the rest is not bit-identical.
+   */
+  resumeAt(iteration: number, rows: readonly MetricRow[]): void {
+    this.iteration = iteration;
+    copyWeights(this.backupPolicy, this.policy);
+    if (this.critic && this.backupCritic) copyWeights(this.backupCritic, this.critic);
+    for (const row of rows) if (row.iteration < iteration) this.detector.update(row);
+  }
+
   private learningRate(): number {
     const warm = this.config.lrWarmup * this.config.iterations;
     return this.config.lr * (warm > 0 ? Math.min(1, (this.iteration + 1) / warm) : 1);

@@ -1,4 +1,4 @@
-// The centre region: the echo-trap banner, then one fixed-height chart per entry of CHARTS,
+// The centre region: the fault and echo-trap banners, then one fixed-height chart per entry of CHARTS,
 // each drawing the current run and any overlaid stored runs.
 import { useMemo } from 'react';
 import type { ChartRun } from '../charts/chartData.js';
@@ -7,6 +7,7 @@ import { MetricChart } from '../charts/MetricChart.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
 import { EchoBanner } from './EchoBanner.js';
+import { FaultBanner } from './FaultBanner.js';
 
 export function ChartsArea() {
   const rows = useApp((s) => s.rows);
@@ -31,6 +32,7 @@ export function ChartsArea() {
           {overlays.length > 0 ? ` · ${overlays.length} overlaid` : ''}
         </span>
       </div>
+      <FaultBanner />
       <EchoBanner />
       {status === 'idle' && rows.length === 0 && overlays.length === 0 ? (
         <p className="empty-note">

@@ -1,7 +1,9 @@
 // Runs in IndexedDB (via idb), saved incrementally while they train: the run record, metric
 // rows, events, a thinned set of sampled trajectories, and the latest checkpoint. A run left
 // "running" or "paused" by a closed tab is marked interrupted at the next load, data intact.
-// Imports write every store in one transaction, so a failure leaves nothing half-stored.
+// Imports write every store in one transaction, so a failure leaves nothing half-stored; so does
+// each batch of a training run (rows, events, samples and the run's iteration count together),
+// so a tab closed mid-write or a full disk leaves the run readable up to its last whole batch.
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
@@ -62,6 +64,64 @@ export async function appendRows(runId: string, rows: readonly MetricRow[]): Pro
 export async function appendEvents(runId: string, events: readonly TrainerEvent[]): Promise<void> {
   const tx = (await db()).transaction('events', 'readwrite');
   for (const event of events) tx.store.add({ runId, event });
+  await tx.done;
+}
+
+/** One batch of a training run: what `commitBatch` stores at once. */
+export interface RunBatch {
+  rows: MetricRow[];
+  events: TrainerEvent[];
+  samples: SampledTrajectory[];
+}
+
+/**
+ * Stores a batch and patches the run record in ONE transaction: on any failure (a full quota, a
+ * closed tab) none of it is stored, so the record's iteration count never runs ahead of its rows.
+ */
+export async function commitBatch(runId: string, batch: RunBatch, patch: Partial<RunMeta>): Promise<void> {
+  const tx = (await db()).transaction(['runs', 'rows', 'events', 'samples'], 'readwrite');
+  const ops: Promise<unknown>[] = [];
+  try {
+    for (const row of batch.rows)
+      ops.push(tx.objectStore('rows').put({ runId, iteration: row.iteration, row }));
+    for (const event of batch.events) ops.push(tx.objectStore('events').add({ runId, event }));
+    for (const s of batch.samples)
+      ops.push(tx.objectStore('samples').put({ runId, iteration: s.iteration, sample: s }));
+    const runs = tx.objectStore('runs');
+    const cur = await runs.get(runId);
+    if (cur) ops.push(runs.put({ ...cur, ...patch, id: runId }));
+    await Promise.all([...ops, tx.done]);
+  } catch (err) {
+    for (const op of ops) op.catch(() => {});
+    tx.done.catch(() => {});
+    try {
+      tx.abort();
+    } catch {
+      // already finished or aborted by the browser
+    }
+    throw err;
+  }
+}
+
+/**
+ * Drops a run's rows, samples and events from `iteration` on and patches its record, in one
+ * transaction (a run continued from an earlier checkpoint after a fault).
+ */
+export async function rewindRun(runId: string, iteration: number, patch: Partial<RunMeta>): Promise<void> {
+  const d = await db();
+  const tx = d.transaction(['runs', 'rows', 'events', 'samples'], 'readwrite');
+  const from = IDBKeyRange.bound([runId, iteration], [runId, Number.POSITIVE_INFINITY]);
+  await tx.objectStore('rows').delete(from);
+  await tx.objectStore('samples').delete(from);
+  const events = tx.objectStore('events');
+  let cursor = await events.index('runId').openCursor(runId);
+  while (cursor) {
+    if (cursor.value.event.iteration >= iteration) await cursor.delete();
+    cursor = await cursor.continue();
+  }
+  const runs = tx.objectStore('runs');
+  const cur = await runs.get(runId);
+  if (cur) await runs.put({ ...cur, ...patch, id: runId });
   await tx.done;
 }
 

@@ -4,10 +4,23 @@ import type { StateCreator } from 'zustand';
 import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
-import type { RunPhase, RunStartInfo } from '../../workers/protocol.js';
+import type { FaultKind, RunPhase, RunStartInfo } from '../../workers/protocol.js';
 import type { AppState } from './index.js';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stopping' | 'finished' | 'failed';
+
+/** A fault the workers were restarted for (issue 10), as the banner tells it. */
+export interface RecoveryNote {
+  state: 'recovering' | 'recovered';
+  fault: FaultKind;
+  message: string;
+  /** Where the run continues (its last checkpoint; 0 without one). */
+  iteration: number;
+  /** The backend it continues on (null while recovering). */
+  backend: string | null;
+  /** Whether a run was restarted (false: the workers only, between runs). */
+  hadRun: boolean;
+}
 
 /** Samples kept in memory for browsing (older ones stay in IndexedDB, thinned). */
 export const MAX_SAMPLES_IN_MEMORY = 300;
@@ -29,6 +42,11 @@ export interface RunSlice {
   runError: string | null;
   /** A request (pause, step, …) is in flight: buttons wait for its reply. */
   busy: boolean;
+  /** The latest worker restart after a fault, until dismissed. */
+  recovery: RecoveryNote | null;
+  setRecovery(note: RecoveryNote | null): void;
+  /** Drops rows, events and samples from `iteration` on (the run continues from a checkpoint). */
+  rewindRun(iteration: number): void;
   setRunStatus(status: RunStatus): void;
   setBusy(busy: boolean): void;
   beginRun(runId: string, name: string, planned: number, env: string): void;
@@ -58,6 +76,7 @@ const empty = {
   summary: null,
   runError: null,
   busy: false,
+  recovery: null,
 };
 
 export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, get) => ({
@@ -93,6 +112,16 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     if ((phase === 'running' || phase === 'compiling') && st !== 'stopping' && st !== 'paused')
       patch.runStatus = 'running';
     set(patch);
+  },
+  setRecovery: (recovery) => set({ recovery }),
+  rewindRun(iteration) {
+    const s = get();
+    set({
+      iteration,
+      rows: s.rows.filter((r) => r.iteration < iteration),
+      events: s.events.filter((e) => e.iteration < iteration),
+      samples: s.samples.filter((x) => x.iteration < iteration),
+    });
   },
   finishRun: (summary) => set({ summary, runStatus: 'finished', phase: 'finished' }),
   failRun: (runError) => set({ runError, runStatus: get().runId ? 'paused' : 'failed' }),

@@ -1,15 +1,17 @@
 // The sweeps dialog (issue 11): choose up to two settings with a few values each and a number
 // of seeds, run them on top of the current setup in the train worker (queued one after
 // another, see sweepRunner.ts), and browse stored sweeps — results table, heatmap and plots —
-// exported as a bundle in the CLI's sweep format; CLI sweep bundles import here too.
+// exported as a bundle in the CLI's sweep format; CLI sweep bundles import here too
+// (bundleImport.ts).
 import { useEffect, useRef, useState } from 'react';
 import { fieldByKey } from '../../core/config.js';
 import { useApp } from '../store/index.js';
+import { importBundle } from './bundleImport.js';
 import { SweepResults } from './SweepResults.js';
-import { makeBundle, parseBundle, type SweepAxis } from './sweepBundle.js';
+import { makeBundle, type SweepAxis } from './sweepBundle.js';
 import { parseAxis, parseSeeds, planSweep, SWEEPABLE } from './sweepPlan.js';
 import { cancelSweep, refreshSweeps, runSweep } from './sweepRunner.js';
-import { deleteSweep, markSweepsInterrupted, putSweep } from './sweepsDb.js';
+import { deleteSweep, markSweepsInterrupted } from './sweepsDb.js';
 
 function download(name: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -18,27 +20,6 @@ function download(name: string, text: string): void {
   a.download = name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-async function importBundle(file: File): Promise<void> {
-  const s = useApp.getState();
-  const parsed = parseBundle(await file.text());
-  if (!parsed.ok) return s.setNotice({ kind: 'error', text: `${file.name} was refused: ${parsed.message}` });
-  const id = `sweep-import-${Date.now().toString(36)}`;
-  const seeds = [...new Set(parsed.runs.map((r) => r.seed))];
-  await putSweep({
-    id,
-    name: parsed.name,
-    createdAt: Date.now(),
-    status: 'imported',
-    axes: parsed.axes,
-    seeds,
-    planned: 0,
-    runs: parsed.runs,
-  });
-  await refreshSweeps();
-  s.setSweeps({ selectedSweep: id });
-  s.setNotice({ kind: 'info', text: `Imported sweep ${parsed.name} (${parsed.runs.length} runs)` });
 }
 
 function AxisInput({

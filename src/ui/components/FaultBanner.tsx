@@ -1,0 +1,80 @@
+// Fault banners (issue 10): a run paused after repeated NaN/Inf iterations, with the trainer's
+// explanation and suggested change; and a run moved to WASM after the WebGPU device was lost or
+// failed, or continued after the train worker crashed — each saying from which iteration.
+import type { TrainerEvent } from '../../core/rl/trainer.js';
+import { useApp } from '../store/index.js';
+import type { RecoveryNote } from '../store/runSlice.js';
+
+type FaultEvent = Extract<TrainerEvent, { type: 'error' }>;
+
+/** The fault event that paused the run, unless a live change (which clears the pause) came after. */
+export function haltEvent(events: readonly TrainerEvent[]): FaultEvent | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i] as TrainerEvent;
+    if (e.type === 'live') return null;
+    if (e.type === 'error' && e.pause) return e;
+  }
+  return null;
+}
+
+const FAULT_WORDS: Record<RecoveryNote['fault'], string> = {
+  'gpu-lost': 'The WebGPU device was lost',
+  'gpu-error': 'The GPU failed during training',
+  crash: 'The train worker crashed',
+};
+
+/** The banner's sentence for a worker restart. */
+export function recoveryText(n: RecoveryNote): string {
+  const what = `${FAULT_WORDS[n.fault]} (${n.message}).`;
+  const gpu = n.fault !== 'crash';
+  if (n.state === 'recovering')
+    return `${what} ${gpu ? 'Moving to the WASM backend' : 'Restarting the train worker'}…`;
+  if (!n.hadRun)
+    return `${what} The train worker was restarted on ${n.backend ?? 'another backend'}; no run was in progress.`;
+  const from =
+    n.iteration > 0
+      ? `from its last checkpoint, at iteration ${n.iteration}`
+      : 'from the start (no checkpoint had been saved yet)';
+  return gpu
+    ? `${what} The run moved to the ${n.backend ?? 'WASM'} backend and continues ${from}.`
+    : `${what} It was restarted and the run continues on ${n.backend ?? 'the same backend'} ${from}.`;
+}
+
+/** Both banners; each renders nothing when there is nothing to say. */
+export function FaultBanner() {
+  const events = useApp((s) => s.events);
+  const recovery = useApp((s) => s.recovery);
+  const setRecovery = useApp((s) => s.setRecovery);
+  const halt = haltEvent(events);
+  return (
+    <>
+      {recovery ? (
+        <div
+          className={`banner ${recovery.state === 'recovering' ? 'banner-warn' : 'banner-info'}`}
+          role="status"
+          data-testid="recovery-banner"
+          data-state={recovery.state}
+          data-fault={recovery.fault}
+          data-backend={recovery.backend ?? ''}
+          data-iteration={recovery.iteration}
+        >
+          {recoveryText(recovery)}
+          <button type="button" onClick={() => setRecovery(null)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {halt ? (
+        <div className="banner banner-error" role="alert" data-testid="fault-pause-banner">
+          <strong>Paused</strong> after {halt.consecutive} non-finite iterations in a row (the last at
+          iteration {halt.iteration}: {halt.message}). Each was skipped and the last good weights restored;
+          repeated NaN/Inf usually means the updates are too large.{' '}
+          <span data-testid="fault-suggestion">
+            Suggested change: {halt.suggestion ?? 'lower the learning rate'}.
+          </span>{' '}
+          Change it in the setup panel (it applies to this run), then press Resume.
+        </div>
+      ) : null}
+    </>
+  );
+}

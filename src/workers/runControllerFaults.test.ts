@@ -1,0 +1,185 @@
+// The run controller's fault paths in Node (CPU backend): three NaN-poisoned iterations in a row
+// pause the run with the trainer's suggestion (events, then a run error carrying the halt) until
+// a live change; a run resumed from a checkpoint continues at its iteration with its weights;
+// an iteration failing on a lost GPU is handed to onGpuFault instead of a run error.
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Config, defaultConfig } from '../core/config.js';
+import { applyAlgorithm } from '../core/rl/algorithms.js';
+import type { TrainerEvent } from '../core/rl/trainer.js';
+import { makeEnv } from '../envs/registry.js';
+import type { BackendReport } from './backendInfo.js';
+import { EnvShard } from './envShard.js';
+import type { FromTrainWorker } from './protocol.js';
+import { RunController } from './runController.js';
+import { ShardLink } from './workerEnvPool.js';
+
+const cpu: BackendReport = { backend: 'cpu', requested: 'cpu', adapter: null, wasm: null, fallbacks: [] };
+const channels: MessageChannel[] = [];
+
+/** A shard link; `fail` answers every request with that error instead. */
+function link(fail?: string): ShardLink {
+  const c = new MessageChannel();
+  channels.push(c);
+  const shard = new EnvShard((id) => makeEnv(id));
+  c.port1.addEventListener('message', (e) =>
+    c.port1.postMessage(fail ? { type: 'error', id: e.data.id, message: fail } : shard.handle(e.data)),
+  );
+  c.port1.start();
+  return new ShardLink(c.port2);
+}
+
+const config: Config = {
+  ...applyAlgorithm(defaultConfig(), 'starpo-grpo'),
+  env: 'minigrid/Empty-5x5',
+  groups: 2,
+  groupSize: 2,
+  maxTurns: 1,
+  maxTokensPerTurn: 4,
+  contextLength: 64,
+  iterations: 20,
+  evalEvery: 0,
+  miEvery: 0,
+  minibatch: 4,
+  checkpointEvery: 0,
+  lr: 0.01,
+};
+
+function recorder() {
+  const got: FromTrainWorker[] = [];
+  const events = () => got.flatMap((m): TrainerEvent[] => (m.type === 'reports' ? m.events : []));
+  const rows = () => got.flatMap((m) => (m.type === 'reports' ? m.rows : []));
+  return { got, events, rows, post: (m: FromTrainWorker) => got.push(m) };
+}
+
+const settle = async (rc: RunController) => {
+  for (let k = 0; k < 200; k++) {
+    await new Promise((r) => setTimeout(r, 20));
+    if (!(rc as unknown as { run: { loop: unknown } | null }).run?.loop) return;
+  }
+};
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+afterAll(() => {
+  for (const c of channels) {
+    c.port1.close();
+    c.port2.close();
+  }
+});
+
+describe('RunController faults', () => {
+  it('pauses after three NaN iterations in a row with a suggestion, until a live change', async () => {
+    const r = recorder();
+    const links = [link()];
+    const rc = new RunController(
+      r.post,
+      () => links,
+      async () => cpu,
+    );
+    await rc.start(1, 'nan', config, { kind: 'fresh' }, true);
+    await rc.stepOne(); // one clean iteration first
+    rc.injectNonFinite(3);
+    rc.resume();
+    await settle(rc);
+    const faults = r.events().filter((e) => e.type === 'error');
+    expect(faults.map((e) => e.type === 'error' && e.consecutive)).toEqual([1, 2, 3]);
+    expect(faults.map((e) => e.iteration)).toEqual([1, 2, 3]);
+    const halt = faults[2];
+    expect(halt?.type === 'error' && halt.pause).toBe(true);
+    expect(halt?.type === 'error' && halt.suggestion).toBe('lower the learning rate (now 0.01) to 0.003');
+    const err = r.got.find((m) => m.type === 'runError');
+    expect(err?.type === 'runError' && err.message).toMatch(/paused after 3 non-finite iterations/);
+    // Skipped iterations add no rows; paused: no more iterations, and stepping is refused.
+    expect(r.rows().map((x) => x.iteration)).toEqual([0]);
+    const last = r.got.filter((m) => m.type === 'progress').at(-1);
+    expect(last?.type === 'progress' && [last.phase, last.iteration]).toEqual(['paused', 4]);
+    await expect(rc.stepOne()).rejects.toThrow(/lower the learning rate/);
+    // A lower learning rate clears the pause and training goes on.
+    rc.setLive({ lr: 0.003 });
+    await rc.stepOne();
+    expect(r.rows().map((x) => x.iteration)).toEqual([0, 4]);
+    expect(r.rows().at(-1)?.['actor/optimizerSteps']).toBeGreaterThan(0);
+    await rc.reset();
+  }, 60_000);
+
+  it('resumes from a checkpoint: same weights, at its iteration', async () => {
+    const r = recorder();
+    const links = [link()];
+    const rc = new RunController(
+      r.post,
+      () => links,
+      async () => cpu,
+    );
+    await rc.start(1, 'a', config, { kind: 'fresh' }, true);
+    await rc.stepOne();
+    await rc.stepOne();
+    await rc.stop();
+    const cp = r.got.find((m) => m.type === 'checkpoint');
+    if (cp?.type !== 'checkpoint') throw new Error('no checkpoint');
+    expect(cp.iteration).toBe(2);
+
+    const r2 = recorder();
+    const rc2 = new RunController(
+      r2.post,
+      () => links,
+      async () => cpu,
+    );
+    await rc2.start(1, 'a', config, { kind: 'fresh' }, true, {
+      iteration: cp.iteration,
+      manifest: cp.manifest,
+      blob: cp.blob,
+      rows: r.rows(),
+    });
+    const paused = r2.got.find((m) => m.type === 'progress' && m.phase === 'paused');
+    expect(paused?.type === 'progress' && paused.iteration).toBe(2);
+    // A checkpoint taken right away holds exactly the weights resumed from.
+    await rc2.stop();
+    const again = r2.got.find((m) => m.type === 'checkpoint');
+    if (again?.type !== 'checkpoint') throw new Error('no checkpoint');
+    expect(again.iteration).toBe(2);
+    expect(Buffer.from(again.blob).equals(Buffer.from(cp.blob))).toBe(true);
+
+    // And a resumed run's next row is iteration 2, not 0.
+    const r3 = recorder();
+    const rc3 = new RunController(
+      r3.post,
+      () => links,
+      async () => cpu,
+    );
+    await rc3.start(1, 'a', config, { kind: 'fresh' }, true, { ...cp, rows: r.rows() });
+    await rc3.stepOne();
+    expect(r3.rows().map((x) => x.iteration)).toEqual([2]);
+    await rc3.reset();
+  }, 60_000);
+
+  it('hands an iteration that failed on a lost GPU to onGpuFault, not to the run errors', async () => {
+    const gpuReport: BackendReport = { ...cpu, backend: 'webgpu' };
+    const run = async (fail: string, lost: boolean) => {
+      const r = recorder();
+      const faults: string[] = [];
+      const links = [link(fail)];
+      const rc = new RunController(
+        r.post,
+        () => links,
+        async () => gpuReport,
+        (m) => faults.push(m),
+        () => lost,
+      );
+      await rc.start(1, 'g', config, { kind: 'fresh' }, false);
+      await settle(rc);
+      await rc.reset();
+      return { faults, errors: r.got.filter((m) => m.type === 'runError') };
+    };
+    const lost = await run('stale reply', true);
+    expect(lost.faults).toHaveLength(1);
+    expect(lost.faults[0]).toMatch(/failed on the GPU: env worker: stale reply/);
+    expect(lost.errors).toHaveLength(0);
+    const mapped = await run("Failed to execute 'mapAsync' on 'GPUBuffer'", false);
+    expect(mapped.faults).toHaveLength(1);
+    const plain = await run('unknown env id', false);
+    expect(plain.faults).toHaveLength(0);
+    expect(plain.errors).toHaveLength(1);
+  }, 60_000);
+});
