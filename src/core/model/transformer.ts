@@ -15,6 +15,7 @@ import {
   fusedKernelsActive,
   fusedLayerNorm,
 } from './kernels/index.js';
+import { matMulFast } from './matmul.js';
 import type { Model } from './params.js';
 
 /** Keys and values of every layer from earlier calls, each [B, H, P, K]. */
@@ -56,7 +57,7 @@ const w = (model: Model, name: string): tf.Variable => {
 function embedRows(table: tf.Tensor2D, ids: tf.Tensor1D, mode: 'onehot' | 'gather'): tf.Tensor2D {
   if (mode === 'gather') return tf.gather(table, ids);
   // [M, N] x [N, D] -> [M, D]
-  return tf.matMul(tf.oneHot(ids, table.shape[0]), table);
+  return matMulFast(tf.oneHot(ids, table.shape[0]) as tf.Tensor2D, table);
 }
 
 function layerNorm(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
@@ -70,7 +71,9 @@ function layerNorm(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
 
 /** GELU, tanh approximation (GPT-2). */
 function gelu(x: tf.Tensor): tf.Tensor {
-  const inner = x.add(x.pow(3).mul(0.044715)).mul(Math.sqrt(2 / Math.PI));
+  // tfjs-wasm's Pow is slow (~60 ms a step on nano); elsewhere one pow is one dispatch fewer.
+  const cube = tf.getBackend() === 'wasm' ? x.mul(x).mul(x) : x.pow(3);
+  const inner = x.add(cube.mul(0.044715)).mul(Math.sqrt(2 / Math.PI));
   return x.mul(tf.tanh(inner).add(1)).mul(0.5);
 }
 
@@ -113,7 +116,7 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
     const p = `h${l}.`;
     const a = norm(x, w(model, `${p}ln1.g`), w(model, `${p}ln1.b`)).reshape([B * T, D]);
     // [B*T, D] x [D, 3D] -> [B*T, 3D]
-    const qkv = tf.matMul(a, w(model, `${p}attn.wqkv`)).add(w(model, `${p}attn.bqkv`));
+    const qkv = matMulFast(a, w(model, `${p}attn.wqkv`)).add(w(model, `${p}attn.bqkv`));
     const [q, kNew, vNew] = tf.split(qkv, 3, 1) as [tf.Tensor, tf.Tensor, tf.Tensor];
     const past = input.cache;
     const k = past ? tf.concat([past.keys[l] as tf.Tensor4D, toHeads(kNew)], 2) : toHeads(kNew); // [B, H, S, K]
@@ -125,23 +128,21 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
       att = fusedDecodeAttention(q, k, v, input.keyBias); // [B, D], inference only
     } else {
       // [B, H, T, K] x [B, H, K, S] -> [B, H, T, S]
-      const scores = tf
-        .matMul(toHeads(q), k, false, true)
+      const scores = matMulFast(toHeads(q), k, false, true)
         .mul(1 / Math.sqrt(K))
         .add(bias);
       // [B, H, T, S] x [B, H, S, K] -> [B, H, T, K] -> [B, T, D]
-      att = tf
-        .matMul(tf.softmax(scores), v)
+      att = matMulFast(tf.softmax(scores) as tf.Tensor4D, v)
         .transpose([0, 2, 1, 3])
         .reshape([B * T, D]);
     }
     // [B*T, D] x [D, D] -> [B*T, D]
-    const proj = tf.matMul(att, w(model, `${p}attn.wo`)).add(w(model, `${p}attn.bo`));
+    const proj = matMulFast(att, w(model, `${p}attn.wo`)).add(w(model, `${p}attn.bo`));
     x = x.add(proj.reshape([B, T, D]));
     const m = norm(x, w(model, `${p}ln2.g`), w(model, `${p}ln2.b`)).reshape([B * T, D]);
     // [B*T, D] x [D, F] -> [B*T, F] x [F, D] -> [B*T, D]
-    const hid = gelu(tf.matMul(m, w(model, `${p}mlp.wfc`)).add(w(model, `${p}mlp.bfc`)));
-    const out = tf.matMul(hid, w(model, `${p}mlp.wproj`)).add(w(model, `${p}mlp.bproj`));
+    const hid = gelu(matMulFast(m, w(model, `${p}mlp.wfc`)).add(w(model, `${p}mlp.bfc`)));
+    const out = matMulFast(hid, w(model, `${p}mlp.wproj`)).add(w(model, `${p}mlp.bproj`));
     x = x.add(out.reshape([B, T, D]));
   }
   const hidden = norm(x, w(model, 'lnf.g'), w(model, 'lnf.b')) as tf.Tensor3D;
@@ -153,7 +154,12 @@ export function lmLogits(model: Model, hidden: tf.Tensor3D): tf.Tensor3D {
   if (model.kind !== 'policy') throw new Error('lmLogits: the model is not a policy');
   const [B, T, D] = hidden.shape;
   // [B*T, D] x [V, D]^T -> [B*T, V]
-  return tf.matMul(hidden.reshape([B * T, D]), w(model, 'wte'), false, true).reshape([B, T, -1]);
+  return matMulFast(
+    hidden.reshape([B * T, D]),
+    w(model, 'wte') as tf.Tensor as tf.Tensor2D,
+    false,
+    true,
+  ).reshape([B, T, -1]);
 }
 
 /** Value head: [B, T, D] -> [B, T] values. Critic only. */
@@ -161,8 +167,7 @@ export function valueHead(model: Model, hidden: tf.Tensor3D): tf.Tensor2D {
   if (model.kind !== 'critic') throw new Error('valueHead: the model is not a critic');
   const [B, T, D] = hidden.shape;
   // [B*T, D] x [D, 1] -> [B*T, 1]
-  return tf
-    .matMul(hidden.reshape([B * T, D]), w(model, 'vhead.w'))
+  return matMulFast(hidden.reshape([B * T, D]), w(model, 'vhead.w') as tf.Tensor as tf.Tensor2D)
     .add(w(model, 'vhead.b'))
     .reshape([B, T]);
 }
