@@ -17,6 +17,7 @@ export function haltEvent(events: readonly TrainerEvent[]): FaultEvent | null {
   return null;
 }
 
+/** What happened, when the fault came without a message. */
 const FAULT_WORDS: Record<RecoveryNote['fault'], string> = {
   'gpu-lost': 'The WebGPU device was lost',
   'gpu-error': 'The GPU failed during training',
@@ -25,7 +26,9 @@ const FAULT_WORDS: Record<RecoveryNote['fault'], string> = {
 
 /** The banner's sentence for a worker restart. */
 export function recoveryText(n: RecoveryNote): string {
-  const what = `${FAULT_WORDS[n.fault]} (${n.message}).`;
+  // The worker's message says what happened ("the WebGPU device was lost (destroyed)").
+  const said = n.message || FAULT_WORDS[n.fault];
+  const what = `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
   const gpu = n.fault !== 'crash';
   if (n.state === 'recovering')
     return `${what} ${gpu ? 'Moving to the WASM backend' : 'Restarting the train worker'}…`;
