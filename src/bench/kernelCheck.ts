@@ -14,6 +14,7 @@ import { createPolicy, modelVariables } from '../core/model/params.js';
 import { policyLogProbs } from '../core/model/scoring.js';
 import { forward, lmLogits, MASKED } from '../core/model/transformer.js';
 import { Rng } from '../core/rng.js';
+import { checkOptimizer } from './optimizerCheck.js';
 
 /** One comparison: largest absolute differences of values and of gradients. */
 export interface KernelCheckRow {
@@ -238,6 +239,7 @@ export async function checkKernels(tolerance = 1e-4, seed = 7): Promise<KernelCh
     await checkDecodeAttention(rng, 3, 2, 7, 4, tolerance),
     await checkDecodeAttention(rng, 2, 4, 70, 16, tolerance),
     ...(await checkModel(rng, tolerance)),
+    ...(await checkOptimizer(rng, tolerance)),
   ];
   return { backend: tf.getBackend(), tolerance, rows, ok: rows.every((r) => r.ok) };
 }

@@ -2,6 +2,7 @@
 // token sequences laid out exactly as the rollout will prompt the agent (same history cut), and
 // the loss is the token-mean negative log-likelihood of the agent's tokens.
 import * as tf from '@tensorflow/tfjs';
+import { fusedAdamActive, fusedMinimize } from '../model/kernels/adam.js';
 import { type Model, modelVariables } from '../model/params.js';
 import { bucketLength, padRows, policyLogProbs } from '../model/scoring.js';
 import { buildSequence, type PromptTurn } from '../prompt.js';
@@ -88,15 +89,15 @@ export async function sftTrain(
         'int32',
       );
       const mask = tf.tensor2d(maskFlat, [batch.length, T - 1]);
-      const loss = optimizer.minimize(
-        () => {
-          const { logp, entropy } = policyLogProbs(policy, tokens);
-          entropy.dispose();
-          return tf.neg(maskedMean(logp, mask)) as tf.Scalar;
-        },
-        true,
-        vars,
-      );
+      const nll = () => {
+        const { logp, entropy } = policyLogProbs(policy, tokens);
+        entropy.dispose();
+        return tf.neg(maskedMean(logp, mask)) as tf.Scalar;
+      };
+      // webgpu: the fused Adam step (model/kernels/adam.ts); elsewhere tfjs's own.
+      const loss = fusedAdamActive(optimizer)
+        ? fusedMinimize(optimizer, nll, vars)
+        : optimizer.minimize(nll, true, vars);
       const value = loss ? ((await loss.data())[0] as number) : Number.NaN;
       tf.dispose([tokens, mask, loss as tf.Tensor]);
       if (!Number.isFinite(value))

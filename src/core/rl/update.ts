@@ -4,6 +4,13 @@
 // before anything is applied — a bad step is skipped and reported, never applied.
 // b = rows in the minibatch, T = padded length; arrays are in target coordinates [b, T−1].
 import * as tf from '@tensorflow/tfjs';
+import {
+  flattenGradients,
+  fusedAdamActive,
+  fusedAdamApply,
+  fusedGlobalNorm,
+  releaseFusedAdam,
+} from '../model/kernels/adam.js';
 import type { Model } from '../model/params.js';
 import { modelVariables } from '../model/params.js';
 import { criticValues, policyLogProbs } from '../model/scoring.js';
@@ -89,7 +96,9 @@ async function applyChecked(
     named = Object.fromEntries(Object.entries(extras()).map(([k, v]) => [k, tf.keep(v)]));
     return loss;
   }, vars);
-  const norm = globalNorm(grads);
+  // webgpu: flat gradients, a one-dispatch norm and a fused Adam step (model/kernels/adam.ts).
+  const flat = fusedAdamActive(optimizer) ? flattenGradients(grads) : null;
+  const norm = flat ? fusedGlobalNorm(flat) : globalNorm(grads);
   const keys = Object.keys(named);
   const packed = tf.stack([value, norm, ...keys.map((k) => named[k] as tf.Scalar)]);
   const data = await packed.data();
@@ -105,14 +114,19 @@ async function applyChecked(
     Number.isFinite(loss) && Number.isFinite(gradNorm) && Object.values(stats).every(Number.isFinite);
   if (ok) {
     const scale = gradClip > 0 && gradNorm > gradClip ? gradClip / gradNorm : 1;
-    const clipped =
-      scale === 1
-        ? grads
-        : tf.tidy(() => Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, tf.mul(g, scale)])));
-    optimizer.applyGradients(clipped);
-    if (clipped !== grads) tf.dispose(Object.values(clipped));
+    if (flat) fusedAdamApply(optimizer, grads, flat, scale);
+    else {
+      releaseFusedAdam(optimizer);
+      const clipped =
+        scale === 1
+          ? grads
+          : tf.tidy(() => Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, tf.mul(g, scale)])));
+      optimizer.applyGradients(clipped);
+      if (clipped !== grads) tf.dispose(Object.values(clipped));
+    }
   }
   tf.dispose([value, norm, ...Object.values(grads)]);
+  flat?.dispose();
   return { ok, loss, gradNorm, stats };
 }
 

@@ -12,6 +12,7 @@ import type { ModelConfig } from '../config.js';
 import { createPolicy, disposeModel, modelVariables } from '../params.js';
 import { policyLogProbs } from '../scoring.js';
 import { forward, lmLogits } from '../transformer.js';
+import { flattenGradients, fusedAdamActive, fusedAdamApply, fusedGlobalNorm } from './adam.js';
 
 export interface CompileProgress {
   /** Pipelines compiled so far. */
@@ -45,11 +46,18 @@ function recordWarmup(config: ModelConfig, shape: PrecompileShape): void {
         const { logp, entropy } = policyLogProbs(policy, tokens);
         return logp.mean().add(entropy.mean()) as tf.Scalar;
       }, modelVariables(policy));
-      // Pairwise adds: an addN of every gradient needs more storage buffers than one stage may bind.
-      const norm = tf.sqrt(
-        Object.values(grads).reduce((acc: tf.Tensor, g) => acc.add(tf.sum(tf.square(g))), tf.scalar(0)),
-      );
-      optimizer.applyGradients(Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, g.mul(norm)])));
+      if (fusedAdamActive(optimizer)) {
+        // The fused path of update.ts: flat gradients, one-dispatch norm, fused Adam.
+        const flat = flattenGradients(grads);
+        fusedGlobalNorm(flat);
+        fusedAdamApply(optimizer, grads, flat, 0.5);
+      } else {
+        // Pairwise adds: an addN of every gradient needs more storage buffers than one stage may bind.
+        const norm = tf.sqrt(
+          Object.values(grads).reduce((acc: tf.Tensor, g) => acc.add(tf.sum(tf.square(g))), tf.scalar(0)),
+        );
+        optimizer.applyGradients(Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, g.mul(norm)])));
+      }
       const B = shape.decodeRows;
       const L = shape.promptTokens;
       const first = forward(policy, {

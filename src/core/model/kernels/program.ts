@@ -22,11 +22,21 @@ export interface GpuProgram {
   dispatchLayout: { x: number[] };
   dispatch: [number, number, number];
   workgroupSize: [number, number, number];
+  /** Extra uniforms as a WGSL struct fragment ('lr : f32, offset : i32,'), values per run. */
+  uniforms?: string;
   getUserCode(): string;
 }
 
+/** Values of a program's extra uniforms, in the order its `uniforms` fragment declares them. */
+export type ProgramUniforms = { type: 'float32' | 'int32'; data: number[] }[];
+
 interface WebGpuBackendLike {
-  runWebGPUProgram(program: GpuProgram, inputs: tf.TensorInfo[], dtype: tf.DataType): tf.TensorInfo;
+  runWebGPUProgram(
+    program: GpuProgram,
+    inputs: tf.TensorInfo[],
+    dtype: tf.DataType,
+    uniforms?: ProgramUniforms,
+  ): tf.TensorInfo;
 }
 
 /**
@@ -101,14 +111,18 @@ export function flatProgram(
   };
 }
 
-/** Runs `program` on the active backend (which must be webgpu); used by the registered kernels. */
+/**
+ * Runs `program` on the active backend (which must be webgpu); used by the registered kernels.
+ * `uniforms` carries per-run values (not part of the shader key, so one pipeline serves all).
+ */
 export function runProgram(
   backend: unknown,
   program: GpuProgram,
   inputs: tf.TensorInfo[],
   dtype: tf.DataType = 'float32',
+  uniforms?: ProgramUniforms,
 ): tf.TensorInfo {
-  return (backend as WebGpuBackendLike).runWebGPUProgram(program, inputs, dtype);
+  return (backend as WebGpuBackendLike).runWebGPUProgram(program, inputs, dtype, uniforms);
 }
 
 /** Registers a webgpu kernel once (tfjs warns on a second registration). */
