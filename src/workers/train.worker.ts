@@ -32,6 +32,8 @@ const wasmSingleThread = import('@tensorflow/tfjs-backend-wasm').then(() =>
 let report: BackendReport | null = null;
 let shards: ShardLink[] = [];
 let gpuFaulted = false;
+/** How long a GPU error from an iteration waits for a device loss to explain it (ms). */
+const LOSS_GRACE_MS = 1000;
 
 /** Reports a GPU fault once; the UI side then replaces this worker. */
 function gpuFault(kind: GpuFaultKind, message: string): void {
@@ -59,7 +61,9 @@ const runs = new RunController(
   post,
   () => shards,
   ensureBackend,
-  (message) => gpuFault('error', message),
+  // A failed iteration often comes just before the device's `lost` promise resolves: give the
+  // loss a moment to be reported as what it is.
+  (message) => setTimeout(() => gpuFault('error', message), LOSS_GRACE_MS),
   () => gpuFaulted,
 );
 

@@ -28,7 +28,7 @@ const FAULT_WORDS: Record<RecoveryNote['fault'], string> = {
 export function recoveryText(n: RecoveryNote): string {
   // The worker's message says what happened ("the WebGPU device was lost (destroyed)").
   const said = n.message || FAULT_WORDS[n.fault];
-  const what = `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
+  const what = `${said.charAt(0).toUpperCase()}${said.slice(1)}${/[.!?]$/.test(said) ? '' : '.'}`;
   const gpu = n.fault !== 'crash';
   if (n.state === 'recovering')
     return `${what} ${gpu ? 'Moving to the WASM backend' : 'Restarting the train worker'}…`;
