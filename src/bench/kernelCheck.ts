@@ -5,7 +5,9 @@
 // headless Chromium (tests/e2e/kernels.spec.ts). Pure tfjs, no DOM or Node APIs.
 import * as tf from '@tensorflow/tfjs';
 import {
+  fusedCausalAttention,
   fusedDecodeAttention,
+  fusedGelu,
   fusedLayerNorm,
   fusedTokenLogProbs,
   setFusedKernels,
@@ -153,6 +155,66 @@ async function checkDecodeAttention(rng: Rng, B: number, H: number, S: number, K
   return { name: `decodeAttention B${B} H${H} S${S} K${K}`, valueDiff, gradDiff: null, ok: valueDiff <= tol };
 }
 
+async function checkGelu(rng: Rng, shape: number[], tol: number): Promise<KernelCheckRow> {
+  const x = randn(rng, shape, 2.5);
+  const weights = randn(rng, shape);
+  const r = await compareOp(
+    `gelu [${shape.join(', ')}]`,
+    [x],
+    (t) => fusedGelu(t as tf.Tensor),
+    (t) => {
+      const v = t as tf.Tensor;
+      const inner = v.add(v.pow(3).mul(0.044715)).mul(Math.sqrt(2 / Math.PI));
+      return v.mul(tf.tanh(inner).add(1)).mul(0.5);
+    },
+    weights,
+    tol,
+  );
+  tf.dispose([x, weights]);
+  return r;
+}
+
+/** Causal attention from the fused qkv projection, as transformer.ts computes it unfused. */
+function refCausalAttention(qkv: tf.Tensor, B: number, T: number, H: number): tf.Tensor {
+  const D = (qkv.shape[1] as number) / 3;
+  const K = D / H;
+  const heads = (t: tf.Tensor) => t.reshape([B, T, H, K]).transpose([0, 2, 1, 3]);
+  const [q, k, v] = tf.split(qkv, 3, 1) as [tf.Tensor, tf.Tensor, tf.Tensor];
+  const causal = new Float32Array(T * T);
+  for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) causal[i * T + j] = MASKED;
+  const bias = tf.tensor2d(causal, [T, T]);
+  const scores = tf
+    .matMul(heads(q), heads(k), false, true)
+    .mul(1 / Math.sqrt(K))
+    .add(bias);
+  return tf
+    .matMul(tf.softmax(scores), heads(v))
+    .transpose([0, 2, 1, 3])
+    .reshape([B * T, D]);
+}
+
+async function checkCausalAttention(
+  rng: Rng,
+  B: number,
+  T: number,
+  H: number,
+  K: number,
+  tol: number,
+): Promise<KernelCheckRow> {
+  const qkv = randn(rng, [B * T, 3 * H * K]);
+  const weights = randn(rng, [B * T, H * K]);
+  const r = await compareOp(
+    `causal attention B${B} T${T} H${H} K${K}`,
+    [qkv],
+    (x) => fusedCausalAttention(x as tf.Tensor2D, B, T, H),
+    (x) => refCausalAttention(x as tf.Tensor, B, T, H),
+    weights,
+    tol,
+  );
+  tf.dispose([qkv, weights]);
+  return r;
+}
+
 /** The whole policy: log-probs, entropies and every weight's gradient; then a cached decode step. */
 async function checkModel(rng: Rng, tol: number): Promise<KernelCheckRow[]> {
   const config = { vocabSize: 37, dModel: 32, nLayers: 2, nHeads: 4, context: 24, mlpRatio: 4 };
@@ -238,6 +300,9 @@ export async function checkKernels(tolerance = 1e-4, seed = 7): Promise<KernelCh
     await checkTokenLogProbs(rng, 1, 3, 300, tolerance),
     await checkDecodeAttention(rng, 3, 2, 7, 4, tolerance),
     await checkDecodeAttention(rng, 2, 4, 70, 16, tolerance),
+    await checkGelu(rng, [3, 7, 11], tolerance),
+    await checkCausalAttention(rng, 2, 5, 2, 4, tolerance),
+    await checkCausalAttention(rng, 3, 70, 2, 8, tolerance),
     ...(await checkModel(rng, tolerance)),
     ...(await checkOptimizer(rng, tolerance)),
   ];

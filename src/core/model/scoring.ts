@@ -57,7 +57,7 @@ export function policyLogProbs(
 ): PolicyLogProbs {
   return tf.tidy(() => {
     const [B, T] = tokens.shape;
-    const { hidden } = forward(model, { tokens, embed });
+    const { hidden } = forward(model, { tokens, embed, noCache: true });
     // Only positions 0..T−2 predict a token: [B, T−1, D] -> [B, T−1, V]
     let logits: tf.Tensor = lmLogits(model, hidden.slice([0, 0, 0], [B, T - 1, -1]));
     if (temperature !== 1) logits = logits.div(temperature);
@@ -75,7 +75,7 @@ export function policyLogProbs(
 
 /** Differentiable critic values of `tokens` [B, T] int32 -> [B, T]; the caller disposes. */
 export function criticValues(critic: Model, tokens: tf.Tensor2D): tf.Tensor2D {
-  return tf.tidy(() => valueHead(critic, forward(critic, { tokens, embed: 'onehot' }).hidden));
+  return tf.tidy(() => valueHead(critic, forward(critic, { tokens, embed: 'onehot', noCache: true }).hidden));
 }
 
 export interface ScoreOptions {
@@ -160,7 +160,7 @@ export async function predictValues(
     const flat = padRows(chunk, T, options.padId ?? 0);
     const values = tf.tidy(() => {
       const tokens = tf.tensor2d(flat, [chunk.length, T], 'int32');
-      return valueHead(critic, forward(critic, { tokens, embed: 'gather' }).hidden);
+      return valueHead(critic, forward(critic, { tokens, embed: 'gather', noCache: true }).hidden);
     });
     const data = (await values.data()) as Float32Array;
     values.dispose();

@@ -11,7 +11,10 @@
 import * as tf from '@tensorflow/tfjs';
 import {
   DECODE_MAX_KEYS,
+  fusedAttentionFits,
+  fusedCausalAttention,
   fusedDecodeAttention,
+  fusedGelu,
   fusedKernelsActive,
   fusedLayerNorm,
 } from './kernels/index.js';
@@ -35,6 +38,11 @@ export interface ForwardInput {
   cache?: KvCache;
   /** 'onehot' (differentiable everywhere) or 'gather' (inference only, cheaper). */
   embed: 'onehot' | 'gather';
+  /**
+   * The caller never reads the returned cache (training, scoring): the fused causal attention
+   * may then skip building it, and `cache` comes back with empty lists when it did.
+   */
+  noCache?: boolean;
 }
 
 export interface ForwardOutput {
@@ -94,9 +102,22 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
   const S = P + T;
   if (S > model.config.context)
     throw new Error(`forward: ${S} tokens exceed the context ${model.config.context}`);
-  // On webgpu, fused kernels replace LayerNorm and single-token attention (kernels/index.ts).
+  // On webgpu, fused kernels replace LayerNorm, GELU, the bias adds (fused matMul), causal
+  // attention without a cache and single-token attention with one (kernels/index.ts).
   const fused = fusedKernelsActive();
   const norm = fused ? fusedLayerNorm : layerNorm;
+  const act = fused ? fusedGelu : gelu;
+  // [N, I] x [I, O] + [O] -> [N, O]
+  const linear = (a: tf.Tensor, wName: string, bName: string): tf.Tensor =>
+    fused
+      ? tf.fused.matMul({
+          a: a as tf.Tensor2D,
+          b: w(model, wName) as tf.Tensor as tf.Tensor2D,
+          bias: w(model, bName),
+        })
+      : matMulFast(a, w(model, wName)).add(w(model, bName));
+  const causalFused =
+    fused && !input.cache && !input.keyBias && input.noCache === true && fusedAttentionFits(B, T, H);
   const wte = w(model, 'wte') as tf.Tensor as tf.Tensor2D;
   const wpe = w(model, 'wpe') as tf.Tensor as tf.Tensor2D;
   // [B*T] ids -> [B*T, D] -> [B, T, D]
@@ -107,16 +128,33 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
     x = x.add(wpe.slice([P, 0], [T, D])); // [B, T, D] + [T, D]
   }
   // [T, S] (+ [B, 1, 1, S]) -> broadcast over [B, H, T, S]
-  let bias: tf.Tensor = causalBias(T, S);
+  let bias: tf.Tensor = causalFused ? tf.scalar(0) : causalBias(T, S); // the fused kernel masks itself
   if (input.keyBias) bias = bias.add(input.keyBias);
   const keys: tf.Tensor4D[] = [];
   const values: tf.Tensor4D[] = [];
   const toHeads = (t: tf.Tensor): tf.Tensor4D => t.reshape([B, T, H, K]).transpose([0, 2, 1, 3]); // -> [B, H, T, K]
+  let p = '';
+  // The rest of a block after attention: output projection, residual, LayerNorm, MLP, residual.
+  const mlpBlock = (x0: tf.Tensor, att: tf.Tensor): tf.Tensor => {
+    // [B*T, D] x [D, D] -> [B*T, D]
+    const proj = linear(att, `${p}attn.wo`, `${p}attn.bo`);
+    const x1 = x0.add(proj.reshape([B, T, D]));
+    const m = norm(x1, w(model, `${p}ln2.g`), w(model, `${p}ln2.b`)).reshape([B * T, D]);
+    // [B*T, D] x [D, F] -> [B*T, F] x [F, D] -> [B*T, D]
+    const hid = act(linear(m, `${p}mlp.wfc`, `${p}mlp.bfc`));
+    const out = linear(hid, `${p}mlp.wproj`, `${p}mlp.bproj`);
+    return x1.add(out.reshape([B, T, D]));
+  };
   for (let l = 0; l < nLayers; l++) {
-    const p = `h${l}.`;
+    p = `h${l}.`;
     const a = norm(x, w(model, `${p}ln1.g`), w(model, `${p}ln1.b`)).reshape([B * T, D]);
     // [B*T, D] x [D, 3D] -> [B*T, 3D]
-    const qkv = matMulFast(a, w(model, `${p}attn.wqkv`)).add(w(model, `${p}attn.bqkv`));
+    const qkv = linear(a, `${p}attn.wqkv`, `${p}attn.bqkv`);
+    if (causalFused) {
+      // [B*T, 3D] -> [B*T, D] in one kernel; no cache is built (the caller reads none).
+      x = mlpBlock(x, fusedCausalAttention(qkv as tf.Tensor2D, B, T, H));
+      continue;
+    }
     const [q, kNew, vNew] = tf.split(qkv, 3, 1) as [tf.Tensor, tf.Tensor, tf.Tensor];
     const past = input.cache;
     const k = past ? tf.concat([past.keys[l] as tf.Tensor4D, toHeads(kNew)], 2) : toHeads(kNew); // [B, H, S, K]
@@ -136,14 +174,7 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
         .transpose([0, 2, 1, 3])
         .reshape([B * T, D]);
     }
-    // [B*T, D] x [D, D] -> [B*T, D]
-    const proj = matMulFast(att, w(model, `${p}attn.wo`)).add(w(model, `${p}attn.bo`));
-    x = x.add(proj.reshape([B, T, D]));
-    const m = norm(x, w(model, `${p}ln2.g`), w(model, `${p}ln2.b`)).reshape([B * T, D]);
-    // [B*T, D] x [D, F] -> [B*T, F] x [F, D] -> [B*T, D]
-    const hid = gelu(matMulFast(m, w(model, `${p}mlp.wfc`)).add(w(model, `${p}mlp.bfc`)));
-    const out = matMulFast(hid, w(model, `${p}mlp.wproj`)).add(w(model, `${p}mlp.bproj`));
-    x = x.add(out.reshape([B, T, D]));
+    x = mlpBlock(x, att);
   }
   const hidden = norm(x, w(model, 'lnf.g'), w(model, 'lnf.b')) as tf.Tensor3D;
   return { hidden, cache: { keys, values } };

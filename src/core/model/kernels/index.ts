@@ -5,7 +5,9 @@
 // §B5), so fewer, larger kernels make steps cheaper. The kernels are registered for the 'webgpu'
 // backend only; every other backend keeps the unfused tfjs path untouched.
 import { registerAdamKernels } from './adam.js';
+import { registerAttentionKernels } from './attention.js';
 import { registerDecodeAttentionKernel } from './decodeAttention.js';
+import { registerGeluKernels } from './gelu.js';
 import { registerLayerNormKernels } from './layerNorm.js';
 import { registerTokenLogProbKernels } from './tokenLogProbs.js';
 
@@ -17,7 +19,9 @@ export {
   fusedMinimize,
   releaseFusedAdam,
 } from './adam.js';
+export { ATTENTION_MAX_TOKENS, fusedAttentionFits, fusedCausalAttention } from './attention.js';
 export { DECODE_MAX_KEYS, fusedDecodeAttention } from './decodeAttention.js';
+export { fusedGelu } from './gelu.js';
 export { fusedLayerNorm } from './layerNorm.js';
 export { type CompileProgress, type PrecompileShape, precompileShaders } from './precompile.js';
 export { fusedKernelsActive, setFusedKernels } from './switch.js';
@@ -29,4 +33,6 @@ export function registerFusedKernels(): void {
   registerTokenLogProbKernels();
   registerDecodeAttentionKernel();
   registerAdamKernels();
+  registerAttentionKernels();
+  registerGeluKernels();
 }
