@@ -12,7 +12,7 @@ import { haltEvent } from './components/FaultBanner.js';
 import { MAX_RUN_FILE_BYTES, sizeRefusal } from './runs/fileLimits.js';
 import { checkpointToFile, parseFile, type RunMeta, runToFile } from './runs/runFile.js';
 import * as db from './runs/runsDb.js';
-import { saveFailureText } from './runs/storageErrors.js';
+import { isQuotaError, saveFailureText } from './runs/storageErrors.js';
 import { useApp } from './store/index.js';
 import type { BaseModelEntry } from './store/librarySlice.js';
 
@@ -29,9 +29,12 @@ let savedStatus = '';
 /** Queues an IndexedDB write; resolves when it (and everything queued before it) is done. */
 function write(fn: () => Promise<unknown>): Promise<unknown> {
   writes = writes.then(fn).catch((err: unknown) => {
+    const quota = isQuotaError(err)
+      ? ' — storage is full: delete runs you no longer need in the Runs tab (export them first to keep a file)'
+      : '';
     useApp
       .getState()
-      .setNotice({ kind: 'error', text: `Saving to IndexedDB failed: ${(err as Error).message}` });
+      .setNotice({ kind: 'error', text: `Saving to IndexedDB failed: ${(err as Error).message}${quota}` });
   });
   return writes;
 }

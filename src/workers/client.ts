@@ -60,9 +60,17 @@ export class TrainClient {
     w.addEventListener('error', (e) => {
       if (this.worker !== w) return;
       e.preventDefault();
-      void this.recovery.fault('crash', `the train worker crashed: ${e.message || 'unknown error'}`);
+      const message = `the train worker crashed: ${e.message || 'unknown error'}`;
+      // A fresh worker that fails while being started fails that restart (no restart loop).
+      if (this.recovery.recovering) this.rejectPending(new Error(message));
+      else void this.recovery.fault('crash', message);
     });
     return w;
+  }
+
+  private rejectPending(err: Error): void {
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
   }
 
   /** Terminates every worker and starts a fresh train worker on `backend` (env workers follow lazily). */
@@ -71,9 +79,7 @@ export class TrainClient {
     for (const w of this.envWorkers) w.terminate();
     this.envWorkers = [];
     this.envReady = null;
-    const err = new Error('the train worker was restarted after a fault: try again');
-    for (const p of this.pending.values()) p.reject(err);
-    this.pending.clear();
+    this.rejectPending(new Error('the train worker was restarted after a fault: try again'));
     this.worker = this.spawn();
     const r = await this.send({ type: 'init', backend });
     if (r.type !== 'ready') throw new Error(`unexpected reply ${r.type}`);

@@ -55,18 +55,6 @@ export async function patchRun(id: string, patch: Partial<RunMeta>): Promise<voi
   await tx.done;
 }
 
-export async function appendRows(runId: string, rows: readonly MetricRow[]): Promise<void> {
-  const tx = (await db()).transaction('rows', 'readwrite');
-  for (const row of rows) tx.store.put({ runId, iteration: row.iteration, row });
-  await tx.done;
-}
-
-export async function appendEvents(runId: string, events: readonly TrainerEvent[]): Promise<void> {
-  const tx = (await db()).transaction('events', 'readwrite');
-  for (const event of events) tx.store.add({ runId, event });
-  await tx.done;
-}
-
 /** One batch of a training run: what `commitBatch` stores at once. */
 export interface RunBatch {
   rows: MetricRow[];
@@ -123,10 +111,6 @@ export async function rewindRun(runId: string, iteration: number, patch: Partial
   const cur = await runs.get(runId);
   if (cur) await runs.put({ ...cur, ...patch, id: runId });
   await tx.done;
-}
-
-export async function putSample(runId: string, sample: SampledTrajectory): Promise<void> {
-  await (await db()).put('samples', { runId, iteration: sample.iteration, sample });
 }
 
 export async function putCheckpoint(runId: string, cp: StoredCheckpoint): Promise<void> {
