@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseStudyBands } from '../../core/metrics/studyBands.js';
 import { sweepCommand } from '../commands/sweep.js';
 import { runCommand } from '../testing.js';
 import { lineChartSvg } from './svg.js';
@@ -38,6 +39,7 @@ describe('echo-trap study', () => {
     const dir = await mkdtemp(join(tmpdir(), 'starpo-study-'));
     const out = join(dir, 'results');
     const docs = join(dir, 'docs', 'echo-trap.md');
+    const bands = join(dir, 'public', 'study', 'echo-trap.json');
     const args = [
       '--study',
       'echo-trap',
@@ -53,6 +55,8 @@ describe('echo-trap study', () => {
       out,
       '--docs',
       docs,
+      '--bands',
+      bands,
       ...TINY,
     ];
     const first = await runCommand(sweepCommand, args);
@@ -79,6 +83,53 @@ describe('echo-trap study', () => {
       ),
     );
     expect(summary).toMatchObject({ algo: 'starpo-s', seed: 2, completed: true });
+
+    // The playground's band file: valid under the shared schema, both families, 2 seeds each,
+    // the mean and envelope (4 significant digits) of the two seeds' own metrics.jsonl values.
+    const bandFile = parseStudyBands(JSON.parse(await readFile(bands, 'utf8')));
+    const env = bandFile.envs['minigrid/Empty-5x5'];
+    expect(Object.keys(env ?? {}).sort()).toEqual(['starpo-ppo', 'starpo-s']);
+    expect(env?.['starpo-s']).toMatchObject({ seeds: 2, variant: 'matched' });
+    const ppo = env?.['starpo-ppo'];
+    expect(ppo).toMatchObject({
+      seeds: 2,
+      variant: 'matched',
+      config: { groups: 2, groupSize: 2, stepsPerIteration: 1, iterations: 2 },
+    });
+    expect(Object.keys(ppo?.metrics ?? {})).toEqual(
+      expect.arrayContaining([
+        'rollout/successRate',
+        'rollout/inGroupRewardStd',
+        'actor/entropy',
+        'eval/successRate',
+      ]),
+    );
+    const seedRows = await Promise.all(
+      [1, 2].map(async (seed) =>
+        (
+          await readFile(
+            join(out, 'minigrid-empty-5x5', 'matched', 'starpo-ppo', `seed-${seed}`, 'metrics.jsonl'),
+            'utf8',
+          )
+        )
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, number>),
+      ),
+    );
+    const sig4 = (v: number) => Number(v.toPrecision(4));
+    for (const key of ['rollout/successRate', 'actor/entropy']) {
+      const band = ppo?.metrics[key];
+      expect(band?.iteration).toEqual(seedRows[0]?.map((r) => r.iteration));
+      band?.iteration.forEach((_, i) => {
+        const [a, b] = seedRows.map((rows) => rows[i]?.[key] as number) as [number, number];
+        expect([band.lo[i], band.mean[i], band.hi[i]]).toEqual([
+          sig4(Math.min(a, b)),
+          sig4((a + b) / 2),
+          sig4(Math.max(a, b)),
+        ]);
+      });
+    }
 
     const again = await runCommand(sweepCommand, args);
     expect(again.stderr).toMatch(/8 already done, 0 to run/);

@@ -24,6 +24,7 @@ import {
   loadRun,
   wallTable,
 } from './analyze.js';
+import { studyBandsOf, writeStudyBands } from './bands.js';
 import { lineChartSvg } from './svg.js';
 
 export const STUDY_ENVS = ['minigrid/DoorKey-5x5', 'webshop/lite'] as const;
@@ -45,6 +46,8 @@ export interface StudyOptions {
   models?: string;
   /** Base-model settings per env (turns, actions, history…). */
   baseSettings: (env: string) => Promise<Record<string, number>>;
+  /** The playground's reference-band file (public/study/echo-trap.json); none when absent. */
+  bands?: string;
 }
 
 const slug = (env: string) => env.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
@@ -146,6 +149,13 @@ export async function writeStudyReport(
       runs.map((r) => loadRun({ env: r.env, variant: r.variant, algo: r.algo, seed: r.seed, dir: r.dir })),
     )
   ).filter((r): r is LoadedRun => r !== null);
+  if (o.bands !== undefined) {
+    const configs = new Map(runs.map((r) => [r.dir, r.config]));
+    await writeStudyBands(
+      o.bands,
+      studyBandsOf('echo-trap', o.envs, loaded, (d) => configs.get(d)),
+    );
+  }
   const docsDir = dirname(o.docs);
   const lines: string[] = [
     '# The echo-trap study',
