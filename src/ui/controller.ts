@@ -208,8 +208,9 @@ export function initController(): () => void {
   const c = new TrainClient();
   client = c;
   const off = c.onReport(onReport);
+  const offStartup = c.onStartup((s) => useApp.getState().setStartupStatus(s));
   if (new URLSearchParams(window.location.search).has('test-faults')) installFaultHooks(c);
-  c.init(useApp.getState().config.backend).then(
+  c.init(useApp.getState().config.backend, useApp.getState().config.modelSize).then(
     (report) => useApp.getState().setBackendReady(report),
     (err: Error) => useApp.getState().setBackendFailed(err.message),
   );
@@ -225,6 +226,7 @@ export function initController(): () => void {
     .catch(() => useApp.getState().setBaseModels([]));
   return () => {
     off();
+    offStartup();
     c.dispose();
     if (client === c) client = null;
   };

@@ -28,6 +28,39 @@ export interface BackendReport {
   wasm: { simd: boolean; threads: boolean } | null;
   /** Why each backend before the chosen one was not used (empty when the first choice held). */
   fallbacks: { backend: BackendName; reason: string }[];
+  /** The start-up probe for 'auto' (startup.ts): one training step timed per backend. */
+  probe?: { size: string; figures: ProbeFigure[]; note: string };
+}
+
+/** One backend's time for one training step in the start-up probe. */
+export interface ProbeFigure {
+  backend: BackendName;
+  /** Median ms of the timed steps; null when the backend did not run. */
+  msPerStep: number | null;
+  /** The first step (compilation and allocation included). */
+  firstStepMs: number | null;
+  /** Why it did not run ('' when it did). */
+  reason: string;
+}
+
+/** A progress line of the train worker's start-up: the probe, then the shader warm-up. */
+export interface StartupStatus {
+  phase: 'probe' | 'compile' | 'done';
+  text: string;
+  /** Pipelines compiled and requested (compile phase; 0 otherwise). */
+  done: number;
+  total: number;
+}
+
+/** The probe's figures in one phrase: "probe (nano): webgpu 41 ms/step, wasm 130 ms/step". */
+export function describeProbe(p: NonNullable<BackendReport['probe']>): string {
+  if (p.figures.length === 0) return `probe (${p.size}) ${p.note}`;
+  const each = p.figures.map((f) =>
+    f.msPerStep === null
+      ? `${f.backend} did not run (${f.reason})`
+      : `${f.backend} ${Math.round(f.msPerStep)} ms/step`,
+  );
+  return `probe (${p.size}, one training step): ${each.join(', ')}`;
 }
 
 /** A short human name for an adapter, e.g. "google swiftshader (software)". */
@@ -49,5 +82,6 @@ export function describeBackend(r: BackendReport): string {
     r.fallbacks.length > 0
       ? ` — skipped ${r.fallbacks.map((f) => `${f.backend}: ${f.reason}`).join('; ')}`
       : '';
-  return `${r.backend}${where}${extras}${fell}`;
+  const probe = r.probe ? ` · ${describeProbe(r.probe)}` : '';
+  return `${r.backend}${where}${extras}${fell}${probe}`;
 }

@@ -5,7 +5,8 @@
 // worker, an uncaught error in it, or a kill make the client replace its workers and continue
 // the run from its last checkpoint (recovery.ts); requests made meanwhile wait for that.
 import type { Config } from '../core/config.js';
-import type { BackendPreference, BackendReport } from './backendInfo.js';
+import type { ModelSize } from '../core/model/config.js';
+import type { BackendPreference, BackendReport, StartupStatus } from './backendInfo.js';
 import type {
   BaseChoice,
   FaultKind,
@@ -40,6 +41,7 @@ export class TrainClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<(r: RunReport) => void>();
+  private readonly startupListeners = new Set<(s: StartupStatus) => void>();
   private envReady: Promise<void> | null = null;
   private readonly recovery = new RunRecovery({
     restart: (backend) => this.restart(backend),
@@ -100,6 +102,10 @@ export class TrainClient {
       if (msg.samples.length) this.emit({ type: 'sample', runId, samples: msg.samples });
       return;
     }
+    if (msg.type === 'startup') {
+      for (const l of this.startupListeners) l(msg.status);
+      return;
+    }
     if (msg.type === 'gpuFault') {
       const kind: FaultKind = msg.kind === 'lost' ? 'gpu-lost' : 'gpu-error';
       void this.recovery.fault(kind, msg.message);
@@ -140,9 +146,18 @@ export class TrainClient {
     return () => this.listeners.delete(fn);
   }
 
-  /** Starts tfjs on the preferred backend and reports the one really in use. */
-  async init(backend: BackendPreference): Promise<BackendReport> {
-    const r = await this.request({ type: 'init', backend });
+  /** Listens to start-up progress (backend probe, shader warm-up); returns the unsubscribe function. */
+  onStartup(fn: (s: StartupStatus) => void): () => void {
+    this.startupListeners.add(fn);
+    return () => this.startupListeners.delete(fn);
+  }
+
+  /**
+   * Starts tfjs on the preferred backend and reports the one really in use; with `size`, 'auto'
+   * is chosen by the timed start-up probe and WebGPU shaders are compiled up front.
+   */
+  async init(backend: BackendPreference, size?: ModelSize): Promise<BackendReport> {
+    const r = await this.request({ type: 'init', backend, size });
     if (r.type !== 'ready') throw new Error(`unexpected reply ${r.type}`);
     this.recovery.initialised(backend);
     return r.report;

@@ -7,9 +7,10 @@ import type { Config } from '../core/config.js';
 import type { RunSummary } from '../core/metrics/detector.js';
 import type { MetricRow } from '../core/metrics/keys.js';
 import type { CheckpointManifest } from '../core/model/checkpoint.js';
+import type { ModelSize } from '../core/model/config.js';
 import type { ResetResult, TurnResult } from '../core/rl/envPool.js';
 import type { SampledTrajectory, TrainerEvent } from '../core/rl/trainer.js';
-import type { BackendPreference, BackendReport } from './backendInfo.js';
+import type { BackendPreference, BackendReport, StartupStatus } from './backendInfo.js';
 
 /** Where the run's starting weights come from. */
 export type BaseChoice =
@@ -22,7 +23,8 @@ export type BaseChoice =
 
 /** UI → train worker. `id` pairs a request with its reply. */
 export type ToTrainWorker =
-  | { type: 'init'; id: number; backend: BackendPreference }
+  /** `size`: the model size the start-up probe times for 'auto' (default nano). */
+  | { type: 'init'; id: number; backend: BackendPreference; size?: ModelSize }
   | { type: 'selfCheck'; id: number; backends: BackendPreference[]; steps: number; seed: number }
   /** Hands over one MessagePort per env worker (transferred). */
   | { type: 'attachEnvPorts'; id: number; ports: MessagePort[] }
@@ -116,7 +118,9 @@ export type FromTrainWorker =
   | { type: 'finished'; runId: string; summary: RunSummary; reason: 'completed' | 'stopped' }
   | { type: 'runError'; runId: string; message: string }
   /** The WebGPU device was lost or failed: the UI side restarts the worker on WASM. */
-  | { type: 'gpuFault'; kind: GpuFaultKind; message: string };
+  | { type: 'gpuFault'; kind: GpuFaultKind; message: string }
+  /** Start-up progress: the backend probe and the shader warm-up (workers/startup.ts). */
+  | { type: 'startup'; status: StartupStatus };
 
 /** Why the UI side restarted the train worker. */
 export type FaultKind = 'gpu-lost' | 'gpu-error' | 'crash';

@@ -9,6 +9,7 @@ import { policyLogProbs } from '../core/model/scoring.js';
 import { Rng } from '../core/rng.js';
 import { type BackendPreference, chooseBackend, type WasmPaths } from './backend.js';
 import type { SelfCheckResult } from './protocol.js';
+import { warmupSettled } from './startup.js';
 
 const VOCAB = 32;
 const B = 4;
@@ -57,6 +58,7 @@ export async function runSelfCheck(
   seed: number,
   wasmPaths?: WasmPaths,
 ): Promise<{ results: SelfCheckResult[]; maxAbsDiff: number }> {
+  await warmupSettled(); // WebGPU pipelines still compiling cannot be dispatched
   const original = tf.getBackend();
   const results: SelfCheckResult[] = [];
   try {

@@ -4,6 +4,7 @@
 // device is watched (gpuWatch.ts): a loss or a GPU failure is reported as `gpuFault` once, and
 // the UI side restarts this worker on WASM. `injectFault` is the test hook for those faults.
 import * as tf from '@tensorflow/tfjs';
+import type { ModelSize } from '../core/model/config.js';
 import { chooseBackend } from './backend.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
 import { loseDevice, tfjsDevice, watchDevice } from './gpuWatch.js';
@@ -16,6 +17,7 @@ import {
 } from './protocol.js';
 import { RunController } from './runController.js';
 import { runSelfCheck } from './selfCheck.js';
+import { startTfjs, warmupSettled } from './startup.js';
 import { browserWasmPaths } from './wasmPaths.js';
 import { ShardLink } from './workerEnvPool.js';
 
@@ -43,9 +45,12 @@ function gpuFault(kind: GpuFaultKind, message: string): void {
 }
 
 /** Chooses a backend and, when it is WebGPU, watches its device. */
-async function startBackend(pref: BackendPreference): Promise<BackendReport> {
+async function startBackend(pref: BackendPreference, size?: ModelSize): Promise<BackendReport> {
   await wasmSingleThread;
-  report = await chooseBackend(pref, browserWasmPaths);
+  // 'auto' with a size: the timed probe and the shader warm-up (startup.ts); else the plain choice.
+  report = size
+    ? await startTfjs(pref, size, browserWasmPaths, (status) => post({ type: 'startup', status }))
+    : await chooseBackend(pref, browserWasmPaths);
   const device = tfjsDevice();
   if (device) watchDevice(device, gpuFault);
   return report;
@@ -53,6 +58,7 @@ async function startBackend(pref: BackendPreference): Promise<BackendReport> {
 
 /** Keeps the backend chosen at init for 'auto'; switches when the run forces another. */
 async function ensureBackend(pref: BackendPreference): Promise<BackendReport> {
+  if (pref !== 'wasm' && pref !== 'cpu') await warmupSettled(); // WebGPU pipelines still compiling
   if (report && (pref === 'auto' || tf.getBackend() === pref)) return report;
   return startBackend(pref);
 }
@@ -90,7 +96,7 @@ function inject(fault: InjectedFault, count: number): void {
 async function handle(msg: ToTrainWorker): Promise<void> {
   switch (msg.type) {
     case 'init': {
-      post({ type: 'ready', id: msg.id, report: await startBackend(msg.backend) });
+      post({ type: 'ready', id: msg.id, report: await startBackend(msg.backend, msg.size) });
       return;
     }
     case 'selfCheck': {

@@ -9,6 +9,7 @@ export function StatusLine({ onSelfCheck }: { onSelfCheck: () => void }) {
   const error = useApp((s) => s.backendError);
   const check = useApp((s) => s.selfCheck);
   const info = useApp((s) => s.startInfo);
+  const startup = useApp((s) => s.startupStatus);
   return (
     <footer className="status-line" data-testid="status-line">
       <span data-testid="backend-status" data-backend={report?.backend ?? ''} data-state={status}>
@@ -16,6 +17,11 @@ export function StatusLine({ onSelfCheck }: { onSelfCheck: () => void }) {
         {status === 'failed' ? `Backend failed: ${error}` : null}
         {status === 'ready' && report ? `Backend: ${describeBackend(report)}` : null}
       </span>
+      {startup ? (
+        <span data-testid="startup-status" data-phase={startup.phase}>
+          {startup.text}
+        </span>
+      ) : null}
       <span data-testid="gpu-adapter">GPU adapter: {adapterLabel(report?.adapter ?? null)}</span>
       {info ? (
         <span data-testid="run-base" data-untrained={info.untrained}>

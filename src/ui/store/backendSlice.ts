@@ -1,6 +1,6 @@
 // Which tfjs backend the train worker really runs on, and the cross-check result.
 import type { StateCreator } from 'zustand';
-import type { BackendReport } from '../../workers/backendInfo.js';
+import type { BackendReport, StartupStatus } from '../../workers/backendInfo.js';
 import type { SelfCheckResult } from '../../workers/protocol.js';
 import type { AppState } from './index.js';
 
@@ -10,6 +10,8 @@ export interface BackendSlice {
   backendStatus: BackendStatus;
   backendReport: BackendReport | null;
   backendError: string | null;
+  /** The latest start-up progress line (backend probe, shader warm-up); null before any. */
+  startupStatus: StartupStatus | null;
   selfCheck: {
     running: boolean;
     results: SelfCheckResult[];
@@ -19,14 +21,17 @@ export interface BackendSlice {
   setBackendReady(report: BackendReport): void;
   setBackendFailed(message: string): void;
   setSelfCheck(patch: Partial<BackendSlice['selfCheck']>): void;
+  setStartupStatus(status: StartupStatus): void;
 }
 
 export const createBackendSlice: StateCreator<AppState, [], [], BackendSlice> = (set, get) => ({
   backendStatus: 'starting',
   backendReport: null,
   backendError: null,
+  startupStatus: null,
   selfCheck: { running: false, results: [], maxAbsDiff: null, error: null },
   setBackendReady: (report) => set({ backendStatus: 'ready', backendReport: report, backendError: null }),
   setBackendFailed: (message) => set({ backendStatus: 'failed', backendError: message }),
   setSelfCheck: (patch) => set({ selfCheck: { ...get().selfCheck, ...patch } }),
+  setStartupStatus: (status) => set({ startupStatus: status }),
 });
