@@ -19,6 +19,8 @@ describe('every registered bandit id', () => {
     const env = spec.make() as BanditEnv;
     expect(env.id).toBe(id);
     expect(spec.maxSteps).toBe(1);
+    // Evaluation stays on this id's own names: an unseen pair would be <unk> to the base model.
+    expect(spec.heldOutId).toBeUndefined();
     const obs = env.reset(7);
     const view = env.view();
     for (const name of view.arms) expect(obs).toContain(name);

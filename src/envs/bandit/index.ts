@@ -9,8 +9,11 @@
 // | bandit/Bandit-professions     | 12 profession pairs, e.g. Teacher, Trader         |
 // | bandit/Bandit-professions-test| 8 held-out profession pairs, e.g. Cashier, DataScientist |
 // Every id: one action; low-risk arm 0.1, high-risk arm 1 w.p. 0.25; success = high-risk arm.
-// Evaluation of bandit/Bandit runs on bandit/Bandit-test (the paper's held-out pair), and of
-// bandit/Bandit-professions on its held-out pairs.
+// Evaluation of every id runs on held-out seeds of the same id (new arm order and payouts), not
+// on the held-out pairs as in the paper: a word-level model trained from scratch has never seen
+// "Trader" or "Librarian" (they would be <unk>), so it cannot even name them and would score 0.
+// The held-out pairs stay registered (bandit/Bandit-test, bandit/Bandit-professions-test) for
+// an explicit evaluation, e.g. of a model whose vocabulary covers them.
 //
 // Using the expert:
 //   const env = makeEnv('bandit/Bandit');
@@ -31,7 +34,7 @@ export {
   LOW_RISK_REWARD,
 } from './env.js';
 
-function spec(id: string, summary: string, options: BanditOptions, heldOutId?: string): EnvSpec {
+function spec(id: string, summary: string, options: BanditOptions): EnvSpec {
   return {
     id,
     family: 'bandit',
@@ -40,18 +43,14 @@ function spec(id: string, summary: string, options: BanditOptions, heldOutId?: s
     maxSteps: 1,
     make: (): TextEnv => new BanditEnv({ ...options, id }),
     expert: (env: TextEnv) => banditExpert(env),
-    ...(heldOutId ? { heldOutId } : {}),
   };
 }
 
 /** Every registered bandit id. */
 export const banditEnvs: EnvSpec[] = [
-  spec(
-    'bandit/Bandit',
-    'Two-armed bandit, Phoenix (safe 0.1) or Dragon (1 w.p. 0.25): pick by the names',
-    { pool: 'train' },
-    'bandit/Bandit-test',
-  ),
+  spec('bandit/Bandit', 'Two-armed bandit, Phoenix (safe 0.1) or Dragon (1 w.p. 0.25): pick by the names', {
+    pool: 'train',
+  }),
   spec(
     'bandit/Bandit-test',
     'Held-out bandit pair Trader (safe) / Librarian (risky), as RAGEN’s BanditTest',
@@ -62,12 +61,9 @@ export const banditEnvs: EnvSpec[] = [
   spec('bandit/BanditRev', 'Bandit with the meanings reversed: Dragon is safe, Phoenix is the gamble', {
     pool: 'reversed',
   }),
-  spec(
-    'bandit/Bandit-professions',
-    'Bandit over 12 profession pairs (safe job vs risky job)',
-    { pool: 'professionsTrain' },
-    'bandit/Bandit-professions-test',
-  ),
+  spec('bandit/Bandit-professions', 'Bandit over 12 profession pairs (safe job vs risky job)', {
+    pool: 'professionsTrain',
+  }),
   spec('bandit/Bandit-professions-test', 'Bandit over 8 held-out profession pairs', {
     pool: 'professionsTest',
   }),
