@@ -63,3 +63,29 @@ test('fused kernels match the unfused path in Chromium (software WebGPU)', async
   expect(report.rows.filter((r) => r.gradDiff !== null).length).toBeGreaterThanOrEqual(5);
   expect(report.ok).toBe(true);
 });
+
+test('start-up compiles the WebGPU shaders with a progress line; a software adapter is not timed', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const phases = new Set<string>();
+  await page.exposeFunction('notePhase', (p: string) => phases.add(p));
+  await page.addInitScript(() => {
+    // Every phase the status line passes through, however briefly it shows.
+    new MutationObserver(() => {
+      const el = document.querySelector('[data-testid="startup-status"]');
+      const phase = el?.getAttribute('data-phase');
+      if (phase) (window as unknown as { notePhase(p: string): void }).notePhase(phase);
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  await page.goto('/');
+  const line = page.getByTestId('startup-status');
+  await expect(line).toHaveAttribute('data-phase', 'done', { timeout: 100_000 });
+  const text = (await line.textContent()) ?? '';
+  expect(text).toMatch(/WebGPU shaders ready: \d+ compiled/);
+  expect(Number(/ready: (\d+)/.exec(text)?.[1])).toBeGreaterThan(10);
+  expect(phases.has('compile')).toBe(true);
+  const status = page.getByTestId('backend-status');
+  await expect(status).toHaveAttribute('data-backend', 'webgpu');
+  await expect(status).toContainText('not timed: a software WebGPU adapter');
+});
