@@ -1,7 +1,9 @@
 // The fused WebGPU kernels in Chromium's software adapter (SwiftShader, --enable-unsafe-webgpu):
 // src/bench/kernelCheck.ts is bundled on the fly and served under the preview origin (a secure
 // context, so navigator.gpu exists), then every fused op and its gradient is compared with the
-// unfused tfjs path within 1e-4, and the whole policy's log-probs and weight gradients too.
+// unfused tfjs path within 1e-4, and the whole policy's log-probs and weight gradients too, the
+// fused Adam step against tf.train.adam, and two real policy steps. Then the app itself: its
+// start-up shader warm-up and its progress line.
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { build } from 'esbuild';
@@ -55,12 +57,21 @@ test('fused kernels match the unfused path in Chromium (software WebGPU)', async
     (window as unknown as { runKernelCheck(): Promise<unknown> }).runKernelCheck(),
   )) as Report;
   expect(report.backend).toBe('webgpu');
-  expect(report.rows.length).toBeGreaterThanOrEqual(8);
+  expect(report.rows.length).toBeGreaterThanOrEqual(16);
+  const names = report.rows.map((r) => r.name).join('\n');
+  for (const what of [
+    'gelu',
+    'causal attention',
+    'global gradient norm',
+    'Adam: 3 fused steps',
+    'policy steps',
+  ])
+    expect(names).toContain(what);
   for (const row of report.rows) {
     expect(row.valueDiff, row.name).toBeLessThanOrEqual(1e-4);
     if (row.gradDiff !== null) expect(row.gradDiff, row.name).toBeLessThanOrEqual(1e-4);
   }
-  expect(report.rows.filter((r) => r.gradDiff !== null).length).toBeGreaterThanOrEqual(5);
+  expect(report.rows.filter((r) => r.gradDiff !== null).length).toBeGreaterThanOrEqual(8);
   expect(report.ok).toBe(true);
 });
 
