@@ -1,12 +1,14 @@
 // One metric chart (TensorBoard / W&B habits): a smoothing slider (debiased EMA, the raw line
 // faint underneath), hover values, markers for echo-trap events, live setting changes and the
 // iteration jumped to, overlays of stored runs in their own colours with a legend, CSV export,
-// and a fixed height so nothing shifts as the series grow. At most MAX_POINTS per line.
+// and a fixed height so nothing shifts as the series grow. At most MAX_POINTS per line. The
+// echo-trap study's bands, when given, are faint filled areas behind the lines.
 import { memo, useMemo, useState } from 'react';
 import {
+  Area,
   CartesianGrid,
+  ComposedChart,
   Line,
-  LineChart,
   ReferenceLine,
   ResponsiveContainer,
   Tooltip,
@@ -20,6 +22,7 @@ import { buildChartData, type ChartRun, paddedDomain, seriesOf } from './chartDa
 import type { ChartSpec } from './chartSpecs.js';
 import { metricText } from './chartSpecs.js';
 import { seriesToCsv } from './csv.js';
+import { bandLegendText, type ChartBand, withBands } from './studyBandData.js';
 
 const MAX_POINTS = 400;
 const MAX_MARKERS = 40;
@@ -45,6 +48,13 @@ function markerOf(e: TrainerEvent): { x: number; kind: string; text: string; sig
     return { x: e.iteration, kind: 'live', text: what };
   }
   return { x: e.iteration, kind: 'error', text: e.message };
+}
+
+/** A tooltip value: a number, or a band's [lo, hi] pair. */
+function formatTooltip(v: unknown): string {
+  return Array.isArray(v)
+    ? `${formatValue(Number(v[0]))}–${formatValue(Number(v[1]))}`
+    : formatValue(Number(v));
 }
 
 function formatValue(v: number): string {
@@ -79,9 +89,19 @@ export interface MetricChartProps {
   runs: readonly ChartRun[];
   events: readonly TrainerEvent[];
   focus: number | null;
+  /** The study's reference bands for this chart (none: nothing drawn). */
+  bands?: readonly ChartBand[];
 }
 
-export const MetricChart = memo(function MetricChart({ spec, runs, events, focus }: MetricChartProps) {
+const NO_BANDS: readonly ChartBand[] = [];
+
+export const MetricChart = memo(function MetricChart({
+  spec,
+  runs,
+  events,
+  focus,
+  bands = NO_BANDS,
+}: MetricChartProps) {
   const [smoothing, setSmoothing] = useState(0.6);
   const keys = useMemo(() => spec.keys.map((key) => ({ key, label: metricText(key).label })), [spec]);
   const chart = useMemo(
@@ -89,6 +109,7 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
       buildChartData(runs, keys, { smoothing, maxPoints: MAX_POINTS, ...(spec.log ? { log: true } : {}) }),
     [runs, keys, smoothing, spec.log],
   );
+  const drawn = useMemo(() => withBands(chart, bands, spec.log), [chart, bands, spec.log]);
   const markers = useMemo(() => {
     const all = events.map(markerOf).filter((m): m is NonNullable<typeof m> => m !== null);
     return all.slice(-MAX_MARKERS);
@@ -107,13 +128,14 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
     downloadCsv(`${spec.id}.csv`, seriesToCsv(series));
   };
   const sliderId = `smoothing-${spec.id}`;
-  const padded = paddedDomain(chart.range, spec.log);
+  const padded = paddedDomain(drawn.range, spec.log);
   return (
     <figure
       className="chart"
       data-testid={`chart-${spec.id}`}
       data-points={chart.points}
       data-runs={runs.length}
+      data-bands={bands.length}
     >
       <figcaption className="chart-head">
         <span className="chart-title" title={help}>
@@ -154,11 +176,11 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
         </button>
       </figcaption>
       <div className="chart-body">
-        {chart.data.length === 0 ? (
+        {drawn.data.length === 0 ? (
           <div className="chart-empty">no data yet</div>
         ) : (
           <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={chart.data} margin={{ top: 6, right: 10, bottom: 0, left: 0 }}>
+            <ComposedChart data={drawn.data} margin={{ top: 6, right: 10, bottom: 0, left: 0 }}>
               <CartesianGrid stroke="#e5e7eb" strokeDasharray="3 3" />
               <XAxis
                 dataKey="iteration"
@@ -173,14 +195,42 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
                 scale={spec.log ? 'log' : 'auto'}
                 domain={spec.domain ?? padded ?? ['auto', 'auto']}
                 allowDataOverflow={Boolean(spec.log)}
-                tickFormatter={spec.domain ? formatValue : tickFormatter(padded ?? chart.range)}
+                tickFormatter={spec.domain ? formatValue : tickFormatter(padded ?? drawn.range)}
               />
               <Tooltip
                 isAnimationActive={false}
-                formatter={(v) => formatValue(Number(v))}
+                formatter={formatTooltip}
                 labelFormatter={(l) => `iteration ${l}`}
                 contentStyle={{ fontSize: 11, padding: '4px 8px' }}
               />
+              {bands.map((b) => (
+                <Area
+                  key={b.rangeKey}
+                  dataKey={b.rangeKey}
+                  name={`${b.name} (min–max)`}
+                  type="linear"
+                  stroke="none"
+                  fill={b.color}
+                  fillOpacity={0.14}
+                  isAnimationActive={false}
+                  connectNulls
+                  className="study-band"
+                />
+              ))}
+              {bands.map((b) => (
+                <Line
+                  key={b.meanKey}
+                  dataKey={b.meanKey}
+                  name={`${b.name} mean`}
+                  stroke={b.color}
+                  strokeOpacity={0.45}
+                  strokeWidth={1}
+                  strokeDasharray="3 3"
+                  dot={false}
+                  isAnimationActive={false}
+                  connectNulls
+                />
+              ))}
               {markers.map((m) => {
                 const st = MARKER_STYLE[m.kind] ?? { stroke: '#6b7280', label: m.kind };
                 return (
@@ -212,7 +262,7 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
                   {...(l.raw ? { tooltipType: 'none' as const, legendType: 'none' as const } : {})}
                 />
               ))}
-            </LineChart>
+            </ComposedChart>
           </ResponsiveContainer>
         )}
       </div>
@@ -228,6 +278,23 @@ export const MetricChart = memo(function MetricChart({ spec, runs, events, focus
               ) : null}
             </li>
           ))}
+        {bands.length > 0 ? (
+          <li
+            className="marker-legend"
+            data-testid={`band-legend-${spec.id}`}
+            title={bands.map((b) => `${b.family} — ${b.text}`).join('\n')}
+          >
+            {bands.map((b) => (
+              <span
+                key={b.rangeKey}
+                className="swatch"
+                title={b.name}
+                style={{ background: b.color, opacity: 0.35, height: 8 }}
+              />
+            ))}
+            {bandLegendText(bands)}
+          </li>
+        ) : null}
         {markers.length > 0 ? (
           <li className="marker-legend" title={markers.map((m) => `${m.x}: ${m.text}`).join('\n')}>
             {markers.length} marker{markers.length > 1 ? 's' : ''}

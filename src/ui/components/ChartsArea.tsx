@@ -1,9 +1,11 @@
 // The centre region: the fault and echo-trap banners, then one fixed-height chart per entry of CHARTS,
-// each drawing the current run and any overlaid stored runs.
+// each drawing the current run and any overlaid stored runs (and, faintly, the echo-trap study's
+// bands for the run's env, with their switch in the head).
 import { useMemo } from 'react';
 import type { ChartRun } from '../charts/chartData.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { MetricChart } from '../charts/MetricChart.js';
+import { StudyBandsToggle, useChartBands } from '../charts/StudyBands.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
 import { EchoBanner } from './EchoBanner.js';
@@ -16,6 +18,7 @@ export function ChartsArea() {
   const overlays = useApp((s) => s.overlays);
   const focus = useApp((s) => s.focusIteration);
   const status = useApp((s) => s.runStatus);
+  const bands = useChartBands();
   const runs = useMemo<ChartRun[]>(
     () => [
       { name: runName || 'this run', color: RUN_COLORS[0] as string, rows },
@@ -31,6 +34,7 @@ export function ChartsArea() {
           {rows.length} iteration{rows.length === 1 ? '' : 's'}
           {overlays.length > 0 ? ` · ${overlays.length} overlaid` : ''}
         </span>
+        <StudyBandsToggle />
       </div>
       <FaultBanner />
       <EchoBanner />
@@ -42,7 +46,14 @@ export function ChartsArea() {
       ) : null}
       <div className="chart-grid">
         {CHARTS.map((spec) => (
-          <MetricChart key={spec.id} spec={spec} runs={runs} events={events} focus={focus} />
+          <MetricChart
+            key={spec.id}
+            spec={spec}
+            runs={runs}
+            events={events}
+            focus={focus}
+            bands={bands.get(spec.id)}
+          />
         ))}
       </div>
     </main>
