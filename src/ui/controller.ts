@@ -86,7 +86,11 @@ async function saveBatch(next: db.RunBatch & { runId: string }): Promise<void> {
   } catch (error) {
     unsaved = batch;
     const storedRuns = await db.listRuns().catch(() => useApp.getState().storedRuns);
-    const usage = await navigator.storage?.estimate?.().catch(() => null);
+    // The estimate may be slow under load: the write queue waits at most a second for it.
+    const usage = await Promise.race([
+      navigator.storage?.estimate?.().catch(() => null) ?? null,
+      new Promise<null>((r) => setTimeout(() => r(null), 1000)),
+    ]);
     const first = batch.rows[0]?.iteration;
     useApp.getState().setNotice({
       kind: 'error',

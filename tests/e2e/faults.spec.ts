@@ -58,6 +58,13 @@ function storedRun(page: Page): Promise<{ iteration: number; rows: number[] }> {
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
+/** Waits for the UI's queued IndexedDB writes to catch up with the chart, then reads the run. */
+async function storedWhenSaved(page: Page): Promise<{ iteration: number; rows: number[] }> {
+  const n = await points(page);
+  await expect.poll(async () => (await storedRun(page)).iteration, { timeout: 30_000 }).toBe(n);
+  return storedRun(page);
+}
+
 test('a lost WebGPU device moves the run to WASM from its last checkpoint and it goes on', async ({
   page,
 }) => {
@@ -82,9 +89,8 @@ test('a lost WebGPU device moves the run to WASM from its last checkpoint and it
   await expect.poll(() => points(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(from + 2);
   await page.getByTestId('btn-stop').click();
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 60_000 });
-  const stored = await storedRun(page);
-  expect(stored.rows).toEqual(range(stored.rows.length));
-  expect(stored.iteration).toBe(stored.rows.length);
+  const stored = await storedWhenSaved(page);
+  expect(stored.rows).toEqual(range(stored.iteration));
 });
 
 test('a crashed and a killed train worker are restarted and the run resumes from its checkpoint', async ({
@@ -113,9 +119,8 @@ test('a crashed and a killed train worker are restarted and the run resumes from
   await expect(page.getByTestId('backend-status')).toHaveAttribute('data-backend', 'wasm');
   await page.getByTestId('btn-stop').click();
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 30_000 });
-  const stored = await storedRun(page);
-  expect(stored.rows).toEqual(range(stored.rows.length));
-  expect(stored.rows.length).toBe(await points(page));
+  const stored = await storedWhenSaved(page);
+  expect(stored.rows).toEqual(range(stored.iteration));
 });
 
 test('three NaN iterations in a row pause the run with a suggestion; a lower learning rate resumes it', async ({
@@ -182,6 +187,6 @@ test('a full quota mid-batch keeps the stored run whole, says what to delete, an
   await expect.poll(async () => (await storedRun(page)).iteration, { timeout: 60_000 }).toBeGreaterThan(full);
   await page.getByTestId('btn-pause').click();
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'paused', { timeout: 30_000 });
-  const after = await storedRun(page);
+  const after = await storedWhenSaved(page);
   expect(after.rows).toEqual(range(after.iteration));
 });
