@@ -1,9 +1,7 @@
 // The glue between the store, the workers and IndexedDB (xyflow + zustand style: the store
 // holds plain data; this module holds the TrainClient and turns user actions into requests and
-// run reports into store updates and incremental saves). Nothing here renders.
-// Each batch of reports is saved in one IndexedDB transaction; a failed one is reported (with what
-// to delete when the quota is full) and kept to retry with the next, so the stored run never has
-// a gap. Worker restarts after faults rewind the run to its checkpoint here and in IndexedDB.
+// run reports into store updates and incremental saves — runs/runSaver.ts: one transaction per
+// batch, failures reported and retried, rewinds after a worker restart). Nothing here renders.
 import { type Config, FIELDS } from '../core/config.js';
 import type { RunReport } from '../workers/client.js';
 import { TrainClient } from '../workers/client.js';
@@ -11,119 +9,30 @@ import type { BaseChoice } from '../workers/protocol.js';
 import { haltEvent } from './components/FaultBanner.js';
 import { MAX_RUN_FILE_BYTES, sizeRefusal } from './runs/fileLimits.js';
 import { checkpointToFile, parseFile, type RunMeta, runToFile } from './runs/runFile.js';
+import {
+  flushWrites,
+  gatherBatch,
+  resetSampleThinning,
+  rewindSaved,
+  samplesToStore,
+  write,
+} from './runs/runSaver.js';
 import * as db from './runs/runsDb.js';
-import { isQuotaError, saveFailureText } from './runs/storageErrors.js';
 import { useApp } from './store/index.js';
 import type { BaseModelEntry } from './store/librarySlice.js';
 
 const LIVE = new Set(FIELDS.filter((f) => f.live).map((f) => f.key));
 
 let client: TrainClient | null = null;
-// IndexedDB writes go one after another so a run's record never races its rows.
-let writes: Promise<unknown> = Promise.resolve();
-let lastStoredSample = Number.NEGATIVE_INFINITY;
 
 // The run status last written, so progress reports patch the record only on a change.
 let savedStatus = '';
 
-/** Queues an IndexedDB write; resolves when it (and everything queued before it) is done. */
-function write(fn: () => Promise<unknown>): Promise<unknown> {
-  writes = writes.then(fn).catch((err: unknown) => {
-    const quota = isQuotaError(err)
-      ? ' — storage is full: delete runs you no longer need in the Runs tab (export them first to keep a file)'
-      : '';
-    useApp
-      .getState()
-      .setNotice({ kind: 'error', text: `Saving to IndexedDB failed: ${(err as Error).message}${quota}` });
-  });
-  return writes;
-}
-
-/** Resolves when every queued IndexedDB write has finished. */
-export function flushWrites(): Promise<unknown> {
-  return writes;
-}
+export { flushWrites };
 
 export async function refreshRuns(): Promise<void> {
   await flushWrites();
   useApp.getState().setStoredRuns(await db.listRuns());
-}
-
-// The batch being gathered from one `reports` message (split into parts in one task), and a
-// batch whose save failed, merged into the next attempt.
-let gathering: (db.RunBatch & { runId: string }) | null = null;
-let unsaved: (db.RunBatch & { runId: string }) | null = null;
-
-/** Adds report parts to the batch of this task; the batch is saved once the task's parts are in. */
-function gather(runId: string, part: Partial<db.RunBatch>): void {
-  if (!gathering || gathering.runId !== runId) {
-    gathering = { runId, rows: [], events: [], samples: [] };
-    queueMicrotask(() => {
-      const batch = gathering;
-      gathering = null;
-      if (batch) write(() => saveBatch(batch));
-    });
-  }
-  gathering.rows.push(...(part.rows ?? []));
-  gathering.events.push(...(part.events ?? []));
-  gathering.samples.push(...(part.samples ?? []));
-}
-
-/** Saves a batch (with any earlier unsaved one) in one transaction; on failure keeps it and says so. */
-async function saveBatch(next: db.RunBatch & { runId: string }): Promise<void> {
-  const prev = unsaved?.runId === next.runId ? unsaved : null;
-  const batch = {
-    runId: next.runId,
-    rows: [...(prev?.rows ?? []), ...next.rows],
-    events: [...(prev?.events ?? []), ...next.events],
-    samples: [...(prev?.samples ?? []), ...next.samples],
-  };
-  const last = batch.rows.at(-1);
-  const patch: Partial<RunMeta> = last ? { iteration: last.iteration + 1, updatedAt: Date.now() } : {};
-  try {
-    await db.commitBatch(batch.runId, batch, patch);
-    unsaved = null;
-  } catch (error) {
-    unsaved = batch;
-    const storedRuns = await db.listRuns().catch(() => useApp.getState().storedRuns);
-    // The estimate may be slow under load: the write queue waits at most a second for it.
-    const usage = await Promise.race([
-      navigator.storage?.estimate?.().catch(() => null) ?? null,
-      new Promise<null>((r) => setTimeout(() => r(null), 1000)),
-    ]);
-    const first = batch.rows[0]?.iteration;
-    useApp.getState().setNotice({
-      kind: 'error',
-      text: saveFailureText({
-        error,
-        unsaved: batch.rows.map((r) => r.iteration),
-        savedIterations: first ?? storedRuns.find((r) => r.id === batch.runId)?.iteration ?? 0,
-        runId: batch.runId,
-        storedRuns,
-        usage,
-      }),
-    });
-  }
-}
-
-/** The run continues from `iteration` after a worker restart: drop what came after, here and stored. */
-function rewind(id: string, iteration: number, backend: string): void {
-  useApp.getState().rewindRun(iteration);
-  const keep = (b: db.RunBatch & { runId: string }) => ({
-    runId: b.runId,
-    rows: b.rows.filter((r) => r.iteration < iteration),
-    events: b.events.filter((e) => e.iteration < iteration),
-    samples: b.samples.filter((x) => x.iteration < iteration),
-  });
-  if (unsaved?.runId === id) unsaved = keep(unsaved);
-  if (gathering?.runId === id) gathering = keep(gathering);
-  lastStoredSample = Math.min(lastStoredSample, iteration - 1);
-  write(() =>
-    db.rewindRun(id, iteration, {
-      iteration: Math.min(iteration, unsaved?.rows[0]?.iteration ?? iteration),
-      backend,
-    }),
-  );
 }
 
 function onReport(r: RunReport): void {
@@ -151,7 +60,10 @@ function onReport(r: RunReport): void {
       backend: r.report.backend,
       hadRun,
     });
-    if (r.runId !== null) rewind(r.runId, r.iteration, r.report.backend);
+    if (r.runId !== null) {
+      s.rewindRun(r.iteration);
+      rewindSaved(r.runId, r.iteration, r.report.backend);
+    }
     return;
   }
   if (r.runId !== s.runId) return; // a late report of a run that was reset
@@ -159,21 +71,15 @@ function onReport(r: RunReport): void {
   switch (r.type) {
     case 'metrics':
       s.addReports(r.rows, [], []);
-      gather(id, { rows: r.rows });
+      gatherBatch(id, { rows: r.rows });
       return;
     case 'events':
       s.addReports([], r.events, []);
-      gather(id, { events: r.events });
+      gatherBatch(id, { events: r.events });
       return;
     case 'sample': {
       s.addReports([], [], r.samples);
-      const stride = Math.max(1, Math.ceil(s.planned / 200));
-      const kept = r.samples.filter((sample) => {
-        if (sample.iteration - lastStoredSample < stride) return false;
-        lastStoredSample = sample.iteration;
-        return true;
-      });
-      gather(id, { samples: kept });
+      gatherBatch(id, { samples: samplesToStore(r.samples, s.planned) });
       return;
     }
     case 'progress': {
@@ -316,7 +222,7 @@ async function doStart(c: TrainClient, paused: boolean): Promise<void> {
     const name = `${config.algorithm} · ${config.env.replace(/^minigrid\//, '')} · seed ${config.seed}`;
     const base = await baseFor(config);
     s.beginRun(runId, name, config.iterations, config.env);
-    lastStoredSample = Number.NEGATIVE_INFINITY;
+    resetSampleThinning();
     savedStatus = paused ? 'paused' : 'running';
     const meta: RunMeta = {
       id: runId,

@@ -1,0 +1,121 @@
+// Incremental saving of the current run to IndexedDB (issue 10). Writes go one after another so a
+// run's record never races its rows. The parts of one `reports` message (rows, events, sample)
+// are gathered and saved in ONE transaction with the record's iteration count; a batch that
+// fails (a full quota) is reported — with what to delete — and kept, to be saved with the next
+// one, so the stored run never has a gap. After a worker restart the run is rewound to its
+// checkpoint here and in IndexedDB.
+import type { SampledTrajectory } from '../../core/rl/trainer.js';
+import { useApp } from '../store/index.js';
+import type { RunMeta } from './runFile.js';
+import * as db from './runsDb.js';
+import { isQuotaError, saveFailureText } from './storageErrors.js';
+
+type Batch = db.RunBatch & { runId: string };
+
+let writes: Promise<unknown> = Promise.resolve();
+// The batch being gathered from one `reports` message (split into parts in one task), and a
+// batch whose save failed, merged into the next attempt.
+let gathering: Batch | null = null;
+let unsaved: Batch | null = null;
+let lastStoredSample = Number.NEGATIVE_INFINITY;
+
+/** Queues an IndexedDB write; resolves when it (and everything queued before it) is done. */
+export function write(fn: () => Promise<unknown>): Promise<unknown> {
+  writes = writes.then(fn).catch((err: unknown) => {
+    const quota = isQuotaError(err)
+      ? ' — storage is full: delete runs you no longer need in the Runs tab (export them first to keep a file)'
+      : '';
+    useApp
+      .getState()
+      .setNotice({ kind: 'error', text: `Saving to IndexedDB failed: ${(err as Error).message}${quota}` });
+  });
+  return writes;
+}
+
+/** Resolves when every queued IndexedDB write has finished. */
+export function flushWrites(): Promise<unknown> {
+  return writes;
+}
+
+/** A new run: sample thinning starts over. */
+export function resetSampleThinning(): void {
+  lastStoredSample = Number.NEGATIVE_INFINITY;
+}
+
+/** The samples worth storing: about 200 over the planned run (the viewer keeps more in memory). */
+export function samplesToStore(samples: readonly SampledTrajectory[], planned: number): SampledTrajectory[] {
+  const stride = Math.max(1, Math.ceil(planned / 200));
+  return samples.filter((sample) => {
+    if (sample.iteration - lastStoredSample < stride) return false;
+    lastStoredSample = sample.iteration;
+    return true;
+  });
+}
+
+/** Adds report parts to the batch of this task; the batch is saved once the task's parts are in. */
+export function gatherBatch(runId: string, part: Partial<db.RunBatch>): void {
+  if (!gathering || gathering.runId !== runId) {
+    gathering = { runId, rows: [], events: [], samples: [] };
+    queueMicrotask(() => {
+      const batch = gathering;
+      gathering = null;
+      if (batch) write(() => saveBatch(batch));
+    });
+  }
+  gathering.rows.push(...(part.rows ?? []));
+  gathering.events.push(...(part.events ?? []));
+  gathering.samples.push(...(part.samples ?? []));
+}
+
+/** Saves a batch (with any earlier unsaved one) in one transaction; on failure keeps it and says so. */
+async function saveBatch(next: Batch): Promise<void> {
+  const prev = unsaved?.runId === next.runId ? unsaved : null;
+  const batch = {
+    runId: next.runId,
+    rows: [...(prev?.rows ?? []), ...next.rows],
+    events: [...(prev?.events ?? []), ...next.events],
+    samples: [...(prev?.samples ?? []), ...next.samples],
+  };
+  const last = batch.rows.at(-1);
+  const patch: Partial<RunMeta> = last ? { iteration: last.iteration + 1, updatedAt: Date.now() } : {};
+  try {
+    await db.commitBatch(batch.runId, batch, patch);
+    unsaved = null;
+  } catch (error) {
+    unsaved = batch;
+    const storedRuns = await db.listRuns().catch(() => useApp.getState().storedRuns);
+    // The estimate may be slow under load: the write queue waits at most a second for it.
+    const usage = await Promise.race([
+      navigator.storage?.estimate?.().catch(() => null) ?? null,
+      new Promise<null>((r) => setTimeout(() => r(null), 1000)),
+    ]);
+    const first = batch.rows[0]?.iteration;
+    useApp.getState().setNotice({
+      kind: 'error',
+      text: saveFailureText({
+        error,
+        unsaved: batch.rows.map((r) => r.iteration),
+        savedIterations: first ?? storedRuns.find((r) => r.id === batch.runId)?.iteration ?? 0,
+        runId: batch.runId,
+        storedRuns,
+        usage,
+      }),
+    });
+  }
+}
+
+/** The run continues from `iteration` after a worker restart: drop what came after, stored too. */
+export function rewindSaved(id: string, iteration: number, backend: string): void {
+  const keep = (b: Batch): Batch => ({
+    runId: b.runId,
+    rows: b.rows.filter((r) => r.iteration < iteration),
+    events: b.events.filter((e) => e.iteration < iteration),
+    samples: b.samples.filter((x) => x.iteration < iteration),
+  });
+  if (unsaved?.runId === id) unsaved = keep(unsaved);
+  if (gathering?.runId === id) gathering = keep(gathering);
+  lastStoredSample = Math.min(lastStoredSample, iteration - 1);
+  // The record counts what is stored: not the unsaved rows before `iteration`, if any.
+  const stored = Math.min(iteration, unsaved?.rows[0]?.iteration ?? iteration);
+  write(() => db.rewindRun(id, iteration, { iteration: stored, backend }));
+}
