@@ -43,7 +43,8 @@ async function maxDiff(a: readonly tf.Tensor[], b: readonly tf.Tensor[]): Promis
 /** A set of named variables with the given initial values (fresh names each call). */
 function weights(init: readonly tf.Tensor[]): tf.Variable[] {
   serial++;
-  return init.map((t, i) => tf.variable(t.clone(), true, `adamCheck${serial}_${i}`));
+  // tf.variable keeps its own reference to the copy's data; the copy itself is disposed.
+  return init.map((t, i) => tf.tidy(() => tf.variable(t.clone(), true, `adamCheck${serial}_${i}`)));
 }
 
 type StepKind = 'fused' | 'unfused';

@@ -143,11 +143,14 @@ function stateFor(adam: AdamInternals, optimizer: tf.Optimizer, grads: tf.NamedT
   const total = sizes.reduce((a, b) => a + b, 0);
   const moment = (list: AdamInternals['accumulatedFirstMoment'], name: string, i: number) =>
     list.find((m) => m.originalName === name)?.variable.reshape([-1]) ?? tf.zeros([sizes[i] as number]);
+  const fresh = adam.accumulatedFirstMoment.length === 0 && adam.accumulatedSecondMoment.length === 0;
   const mv = tf.tidy(() =>
-    tf.concat([
-      ...names.map((n, i) => moment(adam.accumulatedFirstMoment, `${n}/m`, i)),
-      ...names.map((n, i) => moment(adam.accumulatedSecondMoment, `${n}/v`, i)),
-    ]),
+    fresh
+      ? tf.zeros([2 * total])
+      : tf.concat([
+          ...names.map((n, i) => moment(adam.accumulatedFirstMoment, `${n}/m`, i)),
+          ...names.map((n, i) => moment(adam.accumulatedSecondMoment, `${n}/v`, i)),
+        ]),
   ) as tf.Tensor1D;
   // The moments now live here only; the tf optimizer gets them back if a step goes unfused.
   tf.dispose([...adam.accumulatedFirstMoment, ...adam.accumulatedSecondMoment].map((m) => m.variable));
@@ -242,8 +245,8 @@ export function releaseFusedAdam(optimizer: tf.Optimizer): void {
 }
 
 /**
- * optimizer.minimize(f, true, vars) through the fused step (no clipping): resolves nothing,
- * returns the loss (the caller disposes it). webgpu only.
+ * optimizer.minimize(f, true, vars) through the fused step (no clipping): returns the loss
+ * (the caller disposes it). webgpu only.
  */
 export function fusedMinimize(optimizer: tf.Optimizer, f: () => tf.Scalar, vars: tf.Variable[]): tf.Scalar {
   const { value, grads } = tf.variableGrads(f, vars);
