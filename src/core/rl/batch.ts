@@ -1,6 +1,11 @@
 // From trajectories to training samples. StarPO trains on each trajectory as ONE sequence
-// (instruction, every turn's state, response and reward); `ppo-turn` makes one sample per turn
-// with no history. Arrays are in *target coordinates*: index t refers to token t+1, the token
+// (instruction, every turn's state, response and reward) — when the prompt kept every turn.
+// When rollouts cut the history to `historyTurns` < turns, one sequence would train each
+// response in a context the policy never acted in (all earlier turns visible), so the
+// trajectory is cut into windows of `historyTurns` turns, each response trained once, the last
+// of each window exactly in its rollout context; the later turns' rewards sit on each window's
+// last agent token, so with γ = λ = 1 (RAGEN's) every token's return is the trajectory's.
+// `ppo-turn` makes one sample per turn with no history. Arrays are in *target coordinates*: index t refers to token t+1, the token
 // predicted from position t — the layout of policyLogProbs' [B, T−1] output.
 import { buildSequence } from '../prompt.js';
 import type { Tokenizer } from '../tokenizer.js';
@@ -30,6 +35,22 @@ export interface SampleOptions {
   lossOnEnvTokens: boolean;
   /** 'last-token': Σ rewards on the last agent token; 'per-turn': each turn's on its own end. */
   rewardPlacement: 'last-token' | 'per-turn';
+  /**
+   * Turns the rollout prompt kept; longer trajectories are cut into windows of this many turns.
+   * Absent: one sequence per trajectory whatever its length.
+   */
+  historyTurns?: number;
+}
+
+/** Windows over n turns of h: [from, end] with responses from..end trained, ends h−1, 2h−1, …, n−1. */
+export function turnWindows(n: number, h: number): { from: number; end: number }[] {
+  const out: { from: number; end: number }[] = [];
+  for (let from = 0; from < n; ) {
+    const end = Math.min(from + h - 1, n - 1);
+    out.push({ from, end });
+    from = end + 1;
+  }
+  return out;
 }
 
 function shift(mask: Uint8Array): Float32Array {
@@ -38,23 +59,26 @@ function shift(mask: Uint8Array): Float32Array {
   return out;
 }
 
-/** One sample per trajectory: the whole interaction as one sequence. */
+/** Training samples of each trajectory: one sequence, or one per window of `historyTurns` turns. */
 export function trajectorySamples(tok: Tokenizer, trajs: readonly Trajectory[], o: SampleOptions): Sample[] {
-  return trajs.map((traj, k) => {
-    const seq = buildSequence(tok, traj.instruction, promptTurns(traj), {
-      historyTurns: Math.max(1, traj.turns.length),
-      maxTokens: o.contextLength,
-      lossOnEnvTokens: o.lossOnEnvTokens,
-    });
-    const lossMask = shift(seq.lossMask);
-    const agentMask = shift(seq.agentMask);
-    const rewards = new Float32Array(lossMask.length);
-    if (o.rewardPlacement === 'per-turn') {
-      for (const span of seq.turns) {
-        const r = traj.turns[span.turn - 1]?.reward ?? 0;
-        if (span.responseEnd > span.responseStart) rewards[span.responseEnd - 2] = r;
-      }
-    } else {
+  const out: Sample[] = [];
+  trajs.forEach((traj, k) => {
+    const all = promptTurns(traj);
+    const n = traj.turns.length;
+    const h = Math.max(1, Math.min(o.historyTurns ?? n, n));
+    for (const w of turnWindows(n, h)) {
+      const seq = buildSequence(tok, traj.instruction, all.slice(0, w.end + 1), {
+        historyTurns: h,
+        maxTokens: o.contextLength,
+        lossOnEnvTokens: o.lossOnEnvTokens,
+      });
+      const lossMask = shift(seq.lossMask);
+      const agentMask = shift(seq.agentMask);
+      // Responses before `from` were trained in an earlier window: context only here.
+      const firstSpan = seq.turns.find((span) => span.turn - 1 >= w.from);
+      const trainFrom = firstSpan ? firstSpan.start - 1 : 0;
+      for (let t = 0; t < Math.min(trainFrom, lossMask.length); t++) lossMask[t] = 0;
+      const rewards = new Float32Array(lossMask.length);
       let last = -1;
       for (let t = agentMask.length - 1; t >= 0; t--) {
         if (agentMask[t] === 1) {
@@ -62,20 +86,31 @@ export function trajectorySamples(tok: Tokenizer, trajs: readonly Trajectory[], 
           break;
         }
       }
-      if (last >= 0) rewards[last] = traj.reward;
+      const later = traj.turns.slice(w.end + 1).reduce((a, t) => a + t.reward, 0);
+      if (o.rewardPlacement === 'per-turn') {
+        for (const span of seq.turns) {
+          if (span.turn - 1 < w.from) continue;
+          const r = traj.turns[span.turn - 1]?.reward ?? 0;
+          if (span.responseEnd > span.responseStart) rewards[span.responseEnd - 2] = r;
+        }
+        if (last >= 0) rewards[last] = (rewards[last] as number) + later;
+      } else if (last >= 0) {
+        rewards[last] = traj.reward; // the whole return: every window's tokens see it
+      }
+      out.push({
+        traj: k,
+        group: traj.group,
+        turn: -1,
+        ids: seq.ids,
+        lossMask,
+        agentMask,
+        rewards,
+        reward: traj.reward,
+        stateIndex: -1,
+      });
     }
-    return {
-      traj: k,
-      group: traj.group,
-      turn: -1,
-      ids: seq.ids,
-      lossMask,
-      agentMask,
-      rewards,
-      reward: traj.reward,
-      stateIndex: -1,
-    };
   });
+  return out;
 }
 
 /** One sample per turn, each with only its own state (the `ppo-turn` baseline). */

@@ -79,12 +79,21 @@ export function computeAdvantages(
   });
 
   if (config.advantage === 'grpo') {
-    const a = groupNormalize(
-      samples.map((s) => s.reward),
-      samples.map((s) => s.group),
-    );
+    // Normalised over trajectories, not samples: a trajectory cut into windows counts once.
+    const firstOf = new Map<number, number>();
     samples.forEach((s, i) => {
-      adv.push(s.lossMask.map((m) => m * (a[i] as number)));
+      if (!firstOf.has(s.traj)) firstOf.set(s.traj, i);
+    });
+    const reps = [...firstOf.values()];
+    const byTraj = new Map<number, number>();
+    groupNormalize(
+      reps.map((i) => samples[i]!.reward),
+      reps.map((i) => samples[i]!.group),
+    ).forEach((x, j) => {
+      byTraj.set(samples[reps[j]!]!.traj, x);
+    });
+    samples.forEach((s) => {
+      adv.push(s.lossMask.map((m) => m * (byTraj.get(s.traj) as number)));
       ret.push(s.lossMask.map((m) => m * s.reward));
     });
   } else if (config.advantage === 'turn-gae') {

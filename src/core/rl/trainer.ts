@@ -291,6 +291,8 @@ export class Trainer {
       contextLength: c.contextLength,
       lossOnEnvTokens: c.lossOnEnvTokens,
       rewardPlacement: c.rewardPlacement,
+      // DPO compares whole trajectories' log-probs, so it keeps one sequence each.
+      historyTurns: c.algorithm === 'dpo-online' ? undefined : c.historyTurns,
     };
     const samples =
       c.advantage === 'turn-gae'
