@@ -3,6 +3,7 @@
 // what it rests on (the prototype's findings, reference/echo-trap-*.md), never a number we
 // have not measured. Presets layer on top of the base model's episode settings.
 import type { Config } from './config.js';
+import { RAGEN_PRESETS } from './ragenPresets.js';
 import { applyAlgorithm } from './rl/algorithms.js';
 
 export interface Preset {
@@ -88,6 +89,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       iterations: 'long enough that a demo never runs out',
     },
   },
+  ...RAGEN_PRESETS,
 };
 
 /** The preset applied to a config: algorithm switches first, then the overrides. */

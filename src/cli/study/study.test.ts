@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStudyBands } from '../../core/metrics/studyBands.js';
 import { sweepCommand } from '../commands/sweep.js';
+import { settingsFor } from '../commands/train.js';
 import { runCommand } from '../testing.js';
+import { planStudy } from './study.js';
 import { lineChartSvg } from './svg.js';
 
 const TINY = [
@@ -137,6 +139,29 @@ describe('echo-trap study', () => {
     expect(changed.code).toBe(1);
     expect(changed.stderr).toMatch(/different config/);
   }, 300_000);
+
+  it('plans RAGEN envs with the episode settings of their shipped base models', async () => {
+    const envs = ['bandit/Bandit', 'frozenlake/FrozenLake-4x4', 'sokoban/Sokoban-6x6'];
+    const runs = await planStudy({
+      envs,
+      algos: ['starpo-ppo'],
+      seeds: [1],
+      out: 'unused',
+      docs: 'unused/echo-trap.md',
+      jobs: 1,
+      overrides: {},
+      ablations: false,
+      unmatched: false,
+      baseSettings: (env) => settingsFor({ env }, undefined, undefined),
+    });
+    const turns = runs.map((r) => [r.config.env, r.config.maxTurns, r.config.maxActionsPerTurn]);
+    expect(turns).toEqual([
+      ['bandit/Bandit', 1, 1],
+      ['frozenlake/FrozenLake-4x4', 5, 2],
+      ['sokoban/Sokoban-6x6', 5, 2],
+    ]);
+    for (const r of runs) expect([r.config.historyTurns, r.config.contextLength]).toEqual([1, 256]);
+  });
 
   it('draws a mean line and a band per series', () => {
     const rows = (k: number) => [0, 1, 2].map((i) => ({ iteration: i, 'rollout/successRate': 0.1 * i + k }));

@@ -1,0 +1,153 @@
+// Presets for RAGEN's own environments (issue 12): Bandit, FrozenLake-4x4 and Sokoban-6x6 in
+// the paper's setting scaled to our nano models, each as vanilla StarPO (where the paper shows
+// the echo trap) and its StarPO-S counterpart with the same budget. Every override carries its
+// reason; a value not settled by a measured run says "provisional". Merged into PRESETS by
+// core/presets.ts, so the playground, the CLI and the study see one table.
+import type { Config } from './config.js';
+import type { Preset } from './presets.js';
+
+type Reasons = Partial<Record<keyof Config, string>>;
+
+/** One RAGEN environment: its id, episode settings (those of its shipped base model) and why. */
+interface RagenEnv {
+  key: string;
+  env: string;
+  label: string;
+  episode: Partial<Config>;
+  episodeReasons: Reasons;
+  /** What the paper shows for this env, for the summaries. */
+  paper: { trap: string; stable: string };
+  /** Reasons that cite a measured run, where one was made (else the provisional common ones). */
+  measured?: Reasons;
+}
+
+/** The budget both sides of a pair share, so they differ only in the algorithm's switches. */
+const COMMON: Partial<Config> = {
+  groups: 8,
+  groupSize: 8,
+  iterations: 80,
+  lr: 1e-3,
+  stepsPerIteration: 4,
+  temperature: 1,
+  evalEvery: 10,
+  evalEpisodes: 32,
+  miEvery: 10,
+  miSamples: 8,
+  checkpointEvery: 0,
+};
+
+const COMMON_REASONS: Reasons = {
+  groups: 'P = 8 start states as in RAGEN (env_groups 8)',
+  groupSize: 'N = 8 rollouts per start state: half RAGEN’s 16, so an iteration fits a CPU budget',
+  iterations:
+    'provisional: the echo-trap study’s run length; the paper’s collapses come between steps 10 and 170 of 200 (Fig 5–6)',
+  lr: 'RAGEN’s 1e-6 is for a pretrained 0.5B LLM; a nano model trained from scratch needs a far larger Adam step. Measured on Bandit (vanilla StarPO, seed 1, 30 iterations): 5e-3 broke the answer format within one iteration (every response malformed from then on, no rise: not an echo trap); 1e-3 raised train success from 0.48 to about 0.9 by iteration 25. Provisional for FrozenLake and Sokoban',
+  stepsPerIteration:
+    'provisional: 4 optimizer steps per iteration, RAGEN’s 128 trajectories in minibatches of 32, matched across both presets of a pair so filtering cannot protect by updating less',
+  temperature: 'T = 1 sampling for rollouts, as RAGEN',
+  evalEvery: 'held-out success every 10 iterations, enough points for a curve',
+  evalEpisodes: '32 held-out start states: a cheap, noisy (±0.09) validation curve',
+  miEvery: 'reasoning-MI proxy every 10 iterations (RAGEN-2’s template-collapse signal)',
+  miSamples: '8 prompts teacher-forced against each other: the smallest that separates prompts',
+  checkpointEvery: 'no intermediate checkpoints: short runs, only the final weights',
+};
+
+const SHORT_CONTEXT: Reasons = {
+  historyTurns: 'only the current turn in the prompt, as the shipped base model was trained',
+  contextLength: '256 tokens, the shipped base model’s context: short sequences keep training cheap',
+};
+
+const RAGEN_ENVS: readonly RagenEnv[] = [
+  {
+    key: 'bandit',
+    env: 'bandit/Bandit',
+    label: 'Bandit',
+    episode: { maxTurns: 1, maxActionsPerTurn: 1, maxActionsPerTraj: 1, historyTurns: 1, contextLength: 256 },
+    episodeReasons: {
+      maxTurns: 'one turn, as RAGEN’s Bandit',
+      maxActionsPerTurn: 'one pull per episode',
+      maxActionsPerTraj: 'one pull per episode',
+      ...SHORT_CONTEXT,
+    },
+    paper: {
+      trap: 'the paper’s PPO peaks near step 100, then crashes',
+      stable: 'near 1.0 at step 200 in the paper',
+    },
+  },
+  {
+    key: 'frozenlake',
+    env: 'frozenlake/FrozenLake-4x4',
+    label: 'FrozenLake',
+    episode: {
+      maxTurns: 5,
+      maxActionsPerTurn: 2,
+      maxActionsPerTraj: 10,
+      historyTurns: 1,
+      contextLength: 256,
+    },
+    episodeReasons: {
+      maxTurns: '5 turns, as RAGEN',
+      maxActionsPerTurn:
+        'at most 2 actions per turn (RAGEN allows 5): fewer tokens per turn for a nano model, the base model’s setting',
+      maxActionsPerTraj: '10 actions per episode, as RAGEN',
+      ...SHORT_CONTEXT,
+    },
+    paper: {
+      trap: 'the paper’s PPO peaks ≈ 0.19 near step 60, 0 by ~130',
+      stable: '≈ 0.20 at step 200 in the paper',
+    },
+  },
+  {
+    key: 'sokoban',
+    env: 'sokoban/Sokoban-6x6',
+    label: 'Sokoban',
+    episode: {
+      maxTurns: 5,
+      maxActionsPerTurn: 2,
+      maxActionsPerTraj: 10,
+      historyTurns: 1,
+      contextLength: 256,
+    },
+    episodeReasons: {
+      maxTurns: '5 turns, as RAGEN’s SimpleSokoban',
+      maxActionsPerTurn:
+        'at most 2 actions per turn (RAGEN allows 5): fewer tokens per turn for a nano model, the base model’s setting',
+      maxActionsPerTraj: '10 actions per episode, as RAGEN',
+      ...SHORT_CONTEXT,
+    },
+    paper: { trap: 'the paper’s PPO peaks ≈ 0.12, 0 by ~step 90', stable: '≈ 0.19 at step 200 in the paper' },
+  },
+];
+
+function pair(e: RagenEnv): [Preset, Preset] {
+  const overrides: Partial<Config> = { env: e.env, ...e.episode, ...COMMON };
+  const reasons: Reasons = {
+    env: `RAGEN’s ${e.label}, with its shipped nano base model`,
+    ...e.episodeReasons,
+    ...COMMON_REASONS,
+    ...e.measured,
+  };
+  return [
+    {
+      name: `${e.key}-starpo`,
+      title: `${e.label}: vanilla StarPO`,
+      summary: `${e.label} with vanilla StarPO (PPO, KL 0.001, no filter), where ${e.paper.trap} (provisional here)`,
+      algorithm: 'starpo-ppo',
+      overrides,
+      reasons,
+    },
+    {
+      name: `${e.key}-starpo-s`,
+      title: `${e.label}: StarPO-S`,
+      summary: `${e.label} with StarPO-S (top 25% groups by reward std, clip-higher, no KL), ${e.paper.stable} (provisional here)`,
+      algorithm: 'starpo-s',
+      overrides,
+      reasons,
+    },
+  ];
+}
+
+/** The RAGEN-environment presets by name: `<env>-starpo` and `<env>-starpo-s` for each env. */
+export const RAGEN_PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(
+  RAGEN_ENVS.flatMap(pair).map((p) => [p.name, p]),
+);
