@@ -21,25 +21,33 @@ export interface Preset {
 
 /** Shared by both sides of the comparison, so they differ only in the algorithm. */
 const STUDY_COMMON: Partial<Config> = {
-  groups: 8,
+  groups: 4,
   groupSize: 8,
-  iterations: 80,
-  lr: 5e-3,
+  iterations: 30,
+  lr: 5e-4,
   stepsPerIteration: 4,
-  temperature: 1,
+  temperature: 0.7,
   evalEvery: 10,
-  evalEpisodes: 32,
+  evalEpisodes: 16,
   miEvery: 10,
   miSamples: 8,
   checkpointEvery: 0,
 };
 
+// Measured on the DoorKey-5x5 nano base with starpo-ppo, seed 1, 4 × 8 rollouts, 4 Adam steps per
+// iteration (results/echo-trap/search, search-log.md): lr 1e-4 and 3e-4 raise training success
+// from ~0.25 to ~0.5 within 10–15 iterations; 1e-3 and 2e-3 break the policy at the first
+// iteration (success 0.31 → 0.03 / 0.00), which is a crash, not the rise-then-fall of the trap.
 const COMMON_REASONS: Partial<Record<keyof Config, string>> = {
-  groups: 'P × N = 8 × 8 rollouts: half RAGEN’s group size, so an iteration fits a CPU budget',
-  lr: 'provisional: a large step; the prototype saw the full trap only at Adam lr ≥ 7e-3 with 4 steps per iteration (echo-trap-round3.md)',
+  groups:
+    'P × N = 4 × 8 rollouts: what a 2-core CPU turns around in ~10 s per iteration with the nano model (RAGEN: 8 × 16)',
+  lr: 'measured: 5e-4 sits between 3e-4 (rises to ~0.5 and holds over 30 iterations) and 1e-3 (breaks at once); the largest step that still learns first',
+  temperature:
+    'measured: the DoorKey base succeeds ~25% per iteration at T = 0.7 but ~5% at T = 1 (sampling compounds over 15 actions)',
   stepsPerIteration:
     'optimizer steps matched across algorithms, so a filter cannot "protect" by updating less (echo-trap-round2.md)',
-  iterations: 'provisional: long enough for the prototype’s collapses (iterations 20–100)',
+  iterations:
+    'what the CPU study could afford: 30 iterations; the prototype’s collapses came at iterations 20–100, so a longer run may still fall',
 };
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
