@@ -35,13 +35,13 @@ const STUDY_COMMON: Partial<Config> = {
 };
 
 // Measured on the DoorKey-5x5 nano base with starpo-ppo, seed 1, 4 × 8 rollouts, 4 Adam steps per
-// iteration (results/echo-trap/search, search-log.md): lr 1e-4 and 3e-4 raise training success
-// from ~0.25 to ~0.5 within 10–15 iterations; 1e-3 and 2e-3 break the policy at the first
-// iteration (success 0.31 → 0.03 / 0.00), which is a crash, not the rise-then-fall of the trap.
+// iteration (results/echo-trap/search-log.md): lr 1e-4 raises training success from ~0.25 to
+// ~0.5 and holds; 3e-4 rises to ~0.6 by iteration 17 and falls back to ~0.3; 1e-3 and 2e-3 break
+// the policy at the first iteration (0.31 → 0.03 / 0.00): a crash, not the trap's rise and fall.
 const COMMON_REASONS: Partial<Record<keyof Config, string>> = {
   groups:
     'P × N = 4 × 8 rollouts: what a 2-core CPU turns around in ~10 s per iteration with the nano model (RAGEN: 8 × 16)',
-  lr: 'measured: 5e-4 sits between 3e-4 (rises to ~0.5 and holds over 30 iterations) and 1e-3 (breaks at once); the largest step that still learns first',
+  lr: 'measured: 5e-4 sits between 3e-4 (training success rises to ~0.6, then falls back to ~0.3 by iteration 30 while greedy eval still rises) and 1e-3 (breaks at once): a step large enough to learn first and then fall',
   temperature:
     'measured: the DoorKey base succeeds ~25% per iteration at T = 0.7 but ~5% at T = 1 (sampling compounds over 15 actions)',
   stepsPerIteration:
