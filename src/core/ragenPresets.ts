@@ -41,7 +41,7 @@ const COMMON_REASONS: Reasons = {
   groupSize: 'N = 8 rollouts per start state: half RAGEN’s 16, so an iteration fits a CPU budget',
   iterations:
     'provisional: the echo-trap study’s run length; the paper’s collapses come between steps 10 and 170 of 200 (Fig 5–6)',
-  lr: 'RAGEN’s 1e-6 is for a pretrained 0.5B LLM; a nano model trained from scratch needs a far larger Adam step. Measured on Bandit (vanilla StarPO, seed 1, 30 iterations): 5e-3 broke the answer format within one iteration (every response malformed from then on, no rise: not an echo trap); 1e-3 raised train success from 0.48 to about 0.9 by iteration 25. Provisional for FrozenLake and Sokoban',
+  lr: 'provisional: RAGEN’s 1e-6 is for a pretrained 0.5B LLM; a nano model trained from scratch needs a far larger Adam step',
   stepsPerIteration:
     'provisional: 4 optimizer steps per iteration, RAGEN’s 128 trajectories in minibatches of 32, matched across both presets of a pair so filtering cannot protect by updating less',
   temperature: 'T = 1 sampling for rollouts, as RAGEN',
@@ -73,6 +73,9 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
       trap: 'the paper’s PPO peaks near step 100, then crashes',
       stable: 'near 1.0 at step 200 in the paper',
     },
+    measured: {
+      lr: 'measured on Bandit (vanilla StarPO, seed 1, 30 iterations): 5e-3 broke the answer format within one iteration (every response malformed after it: no rise, so no echo trap to watch); 1e-3 raised train success from 0.48 to about 0.9 by iteration 25 while the thinking’s distinct-2 fell to 0.01 (0.05 at the start, 0.16 after the first update), with no collapse within 30 iterations. Beyond 30 unmeasured',
+    },
   },
   {
     key: 'frozenlake',
@@ -95,6 +98,9 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
     paper: {
       trap: 'the paper’s PPO peaks ≈ 0.19 near step 60, 0 by ~130',
       stable: '≈ 0.20 at step 200 in the paper',
+    },
+    measured: {
+      lr: 'provisional: measured on FrozenLake at 1e-3 (vanilla StarPO, seed 1, 30 iterations) train success wandered between 0.05 and 0.38 around its 0.19 start with no trend (held-out greedy 0.19–0.22): no trap within 30 iterations; whether 80 show one is unmeasured',
     },
   },
   {
