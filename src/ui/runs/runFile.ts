@@ -1,11 +1,18 @@
 // Run and checkpoint files: what the playground exports and what it accepts back. Everything is
 // validated with zod (and the config with core's own schema) before anything is stored, so a
 // bad file is refused with a message naming what is wrong and nothing already saved changes.
+// Older file versions are brought up to date first (fileVersions.ts); newer ones are refused.
 import { z } from 'zod';
 import { type Config, formatErrors, validateConfig } from '../../core/config.js';
 import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
+import {
+  CHECKPOINT_FILE_VERSION,
+  migrateCheckpointFile,
+  migrateRunFile,
+  RUN_FILE_VERSION,
+} from './fileVersions.js';
 
 export const RUN_FILE_FORMAT = 'starpo-run';
 export const CHECKPOINT_FILE_FORMAT = 'starpo-checkpoint-file';
@@ -25,6 +32,8 @@ export interface RunMeta {
   base: { id: string; label: string; untrained: boolean };
   backend: string | null;
   hasCheckpoint: boolean;
+  /** The database schema version the stored record has the shape of (set by runsDb; not in files). */
+  schemaVersion?: number;
 }
 
 /** A checkpoint as stored: the manifest and its float32 blob. */
@@ -128,7 +137,7 @@ const checkpointSchema = z.object({
 
 const runFileSchema = z.object({
   format: z.literal(RUN_FILE_FORMAT),
-  version: z.literal(1),
+  version: z.literal(RUN_FILE_VERSION),
   meta: metaSchema,
   rows: z.array(rowSchema).max(1_000_000),
   events: z.array(eventSchema),
@@ -138,7 +147,7 @@ const runFileSchema = z.object({
 
 const checkpointFileSchema = z.object({
   format: z.literal(CHECKPOINT_FILE_FORMAT),
-  version: z.literal(1),
+  version: z.literal(CHECKPOINT_FILE_VERSION),
   name: z.string().min(1).max(200),
   checkpoint: checkpointSchema,
 });
@@ -160,7 +169,7 @@ export function fromBase64(text: string): Uint8Array {
 
 /** The JSON text of a run file. */
 export function runToFile(run: RunData): string {
-  const { id: _id, hasCheckpoint: _has, ...meta } = run.meta;
+  const { id: _id, hasCheckpoint: _has, schemaVersion: _schema, ...meta } = run.meta;
   const checkpoint = run.checkpoint
     ? {
         manifest: run.checkpoint.manifest,
@@ -170,7 +179,7 @@ export function runToFile(run: RunData): string {
     : null;
   return JSON.stringify({
     format: RUN_FILE_FORMAT,
-    version: 1,
+    version: RUN_FILE_VERSION,
     meta,
     rows: run.rows,
     events: run.events,
@@ -183,7 +192,7 @@ export function runToFile(run: RunData): string {
 export function checkpointToFile(name: string, cp: StoredCheckpoint): string {
   return JSON.stringify({
     format: CHECKPOINT_FILE_FORMAT,
-    version: 1,
+    version: CHECKPOINT_FILE_VERSION,
     name,
     checkpoint: { manifest: cp.manifest, blobBase64: toBase64(cp.blob), iteration: cp.iteration },
   });
@@ -221,7 +230,9 @@ export function parseFile(text: string): ParsedFile {
   const format = (json as { format?: unknown } | null)?.format;
   try {
     if (format === CHECKPOINT_FILE_FORMAT) {
-      const r = checkpointFileSchema.safeParse(json);
+      const m = migrateCheckpointFile(json);
+      if (!m.ok) return { ok: false, message: m.message };
+      const r = checkpointFileSchema.safeParse(m.file);
       if (!r.success) return { ok: false, message: `bad checkpoint file: ${issueText(r.error)}` };
       return {
         ok: true,
@@ -236,7 +247,9 @@ export function parseFile(text: string): ParsedFile {
         message: `not a run or checkpoint file (format is ${JSON.stringify(format ?? null)}, expected "${RUN_FILE_FORMAT}" or "${CHECKPOINT_FILE_FORMAT}")`,
       };
     }
-    const r = runFileSchema.safeParse(json);
+    const m = migrateRunFile(json);
+    if (!m.ok) return { ok: false, message: m.message };
+    const r = runFileSchema.safeParse(m.file);
     if (!r.success) return { ok: false, message: `bad run file: ${issueText(r.error)}` };
     const cfg = validateConfig(r.data.meta.config);
     if (!cfg.ok) return { ok: false, message: `bad run file: meta.config: ${formatErrors(cfg.errors)}` };

@@ -4,32 +4,81 @@
 // Imports write every store in one transaction, so a failure leaves nothing half-stored; so does
 // each batch of a training run (rows, events, samples and the run's iteration count together),
 // so a tab closed mid-write or a full disk leaves the run readable up to its last whole batch.
-import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+// The database is opened at DB_VERSION; an older one is upgraded by migrations.ts (all or
+// nothing), and a failed upgrade, a newer database or a blocking tab each fail the open with a
+// message for the user — the stored runs are never wiped.
+import { type IDBPDatabase, openDB as idbOpen } from 'idb';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
+import {
+  blockedText,
+  DB_NAME,
+  DB_VERSION,
+  newerDatabaseText,
+  type RunsSchema,
+  runMigrations,
+} from './migrations.js';
 import type { RunData, RunMeta, StoredCheckpoint } from './runFile.js';
 
-interface RunsSchema extends DBSchema {
-  runs: { key: string; value: RunMeta };
-  rows: { key: [string, number]; value: { runId: string; iteration: number; row: MetricRow } };
-  events: { key: number; value: { runId: string; event: TrainerEvent }; indexes: { runId: string } };
-  samples: { key: [string, number]; value: { runId: string; iteration: number; sample: SampledTrajectory } };
-  checkpoints: { key: string; value: { runId: string } & StoredCheckpoint };
-}
-
-const DB_NAME = 'starpo-playground';
 let dbPromise: Promise<IDBPDatabase<RunsSchema>> | null = null;
 
-function db(): Promise<IDBPDatabase<RunsSchema>> {
-  dbPromise ??= openDB<RunsSchema>(DB_NAME, 1, {
-    upgrade(d) {
-      d.createObjectStore('runs', { keyPath: 'id' });
-      d.createObjectStore('rows', { keyPath: ['runId', 'iteration'] });
-      d.createObjectStore('events', { autoIncrement: true }).createIndex('runId', 'runId');
-      d.createObjectStore('samples', { keyPath: ['runId', 'iteration'] });
-      d.createObjectStore('checkpoints', { keyPath: 'runId' });
-    },
+/** The version of the stored database without upgrading it (null when it cannot be read). */
+async function storedVersion(): Promise<number | null> {
+  try {
+    const d = await idbOpen(DB_NAME);
+    d.close();
+    return d.version;
+  } catch {
+    return null;
+  }
+}
+
+/** Opens (and if need be upgrades) the database; rejects with a message for the user. */
+function open(): Promise<IDBPDatabase<RunsSchema>> {
+  return new Promise((resolve, reject) => {
+    let failure: unknown = null;
+    let gaveUp = false;
+    idbOpen<RunsSchema>(DB_NAME, DB_VERSION, {
+      upgrade(d, oldVersion, newVersion, tx) {
+        runMigrations(d, oldVersion, newVersion ?? DB_VERSION, tx).catch((err) => {
+          failure = err;
+        });
+      },
+      blocked(currentVersion) {
+        gaveUp = true;
+        reject(new Error(blockedText(currentVersion)));
+      },
+      // A newer playground in another tab wants to upgrade: let it (this tab reopens on its next call).
+      blocking(_current, _next, event) {
+        (event.target as IDBDatabase).close();
+        dbPromise = null;
+      },
+      terminated() {
+        dbPromise = null;
+      },
+    }).then(
+      (d) => {
+        if (gaveUp) d.close();
+        else resolve(d);
+      },
+      async (err: unknown) => {
+        if (failure) return reject(failure);
+        if ((err as { name?: unknown } | null)?.name === 'VersionError')
+          return reject(new Error(newerDatabaseText(await storedVersion())));
+        reject(err);
+      },
+    );
   });
+}
+
+function db(): Promise<IDBPDatabase<RunsSchema>> {
+  if (!dbPromise) {
+    const p = open();
+    dbPromise = p;
+    p.catch(() => {
+      if (dbPromise === p) dbPromise = null;
+    });
+  }
   return dbPromise;
 }
 
@@ -38,12 +87,14 @@ const runRange = (id: string) =>
 
 /** Every stored run, newest first. */
 export async function listRuns(): Promise<RunMeta[]> {
-  const all = await (await db()).getAll('runs');
-  return all.sort((a, b) => b.createdAt - a.createdAt);
+  return (await (await db()).getAllFromIndex('runs', 'createdAt')).reverse();
 }
 
+/** A run record as stored: stamped with the schema version it has the shape of. */
+const stamped = (meta: RunMeta): RunMeta => ({ ...meta, schemaVersion: DB_VERSION });
+
 export async function putRun(meta: RunMeta): Promise<void> {
-  await (await db()).put('runs', meta);
+  await (await db()).put('runs', stamped(meta));
 }
 
 /** Changes some fields of a stored run (no-op when it was deleted meanwhile). */
@@ -166,7 +217,7 @@ export async function storeRun(data: RunData): Promise<void> {
   const d = await db();
   const tx = d.transaction(['runs', 'rows', 'events', 'samples', 'checkpoints'], 'readwrite');
   const id = data.meta.id;
-  tx.objectStore('runs').put(data.meta);
+  tx.objectStore('runs').put(stamped(data.meta));
   for (const row of data.rows) tx.objectStore('rows').put({ runId: id, iteration: row.iteration, row });
   for (const event of data.events) tx.objectStore('events').add({ runId: id, event });
   for (const s of data.samples)
