@@ -58,8 +58,10 @@ function open(): Promise<IDBPDatabase<RunsSchema>> {
       },
     }).then(
       (d) => {
-        if (gaveUp) d.close();
-        else resolve(d);
+        // A step whose error did not abort the upgrade: still refuse to use the result.
+        if (gaveUp || failure) d.close();
+        if (failure) reject(failure);
+        else if (!gaveUp) resolve(d);
       },
       async (err: unknown) => {
         if (failure) return reject(failure);
