@@ -19,6 +19,8 @@ interface RagenEnv {
   paper: { trap: string; stable: string };
   /** Reasons that cite a measured run, where one was made (else the provisional common ones). */
   measured?: Reasons;
+  /** Per-env values that replace the common budget (each with its reason in `measured`). */
+  tuned?: Partial<Config>;
 }
 
 /** The budget both sides of a pair share, so they differ only in the algorithm's switches. */
@@ -46,9 +48,9 @@ const COMMON_REASONS: Reasons = {
     'provisional: 4 optimizer steps per iteration, RAGEN’s 128 trajectories in minibatches of 32, matched across both presets of a pair so filtering cannot protect by updating less',
   temperature: 'T = 1 sampling for rollouts, as RAGEN',
   evalEvery: 'held-out success every 10 iterations, enough points for a curve',
-  evalEpisodes: '32 held-out start states: a cheap, noisy (±0.09) validation curve',
+  evalEpisodes: '32 held-out start states: a cheap validation curve (binomial standard error up to 0.09)',
   miEvery: 'reasoning-MI proxy every 10 iterations (RAGEN-2’s template-collapse signal)',
-  miSamples: '8 prompts teacher-forced against each other: the smallest that separates prompts',
+  miSamples: '8 prompts teacher-forced against each other (chance retrieval 1/8), kept small for CPU time',
   checkpointEvery: 'no intermediate checkpoints: short runs, only the final weights',
 };
 
@@ -122,11 +124,15 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
       ...SHORT_CONTEXT,
     },
     paper: { trap: 'the paper’s PPO peaks ≈ 0.12, 0 by ~step 90', stable: '≈ 0.19 at step 200 in the paper' },
+    tuned: { lr: 3e-4 },
+    measured: {
+      lr: 'provisional: measured on Sokoban (vanilla StarPO, seed 1): at 1e-3 every turn was malformed from iteration 2 on (return at the −0.5 floor, 5 turns × −0.1 format penalty), a break, not a rise and fall; 3e-4 kept the format (at most 14% of turns malformed) over the 6 iterations measured, train success 0.06–0.27. Longer runs unmeasured',
+    },
   },
 ];
 
 function pair(e: RagenEnv): [Preset, Preset] {
-  const overrides: Partial<Config> = { env: e.env, ...e.episode, ...COMMON };
+  const overrides: Partial<Config> = { env: e.env, ...e.episode, ...COMMON, ...e.tuned };
   const reasons: Reasons = {
     env: `RAGEN’s ${e.label}, with its shipped nano base model`,
     ...e.episodeReasons,
