@@ -42,7 +42,7 @@ const COMMON_REASONS: Reasons = {
   groups: 'P = 8 start states as in RAGEN (env_groups 8)',
   groupSize: 'N = 8 rollouts per start state: half RAGEN’s 16, so an iteration fits a CPU budget',
   iterations:
-    'provisional: the echo-trap study’s run length; the paper’s collapses come between steps 10 and 170 of 200 (Fig 5–6)',
+    'provisional: the paper’s collapses come between steps 10 and 170 of 200 (Fig 5–6), and the measured runs below showed none within 30 iterations',
   lr: 'provisional: RAGEN’s 1e-6 is for a pretrained 0.5B LLM; a nano model trained from scratch needs a far larger Adam step',
   stepsPerIteration:
     'provisional: 4 optimizer steps per iteration, RAGEN’s 128 trajectories in minibatches of 32, matched across both presets of a pair so filtering cannot protect by updating less',
