@@ -17,7 +17,12 @@ describe('presets', () => {
     expect(trap.stepsPerIteration).toBeGreaterThan(0);
     expect(stable.stepsPerIteration).toBe(trap.stepsPerIteration);
     expect(stable.lr).toBe(trap.lr);
-    expect(stable.filterMode).toBe('oversample');
+    // The study's StarPO-S: the paper's subsample filter, vanilla StarPO's critic otherwise.
+    expect(stable.algorithm).toBe('starpo-s');
+    expect(stable.filterMode).toBe('subsample');
+    expect(trap.filterMode).toBe('off');
+    expect(stable.temperature).toBe(trap.temperature);
+    expect(stable.groups).toBe(trap.groups);
   });
 
   it('every ablation is a valid one-switch variant of StarPO-S', () => {

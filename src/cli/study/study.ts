@@ -197,6 +197,12 @@ export async function writeStudyReport(
     lines.push('');
   }
   lines.push('## Wall time', '', wallTable(loaded), '');
+  // What the runs mean, written by whoever ran them (results/echo-trap/notes.md), kept beside the data.
+  try {
+    lines.push('## Reading the results', '', await readFile(join(o.out, 'notes.md'), 'utf8'));
+  } catch {
+    // No notes yet: the tables speak alone.
+  }
   let search = '';
   try {
     search = await readFile(join(o.out, 'search-log.md'), 'utf8');
