@@ -7,6 +7,8 @@
 // is drawn by hand: when the echo-trap study has real recordings, point --base at its model or
 // replace the files.
 // Run: npx tsx scripts/record-tour-runs.ts [--iters 60] [--base random|<checkpoint.json>] [--out public/recorded]
+// Or from two finished CLI runs (e.g. the echo-trap study's), rerunning each only to collect its
+// trajectories: npx tsx scripts/record-tour-runs.ts --starpo <run dir> --starpo-s <run dir>
 // A base made for these settings: npm run pretrain -- --env minigrid/Empty-5x5 --context 128
 //   --max-turns 2 --max-tokens 12 --history-turns 2 --out <dir> (then --base <dir>/<stem>.json).
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -100,18 +102,22 @@ async function samplesOf(
   return { rows, samples };
 }
 
-async function record(file: string, label: string, config: Config): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'starpo-record-'));
-  const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin } as never;
+async function record(file: string, label: string, config: Config, from?: string): Promise<void> {
   const t0 = Date.now();
-  await runTraining(config, { out: dir, base, quiet: true }, io);
-  const read = (f: string) => readFile(join(dir, f), 'utf8');
+  let dir = from;
+  if (!dir) {
+    dir = await mkdtemp(join(tmpdir(), 'starpo-record-'));
+    const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin } as never;
+    await runTraining(config, { out: dir, base, quiet: true }, io);
+  }
+  const runDir = dir;
+  const read = (f: string) => readFile(join(runDir, f), 'utf8');
   const metrics = parseJsonl<MetricRow>(await read('metrics.jsonl'));
   const events = parseJsonl<TrainerEvent>(await read('events.jsonl'));
   const summary = JSON.parse(await read('summary.json'));
   // Name the base by its file only: the recording must not carry this machine's paths.
-  summary.base = base === 'random' ? 'random' : basename(base);
-  const again = await samplesOf(config, Math.max(1, Math.round(iterations / 30)));
+  summary.base = base === 'random' ? 'random' : basename(String(summary.base ?? base));
+  const again = await samplesOf(config, Math.max(1, Math.round(config.iterations / 30)));
   if (JSON.stringify(again.rows.map(stable)) !== JSON.stringify(metrics.map(stable)))
     throw new Error(`${label}: the rerun's metrics differ from the CLI run's; not writing ${file}`);
   const name = `recorded run of ${label} (${config.env}, seed ${config.seed}, ${config.iterations} iterations, lr ${config.lr}, base ${summary.base})`;
@@ -137,10 +143,31 @@ function stable(r: MetricRow): Record<string, number> {
   return out;
 }
 
+/** A finished CLI run's config, checked as any config is. */
+async function configOf(dir: string): Promise<Config> {
+  const r = completeConfig(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')), envIds());
+  if (!r.ok) throw new Error(`${dir}/config.json: ${JSON.stringify(r.errors)}`);
+  return r.config;
+}
+
 await mkdir(outDir, { recursive: true });
-await record('echo-trap-starpo.json', 'StarPO (starpo-grpo)', configFor('starpo-grpo', {}));
-await record(
-  'echo-trap-starpo-s.json',
-  'StarPO-S (oversample filter, warmed-up critic)',
-  configFor('starpo-s', { filterMode: 'oversample', criticWarmup: 5 }),
-);
+const fromStarpo = args.get('starpo');
+const fromStarpoS = args.get('starpo-s');
+if (fromStarpo && fromStarpoS) {
+  const a = await configOf(fromStarpo);
+  const b = await configOf(fromStarpoS);
+  await record('echo-trap-starpo.json', `StarPO (${a.algorithm})`, a, fromStarpo);
+  await record(
+    'echo-trap-starpo-s.json',
+    `StarPO-S (${b.algorithm}, filter ${b.filterMode})`,
+    b,
+    fromStarpoS,
+  );
+} else {
+  await record('echo-trap-starpo.json', 'StarPO (starpo-grpo)', configFor('starpo-grpo', {}));
+  await record(
+    'echo-trap-starpo-s.json',
+    'StarPO-S (oversample filter, warmed-up critic)',
+    configFor('starpo-s', { filterMode: 'oversample', criticWarmup: 5 }),
+  );
+}

@@ -35,7 +35,10 @@ describe('bench --quick', () => {
     const kernels = results.dispatch.filter((d) => d.kind === 'trainingStep');
     expect(kernels.map((d) => d.backend).sort()).toEqual(['cpu', 'wasm']);
     expect(kernels[0]?.unfused).toBeGreaterThan(100);
-    expect(kernels[0]?.unfused).toBe(kernels[1]?.unfused);
+    // Nearly the same graph on both: wasm adds explicit transposes before its matrix products and
+    // writes GELU's cube as two products (core/model/matmul.ts), a few percent more or fewer kernels.
+    const [cpuK, wasmK] = [kernels[0]?.unfused as number, kernels[1]?.unfused as number];
+    expect(Math.abs(cpuK - wasmK) / cpuK).toBeLessThan(0.1);
 
     expect(results.rollout.map((x) => x.backend).sort()).toEqual(['cpu', 'wasm']);
     expect(results.probe.filter((p) => p.msPerStep !== null)).toHaveLength(2);

@@ -81,6 +81,13 @@ const Quote = ({ q }: { q: { iteration: number; text: string } | null }) =>
     <p className="note">This recording kept no sampled trajectories.</p>
   );
 
+/** How the StarPO-S recording filtered its groups, in words. */
+function filterWords(mode: string): string {
+  if (mode === 'oversample') return 'by oversampling, so each update sees as many samples';
+  if (mode === 'subsample') return 'by dropping the rest, so each update sees fewer samples';
+  return 'no filter in this recording';
+}
+
 export const TOUR_STEPS: readonly TourStep[] = [
   {
     id: 'welcome',
@@ -308,10 +315,10 @@ export const TOUR_STEPS: readonly TourStep[] = [
             peak {pct(b?.peakSuccess)}, final {pct(b?.finalSuccess)}.
           </p>
           <p>
-            StarPO-S keeps only high-variance groups (here by oversampling, so each update sees as many
-            samples), uses a warmed-up critic, clip-higher and no KL. The table lists only what differs
-            between the two configs. One pair of runs proves nothing either way: run a sweep over seeds before
-            concluding.
+            StarPO-S keeps only high-variance groups (here: {filterWords(rec.starpoS.meta.config.filterMode)}
+            ), uses clip-higher and no KL. The table lists only what differs between the two configs. One pair
+            of runs proves nothing either way: run a sweep over seeds before concluding (the study's tables
+            are in docs/echo-trap.md).
           </p>
         </>
       );
