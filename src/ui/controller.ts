@@ -98,11 +98,17 @@ function onReport(r: RunReport): void {
       write(() => db.patchRun(id, { hasCheckpoint: true }));
       return;
     case 'finished':
-      s.finishRun(r.summary);
       write(() =>
         db.patchRun(id, { status: r.reason === 'completed' ? 'finished' : 'stopped', summary: r.summary }),
       );
-      void refreshRuns();
+      // Shown as finished once everything before it is saved (the last batch is queued in a
+      // microtask of this same task), so a reload right after finds the run stored as ended.
+      queueMicrotask(() => {
+        void flushWrites().then(() => {
+          if (useApp.getState().runId === id) useApp.getState().finishRun(r.summary);
+          void refreshRuns();
+        });
+      });
       return;
     case 'runError':
       // Repeated NaN/Inf iterations: the fault banner explains and suggests; not an error notice.
