@@ -59,6 +59,15 @@ const SHORT_CONTEXT: Reasons = {
   contextLength: '256 tokens, the shipped base model’s context: short sequences keep training cheap',
 };
 
+/** FrozenLake and Sokoban: RAGEN's 5 turns and 10 actions, 2 per turn, as their base models. */
+const GRID_EPISODE: RagenEnv['episode'] = {
+  maxTurns: 5,
+  maxActionsPerTurn: 2,
+  maxActionsPerTraj: 10,
+  historyTurns: 1,
+  contextLength: 256,
+};
+
 const RAGEN_ENVS: readonly RagenEnv[] = [
   {
     key: 'bandit',
@@ -83,13 +92,7 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
     key: 'frozenlake',
     env: 'frozenlake/FrozenLake-4x4',
     label: 'FrozenLake',
-    episode: {
-      maxTurns: 5,
-      maxActionsPerTurn: 2,
-      maxActionsPerTraj: 10,
-      historyTurns: 1,
-      contextLength: 256,
-    },
+    episode: GRID_EPISODE,
     episodeReasons: {
       maxTurns: '5 turns, as RAGEN',
       maxActionsPerTurn:
@@ -109,13 +112,7 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
     key: 'sokoban',
     env: 'sokoban/Sokoban-6x6',
     label: 'Sokoban',
-    episode: {
-      maxTurns: 5,
-      maxActionsPerTurn: 2,
-      maxActionsPerTraj: 10,
-      historyTurns: 1,
-      contextLength: 256,
-    },
+    episode: GRID_EPISODE,
     episodeReasons: {
       maxTurns: '5 turns, as RAGEN’s SimpleSokoban',
       maxActionsPerTurn:

@@ -2,29 +2,15 @@
 // observation and view types, episodes end by maxSteps under random actions, the same seed
 // gives the same text trajectory, and nothing throws.
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../core/rng.js';
+import { randomRollout } from '../testing.js';
 import { minigridEnvs } from './index.js';
 import type { MiniGridTextEnv } from './textenv.js';
 
-function rollout(
-  id: string,
-  seed: number,
-  policySeed: number,
-): { texts: string[]; rewards: number[]; steps: number } {
+/** A random-action episode of `id` (the shared env-test helper, no junk actions). */
+function rollout(id: string, seed: number, policySeed: number) {
   const spec = minigridEnvs.find((s) => s.id === id);
   if (!spec) throw new Error(id);
-  const env = spec.make();
-  const rng = new Rng(policySeed);
-  const actions = env.validActions() ?? [];
-  const texts = [env.reset(seed)];
-  const rewards: number[] = [];
-  for (let t = 0; t < spec.maxSteps + 1; t++) {
-    const r = env.step(actions[rng.int(0, actions.length)] as string);
-    texts.push(r.observation);
-    rewards.push(r.reward);
-    if (r.done) return { texts, rewards, steps: t + 1 };
-  }
-  throw new Error(`${id}: not done after maxSteps + 1 steps`);
+  return randomRollout(spec, seed, policySeed, []);
 }
 
 describe('every registered MiniGrid id', () => {
