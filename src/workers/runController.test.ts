@@ -5,24 +5,9 @@ import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../core/config.js';
 import { applyAlgorithm } from '../core/rl/algorithms.js';
-import { makeEnv } from '../envs/registry.js';
-import type { BackendReport } from './backendInfo.js';
-import { EnvShard } from './envShard.js';
 import type { FromTrainWorker } from './protocol.js';
+import { closeShardLinks, shardLink as link, CPU_REPORT as report } from './runController.fixture.js';
 import { RunController } from './runController.js';
-import { ShardLink } from './workerEnvPool.js';
-
-const report: BackendReport = { backend: 'cpu', requested: 'cpu', adapter: null, wasm: null, fallbacks: [] };
-const channels: MessageChannel[] = [];
-
-function link(): ShardLink {
-  const c = new MessageChannel();
-  channels.push(c);
-  const shard = new EnvShard((id) => makeEnv(id));
-  c.port1.addEventListener('message', (e) => c.port1.postMessage(shard.handle(e.data)));
-  c.port1.start();
-  return new ShardLink(c.port2);
-}
 
 const config: Config = {
   ...applyAlgorithm(defaultConfig(), 'starpo-grpo'),
@@ -42,12 +27,7 @@ const config: Config = {
 beforeAll(async () => {
   await tf.setBackend('cpu');
 });
-afterAll(() => {
-  for (const c of channels) {
-    c.port1.close();
-    c.port2.close();
-  }
-});
+afterAll(closeShardLinks);
 
 describe('RunController', () => {
   it('pauses, steps exactly one iteration, resumes, pauses and stops with a checkpoint', async () => {

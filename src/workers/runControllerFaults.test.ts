@@ -7,27 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../core/config.js';
 import { applyAlgorithm } from '../core/rl/algorithms.js';
 import type { TrainerEvent } from '../core/rl/trainer.js';
-import { makeEnv } from '../envs/registry.js';
 import type { BackendReport } from './backendInfo.js';
-import { EnvShard } from './envShard.js';
 import type { FromTrainWorker } from './protocol.js';
+import { closeShardLinks, CPU_REPORT as cpu, shardLink as link } from './runController.fixture.js';
 import { RunController } from './runController.js';
-import { ShardLink } from './workerEnvPool.js';
-
-const cpu: BackendReport = { backend: 'cpu', requested: 'cpu', adapter: null, wasm: null, fallbacks: [] };
-const channels: MessageChannel[] = [];
-
-/** A shard link; `fail` answers every request with that error instead. */
-function link(fail?: string): ShardLink {
-  const c = new MessageChannel();
-  channels.push(c);
-  const shard = new EnvShard((id) => makeEnv(id));
-  c.port1.addEventListener('message', (e) =>
-    c.port1.postMessage(fail ? { type: 'error', id: e.data.id, message: fail } : shard.handle(e.data)),
-  );
-  c.port1.start();
-  return new ShardLink(c.port2);
-}
 
 const config: Config = {
   ...applyAlgorithm(defaultConfig(), 'starpo-grpo'),
@@ -62,12 +45,7 @@ const settle = async (rc: RunController) => {
 beforeAll(async () => {
   await tf.setBackend('cpu');
 });
-afterAll(() => {
-  for (const c of channels) {
-    c.port1.close();
-    c.port2.close();
-  }
-});
+afterAll(closeShardLinks);
 
 describe('RunController faults', () => {
   it('pauses after three NaN iterations in a row with a suggestion, until a live change', async () => {
