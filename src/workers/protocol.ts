@@ -108,6 +108,10 @@ export type FromTrainWorker =
       samples: SampledTrajectory[];
     }
   | { type: 'progress'; runId: string; iteration: number; planned: number; phase: RunPhase }
+  /**
+   * The weights after `iteration` iterations. Sent after the `reports` holding the rows of every
+   * iteration before it, so a run resumed from it has all its earlier rows.
+   */
   | {
       type: 'checkpoint';
       runId: string;

@@ -162,12 +162,14 @@ export class RunController {
       this.poisonWeights(r);
     }
     const every = r.trainer.config.checkpointEvery;
+    const sends = r.batcher.sends;
     await r.trainer.step();
     // The trainer checkpoints every `checkpointEvery`; in between, one every RECOVERY_CHECKPOINT_MS.
     const periodic = every > 0 && r.trainer.iteration % every === 0;
     if (!periodic && performance.now() - r.checkpointAt >= RECOVERY_CHECKPOINT_MS)
       await this.checkpoint(r.runId, r.trainer.iteration);
-    if (r.batcher.maybeFlush() || it === 0)
+    // Progress follows each send of rows (a checkpoint sends the rows before it, too).
+    if (r.batcher.maybeFlush() || r.batcher.sends !== sends || it === 0)
       this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'running');
   }
 
@@ -271,6 +273,10 @@ export class RunController {
       tokenizer: r.tokenizer,
       meta: { env: r.config.env, iteration, seed: r.config.seed, algorithm: r.config.algorithm },
     });
+    // The rows of the iterations the checkpoint includes go out before it: a worker killed right
+    // after the UI got the checkpoint must not leave those rows buffered here (the run would
+    // resume at `iteration` with a gap in its rows, and its stored record would run ahead).
+    r.batcher.flush();
     this.post({ type: 'checkpoint', runId, iteration, manifest: saved.manifest, blob: saved.blob }, [
       saved.blob.buffer as ArrayBuffer,
     ]);

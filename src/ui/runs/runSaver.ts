@@ -104,7 +104,12 @@ async function saveBatch(next: Batch): Promise<void> {
   }
 }
 
-/** The run continues from `iteration` after a worker restart: drop what came after, stored too. */
+/**
+ * The run continues from `iteration` after a worker restart: drop what came after, stored too.
+ * The kept-back batch is trimmed when the rewind's turn in the write queue comes, not before: a
+ * batch that was already queued when the worker died may still fail (a full quota) and be kept
+ * back with rows from after `iteration`, which must not come back with the next save.
+ */
 export function rewindSaved(id: string, iteration: number, backend: string): void {
   const keep = (b: Batch): Batch => ({
     runId: b.runId,
@@ -112,10 +117,15 @@ export function rewindSaved(id: string, iteration: number, backend: string): voi
     events: b.events.filter((e) => e.iteration < iteration),
     samples: b.samples.filter((x) => x.iteration < iteration),
   });
-  if (unsaved?.runId === id) unsaved = keep(unsaved);
   if (gathering?.runId === id) gathering = keep(gathering);
   lastStoredSample = Math.min(lastStoredSample, iteration - 1);
-  // The record counts what is stored: not the unsaved rows before `iteration`, if any.
-  const stored = Math.min(iteration, unsaved?.rows[0]?.iteration ?? iteration);
-  write(() => db.rewindRun(id, iteration, { iteration: stored, backend }));
+  write(() => {
+    if (unsaved?.runId === id) unsaved = keep(unsaved);
+    // The record counts what is stored: not the kept-back rows before `iteration`, if any.
+    const stored = Math.min(
+      iteration,
+      unsaved?.runId === id ? (unsaved.rows[0]?.iteration ?? iteration) : iteration,
+    );
+    return db.rewindRun(id, iteration, { iteration: stored, backend });
+  });
 }

@@ -1,0 +1,146 @@
+// A train worker killed right after any message of a real run (Node, CPU backend, a checkpoint
+// after every iteration): the recovery continues from the last checkpoint the UI received, and
+// the run slice, rewound to it, must hold exactly the rows 0..k-1 of the iterations before it —
+// so every checkpoint has to reach the UI after the rows of the iterations it includes. The run
+// resumed from such a cut then goes on with row k, with no gap in the chart's rows; the
+// iteration counter the worker reports follows every iteration and agrees with the rows sent.
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Config, defaultConfig } from '../../core/config.js';
+import { applyAlgorithm } from '../../core/rl/algorithms.js';
+import type { FromTrainWorker, ResumePoint, RunReport } from '../../workers/protocol.js';
+import { RunRecovery } from '../../workers/recovery.js';
+import { closeShardLinks, CPU_REPORT as cpu, shardLink } from '../../workers/runController.fixture.js';
+import { RunController } from '../../workers/runController.js';
+import { useApp } from '../store/index.js';
+
+const config: Config = {
+  ...applyAlgorithm(defaultConfig(), 'starpo-grpo'),
+  env: 'minigrid/Empty-5x5',
+  groups: 2,
+  groupSize: 2,
+  maxTurns: 1,
+  maxTokensPerTurn: 4,
+  contextLength: 64,
+  iterations: 6,
+  evalEvery: 0,
+  miEvery: 0,
+  minibatch: 4,
+  checkpointEvery: 1,
+  backend: 'cpu',
+};
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+/** A worker message as the client hands it to listeners (a batch split into its parts). */
+function reportsOf(m: FromTrainWorker): RunReport[] {
+  switch (m.type) {
+    case 'reports':
+      return [
+        ...(m.rows.length ? [{ type: 'metrics' as const, runId: m.runId, rows: m.rows }] : []),
+        ...(m.events.length ? [{ type: 'events' as const, runId: m.runId, events: m.events }] : []),
+        ...(m.samples.length ? [{ type: 'sample' as const, runId: m.runId, samples: m.samples }] : []),
+      ];
+    case 'progress':
+    case 'checkpoint':
+    case 'finished':
+    case 'runError':
+      return [m];
+    default:
+      return [];
+  }
+}
+
+/** The UI's view of a run whose worker was killed after `messages`: where it resumes, what the slice holds. */
+async function killAfter(messages: readonly FromTrainWorker[]) {
+  let resume: ResumePoint | undefined;
+  let recovered: number | null = null;
+  const rec = new RunRecovery({
+    restart: async () => cpu,
+    start: async (_id, _config, _base, _paused, point) => {
+      resume = point;
+      return { info: {} as never, report: cpu };
+    },
+    emit: (r) => {
+      if (r.type === 'recovered' && r.runId !== null) recovered = r.iteration;
+    },
+  });
+  rec.began('k', config, { kind: 'fresh' }, false);
+  const s = useApp.getState();
+  s.beginRun('k', 'killed', config.iterations, config.env);
+  for (const r of messages.flatMap(reportsOf)) {
+    rec.observe(r);
+    if (r.type === 'metrics') useApp.getState().addReports(r.rows, [], []);
+  }
+  await rec.fault('crash', 'the train worker was killed');
+  if (recovered !== null) useApp.getState().rewindRun(recovered);
+  return { resume, recovered: recovered as number | null, slice: useApp.getState() };
+}
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+afterAll(closeShardLinks);
+
+describe('a worker killed mid-run resumes with the rows before its checkpoint', () => {
+  it('holds rows 0..k-1 after a rewind to k, wherever the kill falls, and goes on with row k', async () => {
+    const got: FromTrainWorker[] = [];
+    const links = [shardLink()];
+    const rc = new RunController(
+      (m) => got.push(m),
+      () => links,
+      async () => cpu,
+    );
+    // Two single steps, then the background loop (whose reports are throttled) to the end.
+    await rc.start(1, 'k', config, { kind: 'fresh' }, true);
+    await rc.stepOne();
+    await rc.stepOne();
+    rc.resume();
+    for (let k = 0; k < 500 && !got.some((m) => m.type === 'finished'); k++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(got.some((m) => m.type === 'finished')).toBe(true);
+    // The iteration counter follows every iteration, and never disagrees with the rows sent.
+    let sent = 0;
+    const counted = new Set<number>();
+    for (const m of got) {
+      if (m.type === 'reports') sent += m.rows.length;
+      if (m.type !== 'progress') continue;
+      counted.add(m.iteration);
+      expect(m.iteration).toBe(sent);
+    }
+    expect([...counted].sort((a, b) => a - b)).toEqual(range(config.iterations + 1));
+
+    const resumedAt = new Set<number>();
+    let cutAtThree: FromTrainWorker[] | null = null;
+    for (let i = 0; i < got.length; i++) {
+      const prefix = got.slice(0, i + 1);
+      const { resume, recovered, slice } = await killAfter(prefix);
+      if (recovered === null) continue; // the run had finished: nothing to resume
+      resumedAt.add(recovered);
+      expect(resume?.iteration ?? 0).toBe(recovered);
+      expect((resume?.rows ?? []).map((r) => r.iteration)).toEqual(range(recovered));
+      expect(slice.iteration).toBe(recovered);
+      expect(slice.rows.map((r) => r.iteration)).toEqual(range(recovered));
+      const last = prefix.at(-1);
+      if (last?.type === 'checkpoint' && last.iteration === 3) cutAtThree = prefix;
+    }
+    // Kills fell after every checkpoint: each was a place to resume from.
+    for (const k of range(config.iterations)) expect(resumedAt.has(k)).toBe(true);
+
+    // Killed right after the checkpoint at 3 arrived: the resumed run's next row is 3.
+    if (!cutAtThree) throw new Error('no checkpoint at 3');
+    const { resume } = await killAfter(cutAtThree);
+    const again: FromTrainWorker[] = [];
+    const rc2 = new RunController(
+      (m) => again.push(m),
+      () => links,
+      async () => cpu,
+    );
+    await rc2.start(1, 'k', config, { kind: 'fresh' }, true, resume);
+    await rc2.stepOne();
+    for (const r of again.flatMap(reportsOf))
+      if (r.type === 'metrics') useApp.getState().addReports(r.rows, [], []);
+    expect(useApp.getState().rows.map((r) => r.iteration)).toEqual(range(4));
+    await rc2.reset();
+  }, 60_000);
+});
