@@ -6,7 +6,7 @@ import { parseStudyBands } from '../../core/metrics/studyBands.js';
 import { sweepCommand } from '../commands/sweep.js';
 import { settingsFor } from '../commands/train.js';
 import { runCommand } from '../testing.js';
-import { planStudy } from './study.js';
+import { planStudy, studyPreset } from './study.js';
 import { lineChartSvg } from './svg.js';
 
 const TINY = [
@@ -161,7 +161,42 @@ describe('echo-trap study', () => {
       ['sokoban/Sokoban-6x6', 5, 2],
     ]);
     for (const r of runs) expect([r.config.historyTurns, r.config.contextLength]).toEqual([1, 256]);
+    // Each RAGEN env runs its own vanilla preset's budget; other envs the echo-trap preset's.
+    const budget = runs.map((r) => [r.config.groups, r.config.groupSize, r.config.lr, r.config.temperature]);
+    expect(budget).toEqual([
+      [8, 8, 1e-3, 1],
+      [8, 8, 1e-3, 1],
+      [8, 8, 3e-4, 1],
+    ]);
+    expect(studyPreset('bandit/Bandit').name).toBe('bandit-starpo');
+    expect(studyPreset('minigrid/DoorKey-5x5').name).toBe('echo-trap');
+    expect(studyPreset('webshop/lite').name).toBe('echo-trap');
   });
+
+  it('keeps the envs run before in the report and sets RAGEN envs beside the paper', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'starpo-study-'));
+    const common = ['--out', join(dir, 'results'), '--docs', join(dir, 'echo-trap.md')];
+    const rest = ['--seeds', '1', '--ablations', 'false', '--unmatched', 'false', ...common, ...TINY];
+    const study = ['--study', 'echo-trap', '--algos', 'starpo-grpo'];
+    const a = await runCommand(sweepCommand, [...study, '--envs', 'minigrid/Empty-5x5', ...rest]);
+    expect(a.code).toBe(0);
+    const b = await runCommand(sweepCommand, [...study, '--envs', 'bandit/Bandit', ...rest]);
+    expect(b.code).toBe(0);
+    const md = await readFile(join(dir, 'echo-trap.md'), 'utf8');
+    expect(md).toMatch(/2 of 2 planned runs have finished/);
+    // This invocation's env first, then the one found in the results directory.
+    expect(md.indexOf('## bandit/Bandit')).toBeGreaterThan(0);
+    expect(md.indexOf('## minigrid/Empty-5x5')).toBeGreaterThan(md.indexOf('## bandit/Bandit'));
+    expect(md).toMatch(
+      /Settings \(steps matched\): the `bandit-starpo` preset's budget — 2 × 2 rollouts, 2 iterations/,
+    );
+    expect(md).toMatch(/### Beside the paper: Bandit/);
+    expect(md).toMatch(/\| starpo-s \| ≈ 1\.0 at step 200 \| 0 \| not run \| – \| – \|/);
+    expect(md).toMatch(
+      /\*\*The paper's shape:\*\* PPO holds longer than GRPO; StarPO-S does not collapse\. \*\*Here:\*\* not run \(needs starpo-ppo and starpo-grpo runs\)/,
+    );
+    expect(md).not.toMatch(/Beside the paper: Empty/);
+  }, 300_000);
 
   it('draws a mean line and a band per series', () => {
     const rows = (k: number) => [0, 1, 2].map((i) => ({ iteration: i, 'rollout/successRate': 0.1 * i + k }));

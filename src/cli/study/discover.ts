@@ -1,0 +1,53 @@
+// The runs already in a study's results directory (results/echo-trap/<env>/<variant>/<algo>/
+// seed-<n>), whatever invocation made them: a report written after running one env keeps the
+// sections of the envs run before it. Only directories named after a known env are read.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from '../../core/config.js';
+import type { StudyRun } from './analyze.js';
+
+/** An env id's directory name under the results directory. */
+export const envSlug = (env: string) => env.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+
+async function subdirs(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
+/** A found run with the config its directory was started with (config.json), if readable. */
+export interface FoundRun extends StudyRun {
+  config?: Config;
+}
+
+/** Every run directory under `out` for the envs in `envs` (in that order). */
+export async function discoverRuns(out: string, envs: readonly string[]): Promise<FoundRun[]> {
+  const found: FoundRun[] = [];
+  for (const env of envs) {
+    const envDir = join(out, envSlug(env));
+    for (const variant of await subdirs(envDir)) {
+      for (const algo of await subdirs(join(envDir, variant))) {
+        for (const name of await subdirs(join(envDir, variant, algo))) {
+          const m = /^seed-(\d+)$/.exec(name);
+          if (!m) continue;
+          const dir = join(envDir, variant, algo, name);
+          let config: Config | undefined;
+          try {
+            config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as Config;
+          } catch {
+            config = undefined; // started but never configured: no bands from it
+          }
+          found.push({ env, variant, algo, seed: Number(m[1]), dir, config });
+        }
+      }
+    }
+  }
+  return found;
+}
