@@ -20,6 +20,7 @@ import { countDispatches } from './dispatch.js';
 import { benchEnvFamilies, benchEnvPath } from './envBench.js';
 import type { GpuPart } from './gpuPart.js';
 import { runGpuChild, swiftshaderIcd } from './nodeGpu.js';
+import { benchPreset } from './presetBench.js';
 import { PROBE_SHAPE, probeBackends } from './probe.js';
 import { benchRollout } from './rolloutBench.js';
 import {
@@ -59,6 +60,8 @@ export interface BenchSettings {
     iterations: number;
   };
   gpu: { sizes: ModelSize[]; step: Omit<StepShape, 'vocab'>; timeoutMs: number };
+  /** The echo-trap preset with its shipped base model: iterations to time (0: skipped). */
+  presetIterations: number;
 }
 
 export const FULL_SETTINGS: BenchSettings = {
@@ -82,6 +85,7 @@ export const FULL_SETTINGS: BenchSettings = {
     iterations: 50,
   },
   gpu: { sizes: ['nano', 'micro'], step: { rows: 8, T: 64, scoreRows: 8 }, timeoutMs: 900_000 },
+  presetIterations: 6,
 };
 
 /** Small enough for CI (well under a minute on two cores); same schema, webgpu off by default. */
@@ -106,6 +110,7 @@ export const QUICK_SETTINGS: BenchSettings = {
     iterations: 3,
   },
   gpu: { sizes: ['nano'], step: { rows: 2, T: 32, scoreRows: 2 }, timeoutMs: 240_000 },
+  presetIterations: 0,
 };
 
 const SOFTWARE_LABEL = 'software adapter (SwiftShader), correctness only';
@@ -236,6 +241,11 @@ export async function runBench(
     tr.iterations,
   );
   const nt = trained.memory.numTensors;
+  let preset: BenchResults['preset'] = null;
+  if (s.presetIterations > 0) {
+    log(`bench: echo-trap preset, ${s.presetIterations} iterations on ${runOn}`);
+    preset = await benchPreset('echo-trap', runOn, s.presetIterations);
+  }
   const growth = (nt.at(-1) ?? 0) - (nt[Math.min(1, nt.length - 1)] ?? 0);
 
   // WebGPU in a child process (Dawn on SwiftShader).
@@ -314,6 +324,7 @@ export async function runBench(
       split: trained.split,
       perIteration: trained.perIteration,
     },
+    preset,
     memory: {
       backend: runOn,
       iterations: tr.iterations,

@@ -130,6 +130,18 @@ export const benchResults = z.object({
     tensorGrowth: z.number().int(),
     flat: z.boolean(),
   }),
+  /** The echo-trap preset with its shipped base model (full runs; null in --quick). */
+  preset: z
+    .object({
+      preset: z.string(),
+      backend,
+      env: z.string(),
+      iterations: z.number().int().positive(),
+      secondsPerIteration: z.number().nonnegative(),
+      split: split.omit({ totalMs: true }),
+      projected200Seconds: z.number().nonnegative(),
+    })
+    .nullable(),
   ratios: z.record(z.string(), z.number().nullable()),
   targets: z.array(
     z.object({
@@ -195,6 +207,21 @@ export function deriveTargets(m: Measured): BenchResults['targets'] {
       met: d?.reduction != null ? d.reduction >= 3 : null,
     });
   }
+  // Upstream Python MiniGrid with text observations: about 3,500 steps/s on a machine like ours.
+  const minigrid = m.envs.filter((e) => e.family.startsWith('minigrid/'));
+  const slowest = minigrid.length > 0 ? Math.min(...minigrid.map((e) => e.stepsPerSec)) : null;
+  targets.push({
+    name: 'MiniGrid text steps/s against upstream Python (~3,500/s), slowest family',
+    target: '>= 50x',
+    value: slowest === null ? null : Math.round(slowest / 350) / 10,
+    met: slowest === null ? null : slowest / 3500 >= 50,
+  });
+  targets.push({
+    name: `${m.preset?.preset ?? 'echo-trap'} preset: 200 iterations on ${m.preset?.backend ?? 'wasm'} (seconds, projected from ${m.preset?.iterations ?? 0} iterations)`,
+    target: '< 300',
+    value: m.preset ? Math.round(m.preset.projected200Seconds) : null,
+    met: m.preset ? m.preset.projected200Seconds < 300 : null,
+  });
   targets.push({
     name: `tensor count flat over ${m.memory.iterations} iterations`,
     target: 'growth 0',

@@ -142,6 +142,26 @@ export function formatTables(r: BenchResults): string {
       ],
     ),
   );
+  if (r.preset) {
+    const p = r.preset;
+    out.push(
+      table(
+        `The ${p.preset} preset (${p.backend}, ${p.env}, shipped base model; mean of ${Math.max(1, p.iterations - 1)} iterations)`,
+        ['rollout', 'env', 'scoring', 'update', 'metrics', 's / iteration', '200 iterations (s)'],
+        [
+          [
+            n(p.split.rolloutMs, 1),
+            n(p.split.envMs, 1),
+            n(p.split.scoringMs, 1),
+            n(p.split.updateMs, 1),
+            n(p.split.metricsMs, 1),
+            n(p.secondsPerIteration, 2),
+            n(p.projected200Seconds, 0),
+          ],
+        ],
+      ),
+    );
+  }
   const m = r.memory;
   out.push(
     `Memory over ${m.iterations} iterations (${m.backend}): tensors ${m.numTensors[0]} → ${m.numTensors.at(-1)} (growth after warm-up ${m.tensorGrowth}), GPU bytes ${m.gpuBytes[0]} → ${m.gpuBytes.at(-1)}\n`,

@@ -44,6 +44,16 @@ describe('bench --quick', () => {
     expect(results.probe.filter((p) => p.msPerStep !== null)).toHaveLength(2);
     expect(results.backends.find((b) => b.backend === 'webgpu')?.available).toBe(false);
     expect(results.targets.map((t) => t.met)).toContain(results.memory.flat);
+    // --quick skips the preset timing: its target is reported as not measured.
+    expect(results.preset).toBeNull();
+    const byName = (s: string) => results.targets.find((t) => t.name.includes(s));
+    expect(byName('preset: 200 iterations')).toMatchObject({ value: null, met: null });
+    const env = byName('MiniGrid text steps/s');
+    const minigrid = Math.min(
+      ...results.envs.filter((e) => e.family.startsWith('minigrid/')).map((e) => e.stepsPerSec),
+    );
+    expect(env?.value).toBeCloseTo(minigrid / 3500, 1);
+    expect(env?.met).toBe(minigrid >= 175_000);
     expect(r.stdout).toContain('Trainer iteration');
     expect(r.stdout).toContain('Targets (reported, not asserted)');
   }, 120_000);

@@ -1,0 +1,68 @@
+// The echo-trap preset as a user runs it: the shipped DoorKey-5x5 base model, the preset's
+// config (4 × 8 rollouts, 4 optimizer steps, evaluation and MI on their schedule) for a few
+// iterations on one backend, and what 200 iterations would take at that rate (issue 9's
+// "200 iterations in under 5 minutes on WASM" target; reported, never asserted).
+import { loadBase } from '../cli/baseModel.js';
+import { completeConfig, defaultConfig } from '../core/config.js';
+import { disposeModel } from '../core/model/params.js';
+import { applyPreset } from '../core/presets.js';
+import { InProcessEnvPool } from '../core/rl/envPool.js';
+import { envIds, envSpec } from '../envs/registry.js';
+import type { BackendName } from '../workers/backend.js';
+import { benchTrainer } from './trainerBench.js';
+
+/** The iterations a user plans for the target. */
+export const PRESET_TARGET_ITERATIONS = 200;
+
+export interface PresetBench {
+  preset: string;
+  backend: BackendName;
+  env: string;
+  iterations: number;
+  /** Mean over the timed iterations (the first is a warm-up). */
+  secondsPerIteration: number;
+  split: { rolloutMs: number; envMs: number; scoringMs: number; updateMs: number; metricsMs: number };
+  /** secondsPerIteration × 200. */
+  projected200Seconds: number;
+}
+
+/** Runs `iterations` iterations of the named preset with its env's shipped base model. */
+export async function benchPreset(
+  name: string,
+  backend: BackendName,
+  iterations: number,
+): Promise<PresetBench> {
+  const defaults = defaultConfig();
+  const presetOnly = applyPreset(defaults, name);
+  const loaded = await loadBase({
+    env: presetOnly.env,
+    size: 'nano',
+    context: presetOnly.contextLength,
+    seed: 1,
+  });
+  // The base model's episode settings first, then the preset, as the playground applies them.
+  const withBase = applyPreset({ ...defaults, ...loaded.settings, env: presetOnly.env }, name);
+  const r = completeConfig({ ...withBase, backend, seed: 1, iterations: Math.max(iterations, 2) }, envIds());
+  if (!r.ok) throw new Error(`bench preset ${name}: ${JSON.stringify(r.errors)}`);
+  const spec = envSpec(r.config.env);
+  try {
+    const t = await benchTrainer(
+      r.config,
+      loaded.base,
+      { pool: new InProcessEnvPool(() => spec.make()), evalPool: new InProcessEnvPool(() => spec.make()) },
+      iterations,
+    );
+    const { totalMs, ...split } = t.split;
+    return {
+      preset: name,
+      backend,
+      env: r.config.env,
+      iterations,
+      secondsPerIteration: totalMs / 1000,
+      split,
+      projected200Seconds: (totalMs / 1000) * PRESET_TARGET_ITERATIONS,
+    };
+  } finally {
+    disposeModel(loaded.base.policy);
+  }
+}
