@@ -175,7 +175,10 @@ describe('echo-trap study', () => {
 
   it('keeps the envs run before in the report and sets RAGEN envs beside the paper', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'starpo-study-'));
-    const common = ['--out', join(dir, 'results'), '--docs', join(dir, 'echo-trap.md')];
+    const common = [
+      ...['--out', join(dir, 'results'), '--docs', join(dir, 'echo-trap.md')],
+      ...['--bands', join(dir, 'bands.json')],
+    ];
     const rest = ['--seeds', '1', '--ablations', 'false', '--unmatched', 'false', ...common, ...TINY];
     const study = ['--study', 'echo-trap', '--algos', 'starpo-grpo'];
     const a = await runCommand(sweepCommand, [...study, '--envs', 'minigrid/Empty-5x5', ...rest]);
