@@ -3,7 +3,13 @@
 // the tfjs tensor count and tensor bytes must be flat from the warm-up on (the optimizer's
 // slots exist after the first update), and the JS heap must stay within a bound — compared
 // as the minimum over a window at the start and at the end, since single readings ride the
-// garbage collector's sawtooth (with --expose-gc, a collection runs before each reading). Used by
+// garbage collector's sawtooth (with --expose-gc, a collection runs before each reading). On the
+// WebGPU backend each sample also records the GPU buffer bytes tfjs reports (in use by live
+// tensors, and allocated: the buffer pool, free buffers included). The pool grows to the run's
+// working set and must then stop: the plateau rule (gpuPlateau) passes when the largest allocated
+// figure over the last window after the warm-up is at most the largest over the first window plus
+// a tolerance of max(1 MiB, 2 % of that first-window maximum); windows as for the heap (a quarter
+// of the post-warm-up samples, 3 to 50). On cpu/wasm the GPU fields are null. Used by
 // `npm run starpo -- soak` and, shortened, by the unit tests.
 import * as tf from '@tensorflow/tfjs';
 import { randomBase } from '../cli/baseModel.js';
@@ -31,6 +37,25 @@ export interface SoakSample {
   numTensors: number;
   numBytes: number;
   heapMiB: number;
+  /** Bytes of GPU buffers held by live tensors and pending uniforms (webgpu; null elsewhere). */
+  gpuBytesInUse: number | null;
+  /** Bytes of all GPU buffers tfjs has created and not destroyed, free pool included (webgpu). */
+  gpuBytesAllocated: number | null;
+}
+
+/** Allocated GPU bytes over the run (webgpu only) and the plateau rule's verdict. */
+export interface GpuBytesReport {
+  /** At the end of the warm-up. */
+  baseline: number;
+  end: number;
+  max: number;
+  /** Largest over the first / last window after the warm-up. */
+  firstWindowMax: number;
+  lastWindowMax: number;
+  toleranceBytes: number;
+  /** Bytes in use by live tensors at the end of the run. */
+  inUseEnd: number;
+  ok: boolean;
 }
 
 export interface SoakReport {
@@ -45,22 +70,62 @@ export interface SoakReport {
   /** Lowest heap over the last window minus lowest over the first window after the warm-up. */
   heapGrowthMiB: number;
   heapMaxMiB: number;
+  /** GPU buffer bytes on webgpu (null on cpu/wasm). */
+  gpuBytes: GpuBytesReport | null;
   /** Tensors left over once the trainer, models and base are disposed (must be 0). */
   leakedTensors: number;
   faults: number;
   secondsPerIteration: number;
-  /** Tensor count and bytes flat, heap growth within the bound. */
+  /** Tensor count and bytes flat, heap growth within the bound, GPU bytes plateaued (webgpu). */
   ok: boolean;
   problems: string[];
 }
 
 const mib = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10;
 
+/** Window length for comparing the start and the end of `n` post-warm-up samples. */
+export function soakWindow(n: number): number {
+  return Math.max(3, Math.min(50, Math.floor(n / 4)));
+}
+
+/** Smallest tolerance of the plateau rule, in bytes. */
+export const GPU_PLATEAU_MIN_TOLERANCE = 1024 * 1024;
+/** Relative tolerance of the plateau rule (of the first window's maximum). */
+export const GPU_PLATEAU_REL_TOLERANCE = 0.02;
+
+/**
+ * The plateau rule on a series of allocated GPU bytes taken after the warm-up: the maximum over
+ * the last window must not exceed the maximum over the first window by more than
+ * max(1 MiB, 2 % of the first window's maximum). An empty series passes.
+ */
+export function gpuPlateau(series: readonly number[], window = soakWindow(series.length)) {
+  if (series.length === 0) return { firstWindowMax: 0, lastWindowMax: 0, toleranceBytes: 0, ok: true };
+  const firstWindowMax = Math.max(...series.slice(0, window));
+  const lastWindowMax = Math.max(...series.slice(-window));
+  const toleranceBytes = Math.max(
+    GPU_PLATEAU_MIN_TOLERANCE,
+    Math.round(firstWindowMax * GPU_PLATEAU_REL_TOLERANCE),
+  );
+  return {
+    firstWindowMax,
+    lastWindowMax,
+    toleranceBytes,
+    ok: lastWindowMax <= firstWindowMax + toleranceBytes,
+  };
+}
+
 function sample(): SoakSample {
   (globalThis as { gc?: () => void }).gc?.();
-  const m = tf.memory();
-  // Node-only module (cli/reliability), so process is available.
-  return { numTensors: m.numTensors, numBytes: m.numBytes, heapMiB: mib(process.memoryUsage().heapUsed) };
+  // The webgpu backend adds its buffer manager's figures to tf.memory().
+  const m = tf.memory() as tf.MemoryInfo & { numBytesInGPU?: number; numBytesAllocatedInGPU?: number };
+  return {
+    numTensors: m.numTensors,
+    numBytes: m.numBytes,
+    // Node-only module (cli/reliability), so process is available.
+    heapMiB: mib(process.memoryUsage().heapUsed),
+    gpuBytesInUse: m.numBytesInGPU ?? null,
+    gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null,
+  };
 }
 
 /** The soak's config: tiny rollouts, nothing periodic but the iterations themselves. */
@@ -111,6 +176,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const bytes = { lo: Number.POSITIVE_INFINITY, hi: 0 };
   let heapMax = 0;
   const heap: number[] = [];
+  const gpu: number[] = [];
+  let gpuMax = 0;
   const t0 = performance.now();
   try {
     while (trainer.iteration < config.iterations && !trainer.haltReason) {
@@ -124,6 +191,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         bytes.hi = Math.max(bytes.hi, last.numBytes);
         heapMax = Math.max(heapMax, last.heapMiB);
         heap.push(last.heapMiB);
+        if (last.gpuBytesAllocated !== null) {
+          gpu.push(last.gpuBytesAllocated);
+          gpuMax = Math.max(gpuMax, last.gpuBytesAllocated);
+        }
       }
       o.onIteration?.(trainer.iteration, last);
     }
@@ -141,12 +212,27 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const leaked = tf.memory().numTensors - before;
   if (leaked !== 0) problems.push(`${leaked} tensors outlived the run`);
   if (trainer.haltReason) problems.push(`the run paused: ${trainer.haltReason}`);
-  const w = Math.max(3, Math.min(50, Math.floor(heap.length / 4)));
+  const w = soakWindow(heap.length);
   const growth =
     heap.length === 0
       ? 0
       : Math.round((Math.min(...heap.slice(-w)) - Math.min(...heap.slice(0, w))) * 10) / 10;
   if (growth > maxGrowth) problems.push(`heap grew by ${growth} MiB (limit ${maxGrowth})`);
+  let gpuBytes: GpuBytesReport | null = null;
+  if (gpu.length > 0 && baseline.gpuBytesAllocated !== null) {
+    const p = gpuPlateau(gpu, w);
+    gpuBytes = {
+      baseline: baseline.gpuBytesAllocated,
+      end: last.gpuBytesAllocated ?? 0,
+      max: gpuMax,
+      ...p,
+      inUseEnd: last.gpuBytesInUse ?? 0,
+    };
+    if (!p.ok)
+      problems.push(
+        `GPU bytes kept growing: ${p.lastWindowMax} at the end against ${p.firstWindowMax} after the warm-up (tolerance ${p.toleranceBytes})`,
+      );
+  }
   return {
     iterations: trainer.iteration,
     env: config.env,
@@ -157,6 +243,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     tensorRange: [tensors.lo, tensors.hi],
     heapGrowthMiB: growth,
     heapMaxMiB: heapMax,
+    gpuBytes,
     leakedTensors: leaked,
     faults,
     secondsPerIteration: Math.round((seconds / Math.max(1, trainer.iteration)) * 1000) / 1000,
