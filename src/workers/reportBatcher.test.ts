@@ -39,8 +39,11 @@ describe('ReportBatcher', () => {
       () => 0,
     );
     expect(b.flush()).toBe(false);
+    expect(b.empty).toBe(true);
     b.addEvent({ type: 'live', iteration: 3, changes: { lr: 0.01 } });
+    expect(b.empty).toBe(false);
     expect(b.flush()).toBe(true);
+    expect(b.empty).toBe(true);
     expect(sent[0]?.events).toHaveLength(1);
     expect(sent[0]?.rows).toHaveLength(0);
   });

@@ -38,6 +38,11 @@ export class ReportBatcher {
     this.latest = sample;
   }
 
+  /** Whether nothing is buffered (everything added so far was sent). */
+  get empty(): boolean {
+    return this.rows.length === 0 && this.events.length === 0 && this.latest === null;
+  }
+
   /** Sends when the interval has passed; returns whether it sent. */
   maybeFlush(): boolean {
     if (this.clock() - this.last < this.intervalMs) return false;
@@ -46,7 +51,7 @@ export class ReportBatcher {
 
   /** Sends whatever is buffered now; returns whether there was anything. */
   flush(): boolean {
-    if (this.rows.length === 0 && this.events.length === 0 && this.latest === null) return false;
+    if (this.empty) return false;
     const batch: ReportBatch = {
       rows: this.rows,
       events: this.events,

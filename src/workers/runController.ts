@@ -5,7 +5,8 @@
 // play/pause/step: a pause or stop takes effect after the iteration in flight.
 // Faults (issue 10): an iteration that fails on the GPU is handed to `onGpuFault` (the UI side
 // restarts the worker on WASM), a checkpoint goes out at least every RECOVERY_CHECKPOINT_MS so
-// a restart loses little, and a run can start from such a checkpoint (`resume`).
+// a restart loses little, and a run can start from such a checkpoint (`resume`). A checkpoint
+// goes out only after the rows of the iterations it includes (held until their batch is sent).
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../core/config.js';
 import { loadCheckpoint, saveCheckpoint } from '../core/model/checkpoint.js';
@@ -35,7 +36,11 @@ interface ActiveRun {
   disposed: boolean;
   /** performance.now() of the last checkpoint sent (or of the start). */
   checkpointAt: number;
+  /** A checkpoint waiting for the batch with the rows it includes (see `checkpoint`). */
+  held: { checkpoint: CheckpointMessage | null };
 }
+
+type CheckpointMessage = Extract<FromTrainWorker, { type: 'checkpoint' }>;
 
 /** A run sends a checkpoint at least this often (ms), so a restart after a fault loses little. */
 export const RECOVERY_CHECKPOINT_MS = 30_000;
@@ -90,8 +95,15 @@ export class RunController {
     if (shards.length === 0) throw new Error('no env workers are attached');
     this.progress(runId, 0, config.iterations, 'loading');
     const { base, info } = await loadBase(choice, config);
-    // One message per batch, so the UI stores each batch in one IndexedDB transaction.
-    const batcher = new ReportBatcher((b) => this.post({ type: 'reports', runId, ...b }));
+    // One message per batch, so the UI stores each batch in one IndexedDB transaction; a held
+    // checkpoint follows the batch that carries the rows before it.
+    const held: ActiveRun['held'] = { checkpoint: null };
+    const batcher = new ReportBatcher((b) => {
+      this.post({ type: 'reports', runId, ...b });
+      const cp = held.checkpoint;
+      held.checkpoint = null;
+      if (cp) this.post(cp, [cp.blob.buffer as ArrayBuffer]);
+    });
     let models: RunModels;
     let trainer: Trainer;
     try {
@@ -139,6 +151,7 @@ export class RunController {
       finished: false,
       disposed: false,
       checkpointAt: performance.now(),
+      held,
     };
     this.post({ type: 'started', id, runId, info, report });
     if (paused) this.progress(runId, trainer.iteration, config.iterations, 'paused');
@@ -162,14 +175,12 @@ export class RunController {
       this.poisonWeights(r);
     }
     const every = r.trainer.config.checkpointEvery;
-    const sends = r.batcher.sends;
     await r.trainer.step();
     // The trainer checkpoints every `checkpointEvery`; in between, one every RECOVERY_CHECKPOINT_MS.
     const periodic = every > 0 && r.trainer.iteration % every === 0;
     if (!periodic && performance.now() - r.checkpointAt >= RECOVERY_CHECKPOINT_MS)
       await this.checkpoint(r.runId, r.trainer.iteration);
-    // Progress follows each send of rows (a checkpoint sends the rows before it, too).
-    if (r.batcher.maybeFlush() || r.batcher.sends !== sends || it === 0)
+    if (r.batcher.maybeFlush() || it === 0)
       this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'running');
   }
 
@@ -273,13 +284,19 @@ export class RunController {
       tokenizer: r.tokenizer,
       meta: { env: r.config.env, iteration, seed: r.config.seed, algorithm: r.config.algorithm },
     });
-    // The rows of the iterations the checkpoint includes go out before it: a worker killed right
-    // after the UI got the checkpoint must not leave those rows buffered here (the run would
-    // resume at `iteration` with a gap in its rows, and its stored record would run ahead).
-    r.batcher.flush();
-    this.post({ type: 'checkpoint', runId, iteration, manifest: saved.manifest, blob: saved.blob }, [
-      saved.blob.buffer as ArrayBuffer,
-    ]);
+    const msg: CheckpointMessage = {
+      type: 'checkpoint',
+      runId,
+      iteration,
+      manifest: saved.manifest,
+      blob: saved.blob,
+    };
+    // A checkpoint never reaches the UI before the rows of the iterations it includes: were the
+    // worker killed in between, the run would resume at `iteration` with those rows missing (a
+    // gap in the chart, a stored record one iteration ahead). While reports are buffered it is
+    // held and sent right after their batch; a newer checkpoint replaces a held one.
+    if (r.batcher.empty) this.post(msg, [saved.blob.buffer as ArrayBuffer]);
+    else r.held.checkpoint = msg;
   }
 
   private async finish(r: ActiveRun, reason: 'completed' | 'stopped'): Promise<void> {
