@@ -51,6 +51,7 @@ export interface RunSlice {
   setBusy(busy: boolean): void;
   beginRun(runId: string, name: string, planned: number, env: string): void;
   setStartInfo(info: RunStartInfo): void;
+  /** Appends a batch; the iteration counter goes up to the last row's iteration + 1 if below it. */
   addReports(
     rows: readonly MetricRow[],
     events: readonly TrainerEvent[],
@@ -101,6 +102,10 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     const s = get();
     const patch: Partial<RunSlice> = {};
     if (rows.length) patch.rows = [...s.rows, ...rows];
+    // The counter never shows fewer iterations than the rows (a run's last batch may come
+    // without a progress report after it, as when it is stopped).
+    const next = (rows.at(-1)?.iteration ?? -1) + 1;
+    if (next > s.iteration) patch.iteration = next;
     if (events.length) patch.events = [...s.events, ...events];
     if (samples.length) patch.samples = [...s.samples, ...samples].slice(-MAX_SAMPLES_IN_MEMORY);
     set(patch);
