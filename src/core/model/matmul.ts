@@ -26,6 +26,7 @@ function product(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
   const N = b.shape[b.rank - 1] as number;
   if (batch === 1 || M * K * N < LOOP_MIN_MACS) return tf.matMul(a, b);
   return tf.tidy(() => {
+    // wasm only: its tensors live in its own heap, so a synchronous read is a copy, not a GPU stall.
     const av = a.dataSync() as Float32Array;
     const bv = b.dataSync() as Float32Array;
     const outs: tf.Tensor[] = [];
