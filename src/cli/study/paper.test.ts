@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { LoadedRun } from './analyze.js';
 import { besidePaperSection, hasPaperCurves, heldFor } from './paper.js';
 
-function run(algo: string, seed: number, collapseAt: number | null, peak = 0.6, final = 0.3): LoadedRun {
+function run(
+  algo: string,
+  seed: number,
+  collapseAt: number | null,
+  peak = 0.6,
+  final = 0.3,
+  recovered = false,
+): LoadedRun {
   return {
     env: 'x',
     variant: 'matched',
@@ -13,7 +20,7 @@ function run(algo: string, seed: number, collapseAt: number | null, peak = 0.6, 
     rows: [0, 1, 2, 3].map((iteration) => ({ iteration, 'rollout/successRate': 0.1 * iteration })),
     summary: {
       echoTrap: collapseAt !== null,
-      recovered: false,
+      recovered,
       peakSuccess: peak,
       finalSuccess: final,
       firstWarningLead: null,
@@ -78,6 +85,14 @@ describe('beside the paper', () => {
       run('starpo-s', 2, null),
     ]);
     expect(seen).toMatch(/\*\*Here:\*\* seen: vanilla StarPO trapped in 2\/2, StarPO-S in 0\/2\./);
+    const recovering = besidePaperSection('sokoban/Sokoban-6x6', [
+      run('starpo-ppo', 1, 20),
+      run('starpo-s', 1, 9, 0.9, 0.86, true),
+      run('starpo-s', 2, null),
+    ]);
+    expect(recovering).toMatch(
+      /\| starpo-s \| ≈ 0\.19 at step 200 \| 2 \| .* \| 1\/2 \(1 recovered\) \| 24\.5 \|/,
+    );
     const both = besidePaperSection('frozenlake/FrozenLake-4x4', [
       run('starpo-ppo', 1, 20),
       run('starpo-s', 1, 9),

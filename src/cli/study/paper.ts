@@ -120,8 +120,10 @@ export function besidePaperSection(env: string, matched: readonly LoadedRun[]): 
     const start = meanStd(rs.map(startSuccess)).mean;
     const peak = meanStd(rs.map((r) => r.summary.peakSuccess)).mean;
     const final = meanStd(rs.map((r) => r.summary.finalSuccess)).mean;
+    const recovered = rs.filter((r) => r.summary.echoTrap && r.summary.recovered).length;
+    const traps = `${trapped(rs)}/${rs.length}${recovered > 0 ? ` (${recovered} recovered)` : ''}`;
     lines.push(
-      `| ${algo} | ${described} | ${rs.length} | ${f2(start)} → ${f2(peak)} → ${f2(final)} | ${trapped(rs)}/${rs.length} | ${meanStd(rs.map(heldFor)).mean.toFixed(1)} |`,
+      `| ${algo} | ${described} | ${rs.length} | ${f2(start)} → ${f2(peak)} → ${f2(final)} | ${traps} | ${meanStd(rs.map(heldFor)).mean.toFixed(1)} |`,
     );
   }
   lines.push('', `**The paper's shape:** ${paper.claim}. **Here:** ${paper.verdict(byAlgo)}.`, '');
