@@ -6,7 +6,9 @@
 // WebGPU in Node (a child process on Dawn with the SwiftShader Vulkan driver, as the kernel check
 // does; skipped, saying why, where no SwiftShader ICD is installed). The software adapter is slow
 // (a minute for the first iteration while ~110 shaders compile, then ~25 s of CPU per iteration),
-// so that soak runs the fewest iterations the command takes: 2, the first being the warm-up.
+// so that soak runs the fewest iterations the command takes: 2, the first being the warm-up —
+// still ~90 s, so it runs only when STARPO_WEBGPU_SOAK=1 is set (kept out of the default suite's
+// time budget; the plateau rule itself is tested on hand-made series below, always).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runGpuChild, swiftshaderIcd } from '../bench/nodeGpu.js';
 import { setupNodeBackend } from '../cli/nodeBackend.js';
@@ -91,9 +93,11 @@ describe('GPU plateau rule', () => {
 });
 
 const icd = swiftshaderIcd();
-if (!icd) console.log('soak.test: webgpu soak skipped — no SwiftShader Vulkan ICD (set STARPO_VK_ICD)');
+const optedIn = process.env.STARPO_WEBGPU_SOAK === '1';
+if (!optedIn) console.log('soak.test: webgpu soak skipped — set STARPO_WEBGPU_SOAK=1 to run it (~90 s)');
+else if (!icd) console.log('soak.test: webgpu soak skipped — no SwiftShader Vulkan ICD (set STARPO_VK_ICD)');
 
-describe.skipIf(!icd)('soak on WebGPU (Node, software adapter)', () => {
+describe.skipIf(!icd || !optedIn)('soak on WebGPU (Node, software adapter)', () => {
   it('2 iterations report GPU bytes and pass', async () => {
     const r = (await runGpuChild(
       ['soak', '--backend', 'webgpu', '--iters', '2', '--env', 'frozenlake/FrozenLake-4x4-det', '--quiet'],
