@@ -55,7 +55,7 @@ describe('beside the paper', () => {
       run('starpo-grpo', 2, 20),
     ]);
     expect(seen).toMatch(
-      /\*\*Here:\*\* seen: PPO held 35\.0 iterations on average \(trapped 1\/2\), GRPO 15\.0 \(trapped 2\/2\)\./,
+      /\*\*Here:\*\* PPO longer than GRPO — seen: PPO held 35\.0 iterations on average \(trapped 1\/2\), GRPO 15\.0 \(trapped 2\/2\); StarPO-S stable — not run\./,
     );
     // start: mean of the first three rows (0, 0.1, 0.2) = 0.10; peak and final from the summaries.
     expect(seen).toMatch(
@@ -66,15 +66,22 @@ describe('beside the paper', () => {
       run('starpo-ppo', 1, 5),
       run('starpo-grpo', 1, 25),
     ]);
-    expect(reversed).toMatch(/\*\*Here:\*\* not seen: PPO held 5\.0/);
+    expect(reversed).toMatch(/\*\*Here:\*\* PPO longer than GRPO — not seen: PPO held 5\.0/);
     const flat = besidePaperSection('bandit/Bandit', [
       run('starpo-ppo', 1, null),
       run('starpo-grpo', 1, null),
     ]);
-    expect(flat).toMatch(/\*\*Here:\*\* not separated: neither collapsed/);
+    expect(flat).toMatch(/\*\*Here:\*\* PPO longer than GRPO — not separated: neither collapsed/);
     expect(besidePaperSection('bandit/Bandit', [run('starpo-ppo', 1, null)])).toMatch(
-      /\*\*Here:\*\* not run/,
+      /\*\*Here:\*\* PPO longer than GRPO — not run/,
     );
+    const sTrapped = besidePaperSection('bandit/Bandit', [
+      run('starpo-s', 1, 9, 0.9, 0.86, true),
+      run('starpo-s', 2, 30),
+    ]);
+    expect(sTrapped).toMatch(/; StarPO-S stable — not seen: trapped 2\/2, 1 recovered\./);
+    const sHeld = besidePaperSection('bandit/Bandit', [run('starpo-s', 1, null), run('starpo-s', 2, null)]);
+    expect(sHeld).toMatch(/; StarPO-S stable — seen: trapped 0\/2\./);
   });
 
   it('Sokoban and FrozenLake: collapse without filtering, StarPO-S stable', () => {

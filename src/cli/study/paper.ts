@@ -25,6 +25,27 @@ export function heldFor(r: LoadedRun): number {
     : r.summary.iterations;
 }
 
+function ppoOverGrpo(byAlgo: Map<string, LoadedRun[]>): string {
+  const ppo = byAlgo.get('starpo-ppo') ?? [];
+  const grpo = byAlgo.get('starpo-grpo') ?? [];
+  if (ppo.length === 0 || grpo.length === 0)
+    return 'PPO longer than GRPO — not run (needs starpo-ppo and starpo-grpo runs)';
+  const p = meanStd(ppo.map(heldFor)).mean;
+  const g = meanStd(grpo.map(heldFor)).mean;
+  const held = `PPO held ${p.toFixed(1)} iterations on average (trapped ${trapped(ppo)}/${ppo.length}), GRPO ${g.toFixed(1)} (trapped ${trapped(grpo)}/${grpo.length})`;
+  if (trapped(ppo) === 0 && trapped(grpo) === 0)
+    return `PPO longer than GRPO — not separated: neither collapsed within the run; ${held}`;
+  return `PPO longer than GRPO — ${p > g ? 'seen' : 'not seen'}: ${held}`;
+}
+
+function sStable(byAlgo: Map<string, LoadedRun[]>): string {
+  const s = byAlgo.get('starpo-s') ?? [];
+  if (s.length === 0) return 'not run';
+  const rec = s.filter((r) => r.summary.echoTrap && r.summary.recovered).length;
+  const traps = `trapped ${trapped(s)}/${s.length}${rec > 0 ? `, ${rec} recovered` : ''}`;
+  return `${majority(s) ? 'not seen' : 'seen'}: ${traps}`;
+}
+
 function filteringVerdict(byAlgo: Map<string, LoadedRun[]>): string {
   const ppo = byAlgo.get('starpo-ppo') ?? [];
   const s = byAlgo.get('starpo-s') ?? [];
@@ -45,18 +66,7 @@ const PAPER: Readonly<Record<string, PaperCurves>> = {
       'starpo-s': '≈ 1.0 at step 200',
     },
     claim: 'PPO holds longer than GRPO; StarPO-S does not collapse',
-    verdict: (byAlgo) => {
-      const ppo = byAlgo.get('starpo-ppo') ?? [];
-      const grpo = byAlgo.get('starpo-grpo') ?? [];
-      if (ppo.length === 0 || grpo.length === 0) return 'not run (needs starpo-ppo and starpo-grpo runs)';
-      const p = meanStd(ppo.map(heldFor)).mean;
-      const g = meanStd(grpo.map(heldFor)).mean;
-      const held = `PPO held ${p.toFixed(1)} iterations on average (trapped ${trapped(ppo)}/${ppo.length}), GRPO ${g.toFixed(1)} (trapped ${trapped(grpo)}/${grpo.length})`;
-      if (trapped(ppo) === 0 && trapped(grpo) === 0)
-        return `not separated: neither collapsed within the run; ${held}`;
-      if (p > g) return `seen: ${held}`;
-      return `not seen: ${held}`;
-    },
+    verdict: (byAlgo) => `${ppoOverGrpo(byAlgo)}; StarPO-S stable — ${sStable(byAlgo)}`,
   },
   'frozenlake/FrozenLake-4x4': {
     label: 'FrozenLake',

@@ -196,7 +196,7 @@ describe('echo-trap study', () => {
     expect(md).toMatch(/### Beside the paper: Bandit/);
     expect(md).toMatch(/\| starpo-s \| ≈ 1\.0 at step 200 \| 0 \| not run \| – \| – \|/);
     expect(md).toMatch(
-      /\*\*The paper's shape:\*\* PPO holds longer than GRPO; StarPO-S does not collapse\. \*\*Here:\*\* not run \(needs starpo-ppo and starpo-grpo runs\)/,
+      /\*\*The paper's shape:\*\* PPO holds longer than GRPO; StarPO-S does not collapse\. \*\*Here:\*\* PPO longer than GRPO — not run \(needs starpo-ppo and starpo-grpo runs\); StarPO-S stable — not run\./,
     );
     expect(md).not.toMatch(/Beside the paper: Empty/);
   }, 300_000);
