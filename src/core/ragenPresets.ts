@@ -17,6 +17,8 @@ interface RagenEnv {
   episodeReasons: Reasons;
   /** What the paper shows for this env, for the summaries. */
   paper: { trap: string; stable: string };
+  /** What the echo-trap study measured here (docs/echo-trap.md), once it ran; else "provisional". */
+  outcome?: { trap: string; stable: string };
   /** Reasons that cite a measured run, where one was made (else the provisional common ones). */
   measured?: Reasons;
   /** Per-env values that replace the common budget (each with its reason in `measured`). */
@@ -85,7 +87,14 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
       stable: 'near 1.0 at step 200 in the paper',
     },
     measured: {
-      lr: 'measured on Bandit (vanilla StarPO, seed 1, 30 iterations): 5e-3 broke the answer format within one iteration (every response malformed after it: no rise, so no echo trap to watch); 1e-3 raised train success from 0.48 to about 0.9 by iteration 25 while the thinking’s distinct-2 fell to 0.01 (0.05 at the start, 0.16 after the first update), with no collapse within 30 iterations. Beyond 30 unmeasured',
+      lr: 'measured on Bandit: 5e-3 broke the answer format within one iteration (no rise, so no echo trap to watch); at 1e-3 the study (docs/echo-trap.md, 2 seeds × 80 iterations) saw vanilla StarPO rise from ~0.3 to ~0.99 training success and hold in both seeds while its entropy fell about tenfold (templated thinking without a success collapse)',
+      iterations:
+        'measured: 80 iterations, the study’s length here; vanilla StarPO had not collapsed by then in 2/2 seeds (the paper’s PPO falls after step ~100 of 200)',
+    },
+    outcome: {
+      trap: 'here it rose to ~0.99 and held over 80 iterations in 2/2 seeds (GRPO collapsed at once in 1 of 2)',
+      stable:
+        'here it was trapped in 2/2 seeds at matched steps (4 samples per step; 1 recovered) — the study says so',
     },
   },
   {
@@ -105,7 +114,11 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
       stable: '≈ 0.20 at step 200 in the paper',
     },
     measured: {
-      lr: 'provisional: measured on FrozenLake at 1e-3 (vanilla StarPO, seed 1, 30 iterations) train success wandered between 0.05 and 0.38 around its 0.19 start with no trend (held-out greedy 0.19–0.22): no trap within 30 iterations; whether 80 show one is unmeasured',
+      lr: 'measured on FrozenLake at 1e-3: vanilla StarPO’s train success wandered between 0.0 and 0.47 around its ~0.2 start; in the study (1 seed, 40 iterations, 4 × 8 rollouts) its greedy held-out success fell from 0.25 to 0 while StarPO-S’s ended at 0.25 (docs/echo-trap.md; one seed: suggestive only)',
+    },
+    outcome: {
+      trap: 'here (1 seed, 40 iterations) held-out success fell from 0.25 to 0',
+      stable: 'here (1 seed, 40 iterations) held-out success ended where it began, 0.25',
     },
   },
   {
@@ -140,7 +153,7 @@ function pair(e: RagenEnv): [Preset, Preset] {
     {
       name: `${e.key}-starpo`,
       title: `${e.label}: vanilla StarPO`,
-      summary: `${e.label} with vanilla StarPO (PPO, KL 0.001, no filter), where ${e.paper.trap} (provisional here)`,
+      summary: `${e.label} with vanilla StarPO (PPO, KL 0.001, no filter), where ${e.paper.trap}; ${e.outcome?.trap ?? 'provisional here'}`,
       algorithm: 'starpo-ppo',
       overrides,
       reasons,
@@ -148,7 +161,7 @@ function pair(e: RagenEnv): [Preset, Preset] {
     {
       name: `${e.key}-starpo-s`,
       title: `${e.label}: StarPO-S`,
-      summary: `${e.label} with StarPO-S (top 25% groups by reward std, clip-higher, no KL), ${e.paper.stable} (provisional here)`,
+      summary: `${e.label} with StarPO-S (top 25% groups by reward std, clip-higher, no KL), ${e.paper.stable}; ${e.outcome?.stable ?? 'provisional here'}`,
       algorithm: 'starpo-s',
       overrides,
       reasons,
