@@ -91,7 +91,7 @@ describe('beside the paper', () => {
       run('starpo-s', 1, null),
       run('starpo-s', 2, null),
     ]);
-    expect(seen).toMatch(/\*\*Here:\*\* seen: vanilla StarPO trapped in 2\/2, StarPO-S in 0\/2\./);
+    expect(seen).toMatch(/\*\*Here:\*\* seen: vanilla StarPO trapped 2\/2, StarPO-S trapped 0\/2\./);
     const recovering = besidePaperSection('sokoban/Sokoban-6x6', [
       run('starpo-ppo', 1, 20),
       run('starpo-s', 1, 9, 0.9, 0.86, true),
@@ -100,15 +100,26 @@ describe('beside the paper', () => {
     expect(recovering).toMatch(
       /\| starpo-s \| ≈ 0\.19 at step 200 \| 2 \| .* \| 1\/2 \(1 recovered\) \| 24\.5 \|/,
     );
+    // StarPO-S never peaked at 0.2 (the detector's floor) but ended at 0 from a 0.1 start: fallen.
+    const fallen = besidePaperSection('sokoban/Sokoban-6x6', [
+      run('starpo-ppo', 1, 9, 0.21, 0.01),
+      run('starpo-s', 1, null, 0.18, 0),
+    ]);
+    expect(fallen).toMatch(
+      /not seen: vanilla StarPO trapped 1\/1, and StarPO-S trapped 0\/1, 1 more fell below half its start as well/,
+    );
+    expect(fallen).toMatch(
+      /\| starpo-s \| ≈ 0\.19 at step 200 \| 1 \| 0\.10 → 0\.18 → 0\.00 \| 0\/1 \(1 more fell below half its start\) \| 40\.0 \|/,
+    );
     const both = besidePaperSection('frozenlake/FrozenLake-4x4', [
       run('starpo-ppo', 1, 20),
       run('starpo-s', 1, 9),
     ]);
-    expect(both).toMatch(/not seen: vanilla StarPO trapped in 1\/1, and StarPO-S in 1\/1 as well/);
+    expect(both).toMatch(/not seen: vanilla StarPO trapped 1\/1, and StarPO-S trapped 1\/1 as well/);
     const none = besidePaperSection('frozenlake/FrozenLake-4x4', [
       run('starpo-ppo', 1, null),
       run('starpo-s', 1, null),
     ]);
-    expect(none).toMatch(/not seen: vanilla StarPO trapped in 0\/1 \(no collapse to prevent\)/);
+    expect(none).toMatch(/not seen: vanilla StarPO trapped 0\/1 \(no collapse to prevent\)/);
   });
 });

@@ -15,8 +15,30 @@ interface PaperCurves {
   verdict: (byAlgo: Map<string, LoadedRun[]>) => string;
 }
 
+/** Mean training success of a run's first three iterations. */
+function startSuccess(r: LoadedRun): number {
+  const v = r.rows
+    .slice(0, 3)
+    .map((row) => row['rollout/successRate'])
+    .filter((x): x is number => typeof x === 'number');
+  return v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : Number.NaN;
+}
+
 const trapped = (rs: readonly LoadedRun[]) => rs.filter((r) => r.summary.echoTrap).length;
-const majority = (rs: readonly LoadedRun[]) => trapped(rs) * 2 >= rs.length;
+/**
+ * A run that went down without tripping the detector: its (smoothed) final training success is
+ * below half its start. The detector needs a peak of 0.2; a run starting lower can fall to 0
+ * unseen by it (Sokoban's StarPO-S did), and must not count as stable.
+ */
+export const fell = (r: LoadedRun) => !r.summary.echoTrap && r.summary.finalSuccess < 0.5 * startSuccess(r);
+const fellCount = (rs: readonly LoadedRun[]) => rs.filter(fell).length;
+/** Trapped or fell, for a majority of the runs. */
+const majority = (rs: readonly LoadedRun[]) => (trapped(rs) + fellCount(rs)) * 2 >= rs.length;
+/** "trapped k/n", plus how many fell below half their start without tripping the detector. */
+function downText(rs: readonly LoadedRun[]): string {
+  const f = fellCount(rs);
+  return `trapped ${trapped(rs)}/${rs.length}${f > 0 ? `, ${f} more fell below half its start` : ''}`;
+}
 
 /** Iterations a run held before its collapse (its whole length when it never collapsed). */
 export function heldFor(r: LoadedRun): number {
@@ -42,7 +64,7 @@ function sStable(byAlgo: Map<string, LoadedRun[]>): string {
   const s = byAlgo.get('starpo-s') ?? [];
   if (s.length === 0) return 'not run';
   const rec = s.filter((r) => r.summary.echoTrap && r.summary.recovered).length;
-  const traps = `trapped ${trapped(s)}/${s.length}${rec > 0 ? `, ${rec} recovered` : ''}`;
+  const traps = `${downText(s)}${rec > 0 ? `, ${rec} recovered` : ''}`;
   return `${majority(s) ? 'not seen' : 'seen'}: ${traps}`;
 }
 
@@ -50,8 +72,8 @@ function filteringVerdict(byAlgo: Map<string, LoadedRun[]>): string {
   const ppo = byAlgo.get('starpo-ppo') ?? [];
   const s = byAlgo.get('starpo-s') ?? [];
   if (ppo.length === 0 || s.length === 0) return 'not run (needs starpo-ppo and starpo-s runs)';
-  const a = `vanilla StarPO trapped in ${trapped(ppo)}/${ppo.length}`;
-  const b = `StarPO-S in ${trapped(s)}/${s.length}`;
+  const a = `vanilla StarPO ${downText(ppo)}`;
+  const b = `StarPO-S ${downText(s)}`;
   if (majority(ppo) && !majority(s)) return `seen: ${a}, ${b}`;
   if (!majority(ppo)) return `not seen: ${a} (no collapse to prevent), ${b}`;
   return `not seen: ${a}, and ${b} as well`;
@@ -97,14 +119,6 @@ export function hasPaperCurves(env: string): boolean {
 
 const f2 = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(2));
 
-function startSuccess(r: LoadedRun): number {
-  const v = r.rows
-    .slice(0, 3)
-    .map((row) => row['rollout/successRate'])
-    .filter((x): x is number => typeof x === 'number');
-  return v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : Number.NaN;
-}
-
 /** The "beside the paper" section of one RAGEN env from its steps-matched runs ('' if none). */
 export function besidePaperSection(env: string, matched: readonly LoadedRun[]): string {
   const paper = PAPER[env];
@@ -115,9 +129,9 @@ export function besidePaperSection(env: string, matched: readonly LoadedRun[]): 
   const lines = [
     `### Beside the paper: ${paper.label}`,
     '',
-    `The paper's column is its validation success as reference/ragen.md describes it (Qwen2.5-0.5B, 200 steps). Ours is training success of the nano model over at most ${iterations} iterations, steps matched, mean over seeds; "held" counts iterations before the echo-trap detector fired (the whole run when it never did). Different model, scale and metric: compare shapes, not values.`,
+    `The paper's column is its validation success as reference/ragen.md describes it (Qwen2.5-0.5B, 200 steps). Ours is training success of the nano model over at most ${iterations} iterations, steps matched, mean over seeds; "held" counts iterations before the echo-trap detector fired (the whole run when it never did); the detector needs a peak of 0.2, so a run that ends below half its starting success without tripping it is counted as fallen, not stable. Different model, scale and metric: compare shapes, not values.`,
     '',
-    '| algorithm | paper (described) | our runs | start → peak → final (train) | echo traps | held (iterations) |',
+    '| algorithm | paper (described) | our runs | start → peak → final (train) | echo traps (detector) | held (iterations) |',
     '|---|---|---|---|---|---|',
   ];
   for (const algo of ['starpo-ppo', 'starpo-grpo', 'starpo-s']) {
@@ -131,7 +145,14 @@ export function besidePaperSection(env: string, matched: readonly LoadedRun[]): 
     const peak = meanStd(rs.map((r) => r.summary.peakSuccess)).mean;
     const final = meanStd(rs.map((r) => r.summary.finalSuccess)).mean;
     const recovered = rs.filter((r) => r.summary.echoTrap && r.summary.recovered).length;
-    const traps = `${trapped(rs)}/${rs.length}${recovered > 0 ? ` (${recovered} recovered)` : ''}`;
+    const f = fellCount(rs);
+    const notes = [
+      recovered > 0 ? `${recovered} recovered` : '',
+      f > 0 ? `${f} more fell below half its start` : '',
+    ]
+      .filter((x) => x !== '')
+      .join('; ');
+    const traps = `${trapped(rs)}/${rs.length}${notes !== '' ? ` (${notes})` : ''}`;
     lines.push(
       `| ${algo} | ${described} | ${rs.length} | ${f2(start)} → ${f2(peak)} → ${f2(final)} | ${traps} | ${meanStd(rs.map(heldFor)).mean.toFixed(1)} |`,
     );
