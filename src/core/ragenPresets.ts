@@ -136,7 +136,12 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
     paper: { trap: 'the paper’s PPO peaks ≈ 0.12, 0 by ~step 90', stable: '≈ 0.19 at step 200 in the paper' },
     tuned: { lr: 3e-4 },
     measured: {
-      lr: 'provisional: measured on Sokoban (vanilla StarPO, seed 1): at 1e-3 every turn was malformed from iteration 2 on (return at the −0.5 floor, 5 turns × −0.1 format penalty), a break, not a rise and fall; 3e-4 kept the format (at most 14% of turns malformed) over the 6 iterations measured, train success 0.06–0.27. Longer runs unmeasured',
+      lr: 'measured on Sokoban: at 1e-3 every turn was malformed from iteration 2 on (return at the −0.5 floor, 5 turns × −0.1 format penalty), a break, not a rise and fall; at 3e-4 the study (1 seed, 30 iterations, 4 × 8 rollouts) saw vanilla StarPO rise from ~0.09 to 0.28 and fall to 0 as malformed turns climbed to ~0.7 (docs/echo-trap.md)',
+    },
+    outcome: {
+      trap: 'here (1 seed, 30 iterations) it rose to 0.28 and fell to 0, malformed turns climbing to ~0.7',
+      stable:
+        'here (1 seed, 30 iterations, steps matched) it broke faster: every turn malformed from iteration 14 — the study says so',
     },
   },
 ];
