@@ -6,5 +6,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Two workers on two cores: most files are single-threaded CPU work (tfjs on WASM/CPU), and
+    // the default (cores − 1) ran them one at a time.
+    maxWorkers: 2,
   },
 });
