@@ -1,5 +1,8 @@
-// Shared by the run controller tests (Node, CPU backend): the backend report they start with and
-// env shard links over MessageChannels, as the train worker has them with its env workers.
+// Shared by the run controller tests (Node, CPU backend): the backend report they start with, the
+// tiny run they drive, and env shard links over MessageChannels, as the train worker has them
+// with its env workers.
+import { type Config, defaultConfig } from '../core/config.js';
+import { applyAlgorithm } from '../core/rl/algorithms.js';
 import { makeEnv } from '../envs/registry.js';
 import type { BackendReport } from './backendInfo.js';
 import { EnvShard } from './envShard.js';
@@ -12,6 +15,23 @@ export const CPU_REPORT: BackendReport = {
   wasm: null,
   fallbacks: [],
 };
+
+/** GRPO on Empty-5x5 with 2 × 2 one-turn rollouts of 4 tokens: an iteration in well under a second. */
+export function tinyRunConfig(overrides: Partial<Config>): Config {
+  return {
+    ...applyAlgorithm(defaultConfig(), 'starpo-grpo'),
+    env: 'minigrid/Empty-5x5',
+    groups: 2,
+    groupSize: 2,
+    maxTurns: 1,
+    maxTokensPerTurn: 4,
+    contextLength: 64,
+    evalEvery: 0,
+    miEvery: 0,
+    minibatch: 4,
+    ...overrides,
+  };
+}
 
 const channels: MessageChannel[] = [];
 

@@ -4,29 +4,19 @@
 // an iteration failing on a lost GPU is handed to onGpuFault instead of a run error.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Config, defaultConfig } from '../core/config.js';
-import { applyAlgorithm } from '../core/rl/algorithms.js';
+import type { Config } from '../core/config.js';
 import type { TrainerEvent } from '../core/rl/trainer.js';
 import type { BackendReport } from './backendInfo.js';
 import type { FromTrainWorker } from './protocol.js';
-import { closeShardLinks, CPU_REPORT as cpu, shardLink as link } from './runController.fixture.js';
+import {
+  closeShardLinks,
+  CPU_REPORT as cpu,
+  shardLink as link,
+  tinyRunConfig,
+} from './runController.fixture.js';
 import { RunController } from './runController.js';
 
-const config: Config = {
-  ...applyAlgorithm(defaultConfig(), 'starpo-grpo'),
-  env: 'minigrid/Empty-5x5',
-  groups: 2,
-  groupSize: 2,
-  maxTurns: 1,
-  maxTokensPerTurn: 4,
-  contextLength: 64,
-  iterations: 20,
-  evalEvery: 0,
-  miEvery: 0,
-  minibatch: 4,
-  checkpointEvery: 0,
-  lr: 0.01,
-};
+const config: Config = tinyRunConfig({ iterations: 20, checkpointEvery: 0, lr: 0.01 });
 
 function recorder() {
   const got: FromTrainWorker[] = [];

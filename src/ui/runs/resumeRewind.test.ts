@@ -6,29 +6,19 @@
 // iteration counter the worker reports agrees with the rows sent before it.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Config, defaultConfig } from '../../core/config.js';
-import { applyAlgorithm } from '../../core/rl/algorithms.js';
+import type { Config } from '../../core/config.js';
 import type { FromTrainWorker, ResumePoint, RunReport } from '../../workers/protocol.js';
 import { RunRecovery } from '../../workers/recovery.js';
-import { closeShardLinks, CPU_REPORT as cpu, shardLink } from '../../workers/runController.fixture.js';
+import {
+  closeShardLinks,
+  CPU_REPORT as cpu,
+  shardLink,
+  tinyRunConfig,
+} from '../../workers/runController.fixture.js';
 import { RunController } from '../../workers/runController.js';
 import { useApp } from '../store/index.js';
 
-const config: Config = {
-  ...applyAlgorithm(defaultConfig(), 'starpo-grpo'),
-  env: 'minigrid/Empty-5x5',
-  groups: 2,
-  groupSize: 2,
-  maxTurns: 1,
-  maxTokensPerTurn: 4,
-  contextLength: 64,
-  iterations: 6,
-  evalEvery: 0,
-  miEvery: 0,
-  minibatch: 4,
-  checkpointEvery: 1,
-  backend: 'cpu',
-};
+const config: Config = tinyRunConfig({ iterations: 6, checkpointEvery: 1, backend: 'cpu' });
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
