@@ -10,25 +10,35 @@
 // through a scalar loop (~2 GFLOP/s, against ~20 for its XNNPACK 2-D product), and tf.slice
 // costs ~0.5 ms a call there. Attention's [B·H, T, d] products were 2/3 of a nano training
 // step. So `product` splits a batched product into 2-D XNNPACK products, cutting the operands
-// from one read-back of each instead of tf.slice, when each slice is big enough to pay for its
-// call (measured: 92 products of [128, 16]·[16, 128] take 29 ms batched, 4–8 ms this way).
+// from one copy of each out of the wasm heap instead of tf.slice, when each slice is big enough
+// to pay for its call (measured: 92 products of [128, 16]·[16, 128] take 29 ms batched, 4–8 ms
+// this way). The copy is a synchronous read, so it is made through the wasm backend's own heap
+// accessor and only when wasm is the active backend: never a read-back from a GPU.
 import * as tf from '@tensorflow/tfjs';
+import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 
 /** Below this many multiply-adds per batch entry, one call costs more than the scalar loop. */
 const LOOP_MIN_MACS = 1 << 16;
 
-/** a·b for [..., M, K]·[..., K, N] of equal batch shape, on wasm. */
+/**
+ * A tensor's values copied out of the wasm heap (a copy: later allocations may grow the heap
+ * and detach a view of it).
+ */
+function heapCopy(t: tf.Tensor): Float32Array {
+  return (tf.backend() as unknown as BackendWasm).typedArrayFromHeap(t).slice() as Float32Array;
+}
+
+/** a·b for [..., M, K]·[..., K, N] of equal batch shape; split into 2-D products on wasm. */
 function product(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
   const batchShape = a.shape.slice(0, -2);
   const batch = batchShape.reduce((x, y) => x * y, 1);
   const M = a.shape[a.rank - 2] as number;
   const K = a.shape[a.rank - 1] as number;
   const N = b.shape[b.rank - 1] as number;
-  if (batch === 1 || M * K * N < LOOP_MIN_MACS) return tf.matMul(a, b);
+  if (tf.getBackend() !== 'wasm' || batch === 1 || M * K * N < LOOP_MIN_MACS) return tf.matMul(a, b);
   return tf.tidy(() => {
-    // wasm only: its tensors live in its own heap, so a synchronous read is a copy, not a GPU stall.
-    const av = a.dataSync() as Float32Array;
-    const bv = b.dataSync() as Float32Array;
+    const av = heapCopy(a);
+    const bv = heapCopy(b);
     const outs: tf.Tensor[] = [];
     for (let i = 0; i < batch; i++) {
       const x = tf.tensor2d(av.subarray(i * M * K, (i + 1) * M * K), [M, K]);
