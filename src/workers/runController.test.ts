@@ -3,26 +3,22 @@
 // rows, and stop ends with a final checkpoint and a summary.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Config, defaultConfig } from '../core/config.js';
-import { applyAlgorithm } from '../core/rl/algorithms.js';
+import type { Config } from '../core/config.js';
 import type { FromTrainWorker } from './protocol.js';
-import { closeShardLinks, shardLink as link, CPU_REPORT as report } from './runController.fixture.js';
+import {
+  closeShardLinks,
+  shardLink as link,
+  CPU_REPORT as report,
+  tinyRunConfig,
+} from './runController.fixture.js';
 import { RunController } from './runController.js';
 
-const config: Config = {
-  ...applyAlgorithm(defaultConfig(), 'starpo-grpo'),
-  env: 'minigrid/Empty-5x5',
-  groups: 2,
-  groupSize: 2,
+const config: Config = tinyRunConfig({
   maxTurns: 2,
   maxTokensPerTurn: 6,
-  contextLength: 64,
   iterations: 50,
-  evalEvery: 0,
-  miEvery: 0,
-  minibatch: 4,
   checkpointEvery: 0,
-};
+});
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
