@@ -6,6 +6,7 @@
 // scoring, and the trainer's own rollout/update durations close the rest.
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../core/config.js';
+import { gpuBytes } from '../core/model/gpuMemory.js';
 import type { EnvPool, ResetResult, TurnResult } from '../core/rl/envPool.js';
 import { type BaseModel, createTrainer } from '../core/rl/session.js';
 
@@ -49,11 +50,6 @@ class TimedPool implements EnvPool {
 interface GradEngine {
   gradients(...args: unknown[]): unknown;
 }
-
-const gpuBytes = (): number => {
-  const m = tf.memory() as tf.MemoryInfo & { numBytesInGPUAllocated?: number; numBytesInGPU?: number };
-  return m.numBytesInGPUAllocated ?? m.numBytesInGPU ?? 0;
-};
 
 /**
  * Runs `iterations` iterations (the first is a warm-up, not in the mean) and returns the split

@@ -14,6 +14,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { randomBase } from '../cli/baseModel.js';
 import { type Config, completeConfig, defaultConfig } from '../core/config.js';
+import { gpuMemory } from '../core/model/gpuMemory.js';
 import { disposeModel } from '../core/model/params.js';
 import { applyAlgorithm } from '../core/rl/algorithms.js';
 import { InProcessEnvPool } from '../core/rl/envPool.js';
@@ -116,15 +117,15 @@ export function gpuPlateau(series: readonly number[], window = soakWindow(series
 
 function sample(): SoakSample {
   (globalThis as { gc?: () => void }).gc?.();
-  // The webgpu backend adds its buffer manager's figures to tf.memory().
-  const m = tf.memory() as tf.MemoryInfo & { numBytesInGPU?: number; numBytesAllocatedInGPU?: number };
+  const m = tf.memory();
+  const g = gpuMemory();
   return {
     numTensors: m.numTensors,
     numBytes: m.numBytes,
     // Node-only module (cli/reliability), so process is available.
     heapMiB: mib(process.memoryUsage().heapUsed),
-    gpuBytesInUse: m.numBytesInGPU ?? null,
-    gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null,
+    gpuBytesInUse: g.inUse,
+    gpuBytesAllocated: g.allocated,
   };
 }
 

@@ -10,6 +10,7 @@ import { type EchoEvent, EchoTrapDetector, type RunSummary } from '../metrics/de
 import type { MetricRow } from '../metrics/keys.js';
 import { type ReasoningPair, reasoningMi } from '../metrics/mi.js';
 import { rolloutMetrics, thinkTokenCount } from '../metrics/rolloutMetrics.js';
+import { gpuBytes } from '../model/gpuMemory.js';
 import { cloneModel, copyWeights, disposeModel, type Model } from '../model/params.js';
 import { NonFiniteError } from '../model/sampling.js';
 import { Rng } from '../rng.js';
@@ -80,11 +81,6 @@ export interface TrainerSetup {
 
 /** Fields that may change mid-run (marked `live` in the field table). */
 export const LIVE_FIELDS: ReadonlySet<string> = new Set(FIELDS.filter((f) => f.live).map((f) => f.key));
-
-const gpuBytes = (): number => {
-  const m = tf.memory() as tf.MemoryInfo & { numBytesInGPUAllocated?: number; numBytesInGPU?: number };
-  return m.numBytesInGPUAllocated ?? m.numBytesInGPU ?? 0;
-};
 
 export class Trainer {
   config: Config;
