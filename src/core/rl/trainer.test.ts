@@ -6,11 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../config.js';
 import type { MetricRow } from '../metrics/keys.js';
 import { createCritic, createPolicy, disposeModel } from '../model/params.js';
-import { promptTemplateTexts } from '../prompt.js';
 import { Rng } from '../rng.js';
-import { buildVocabulary, Tokenizer } from '../tokenizer.js';
 import { applyAlgorithm } from './algorithms.js';
-import { type EnvLike, InProcessEnvPool } from './envPool.js';
+import { InProcessEnvPool } from './envPool.js';
 import { SideEnv, sideEnvTokenizer } from './sideEnv.fixture.js';
 import { Trainer, type TrainerEvent } from './trainer.js';
 
