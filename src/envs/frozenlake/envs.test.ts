@@ -4,7 +4,6 @@
 // the maps.
 
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../core/rng.js';
 import { envRegistry } from '../registry.js';
 import { randomRollout } from '../testing.js';
 import type { EnvSpec } from '../types.js';

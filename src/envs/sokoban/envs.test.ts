@@ -3,7 +3,6 @@
 // gives the same text trajectory, odd action text never throws, and seeds vary the levels.
 
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../core/rng.js';
 import { envRegistry } from '../registry.js';
 import { randomRollout } from '../testing.js';
 import type { EnvSpec } from '../types.js';

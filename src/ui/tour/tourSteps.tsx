@@ -61,7 +61,8 @@ function quoteAt(
   return s && t ? { iteration: s.iteration, text: t.responseText, observation: t.observation } : null;
 }
 
-function focusSample(run: RunData, iteration: number): void {
+/** Shows the loaded run's sample nearest `iteration` in the trajectory tab. */
+function focusSample(iteration: number): void {
   const samples = useApp.getState().samples;
   useApp.setState({ sampleIndex: nearestSample(samples, iteration), turnIndex: 0, rightTab: 'trajectory' });
 }
@@ -142,7 +143,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
       useApp.getState().closeCompare();
       ctx.replayer.position = 1;
       showRecorded(ctx.rec.starpo, 1);
-      focusSample(ctx.rec.starpo, 0);
+      focusSample(0);
     },
     body: ({ rec }) => (
       <>
@@ -240,7 +241,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
       await ctx.replayer.play(p.collapseAt, ctx.speed, (at) =>
         useApp.getState().setTour({ tourPosition: at }),
       );
-      focusSample(ctx.rec.starpo, p.collapseAt - 1);
+      focusSample(p.collapseAt - 1);
     },
     body: ({ rec }) => {
       const p = points(rec.starpo);
