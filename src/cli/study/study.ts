@@ -52,8 +52,6 @@ export interface StudyOptions {
   bands?: string;
 }
 
-const slug = envSlug;
-
 /**
  * The preset whose budget an env's study runs use: the env's own vanilla-StarPO preset where it
  * has one (RAGEN's Bandit, FrozenLake and Sokoban: their batch, learning rate and temperature),
@@ -106,7 +104,7 @@ export async function planStudy(o: StudyOptions): Promise<(SweepRun & { env: str
             algo,
             seed,
             config,
-            dir: join(o.out, slug(env), variant, algo, `seed-${seed}`),
+            dir: join(o.out, envSlug(env), variant, algo, `seed-${seed}`),
           });
         }
       }
@@ -146,7 +144,7 @@ async function figures(env: string, runs: readonly LoadedRun[], docsDir: string)
     .filter((s) => s.runs.length > 0);
   if (series.length === 0) return paths;
   for (const [key, title, log] of FIGURES) {
-    const file = join(dir, `${slug(env)}-${key.replace(/\//g, '-')}.svg`);
+    const file = join(dir, `${envSlug(env)}-${key.replace(/\//g, '-')}.svg`);
     await writeFile(file, lineChartSvg(`${env}: ${title}`, key, series, log));
     paths.push(file);
   }
