@@ -241,12 +241,12 @@ export async function runBench(
     tr.iterations,
   );
   const nt = trained.memory.numTensors;
+  const growth = (nt.at(-1) ?? 0) - (nt[Math.min(1, nt.length - 1)] ?? 0);
   let preset: BenchResults['preset'] = null;
   if (s.presetIterations > 0) {
     log(`bench: echo-trap preset, ${s.presetIterations} iterations on ${runOn}`);
     preset = await benchPreset('echo-trap', runOn, s.presetIterations);
   }
-  const growth = (nt.at(-1) ?? 0) - (nt[Math.min(1, nt.length - 1)] ?? 0);
 
   // WebGPU in a child process (Dawn on SwiftShader).
   let gpu: (GpuPart & { probe: ProbeRow[] }) | null = null;

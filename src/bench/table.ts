@@ -10,6 +10,11 @@ function table(title: string, headers: string[], rows: (string | number | null)[
 
 const n = (x: number, digits = 0) => (Number.isFinite(x) ? x.toFixed(digits) : String(x));
 
+/** An iteration's phases, in the order of its split. */
+const SPLIT_HEADERS = ['rollout', 'env', 'scoring', 'update', 'metrics'];
+const splitCells = (s: Omit<BenchResults['iteration']['split'], 'totalMs'>) =>
+  [s.rolloutMs, s.envMs, s.scoringMs, s.updateMs, s.metricsMs].map((x) => n(x, 1));
+
 /** All sections of the report as one string. */
 export function formatTables(r: BenchResults): string {
   const out: string[] = [
@@ -125,21 +130,11 @@ export function formatTables(r: BenchResults): string {
     ),
   );
   const it = r.iteration;
-  const s = it.split;
   out.push(
     table(
       `Trainer iteration (${it.backend}, ${it.size}, ${it.env}, ${it.algorithm}, ${it.groups}×${it.groupSize} rollouts, ${it.maxTurns} turns × ${it.maxTokensPerTurn} tokens; mean of ${Math.max(1, it.iterations - 1)})`,
-      ['rollout', 'env', 'scoring', 'update', 'metrics', 'total ms'],
-      [
-        [
-          n(s.rolloutMs, 1),
-          n(s.envMs, 1),
-          n(s.scoringMs, 1),
-          n(s.updateMs, 1),
-          n(s.metricsMs, 1),
-          n(s.totalMs, 1),
-        ],
-      ],
+      [...SPLIT_HEADERS, 'total ms'],
+      [[...splitCells(it.split), n(it.split.totalMs, 1)]],
     ),
   );
   if (r.preset) {
@@ -147,18 +142,8 @@ export function formatTables(r: BenchResults): string {
     out.push(
       table(
         `The ${p.preset} preset (${p.backend}, ${p.env}, shipped base model; mean of ${Math.max(1, p.iterations - 1)} iterations)`,
-        ['rollout', 'env', 'scoring', 'update', 'metrics', 's / iteration', '200 iterations (s)'],
-        [
-          [
-            n(p.split.rolloutMs, 1),
-            n(p.split.envMs, 1),
-            n(p.split.scoringMs, 1),
-            n(p.split.updateMs, 1),
-            n(p.split.metricsMs, 1),
-            n(p.secondsPerIteration, 2),
-            n(p.projected200Seconds, 0),
-          ],
-        ],
+        [...SPLIT_HEADERS, 's / iteration', '200 iterations (s)'],
+        [[...splitCells(p.split), n(p.secondsPerIteration, 2), n(p.projected200Seconds, 0)]],
       ),
     );
   }
