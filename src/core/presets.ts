@@ -40,7 +40,7 @@ const STUDY_COMMON: Partial<Config> = {
 // the policy at the first iteration (0.31 → 0.03 / 0.00): a crash, not the trap's rise and fall.
 const COMMON_REASONS: Partial<Record<keyof Config, string>> = {
   groups:
-    'P × N = 4 × 8 rollouts: what a 2-core CPU turns around in ~10 s per iteration with the nano model (RAGEN: 8 × 16)',
+    'P × N = 4 × 8 rollouts: what a 2-core CPU turns around in ~5 s per iteration with the nano model on WASM (RAGEN: 8 × 16)',
   lr: 'measured: 5e-4 sits between 3e-4 (training success rises to ~0.6, then falls back to ~0.3 by iteration 30 while greedy eval still rises) and 1e-3 (breaks at once): a step large enough to learn first and then fall',
   temperature:
     'measured: the DoorKey base succeeds ~25% per iteration at T = 0.7 but ~5% at T = 1 (sampling compounds over 15 actions)',
