@@ -156,16 +156,25 @@ test('three NaN iterations in a row pause the run with a suggestion; a lower lea
 test('a full quota mid-batch keeps the stored run whole, says what to delete, and saving catches up', async ({
   page,
 }) => {
-  // Once armed, every put of a run record counting `__quotaFrom` or more iterations throws, as
-  // a full quota would: the batch's rows were already put in the same transaction.
+  // Once armed, the first put of a run record that would count more iterations than that run has
+  // stored fixes `__quotaFrom`, and from then on every put counting that many or more throws, as a
+  // full quota would: the batch's rows were already put in the same transaction. Arming on the
+  // record's own next growth (not on the chart, which may lag the saves) keeps the cut exact.
   await page.addInitScript(() => {
-    const w = window as unknown as { __quotaFrom: number };
+    const w = window as unknown as { __quotaFrom: number; __quotaArmed: boolean };
     w.__quotaFrom = Number.POSITIVE_INFINITY;
+    w.__quotaArmed = false;
+    const stored = new Map<unknown, number>();
     const put = IDBObjectStore.prototype.put;
     IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-      const it = (value as { iteration?: number; config?: unknown } | null)?.iteration;
-      if (this.name === 'runs' && typeof it === 'number' && it >= w.__quotaFrom)
-        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      const v = value as { id?: unknown; iteration?: number } | null;
+      const it = v?.iteration;
+      if (this.name === 'runs' && typeof it === 'number') {
+        if (w.__quotaArmed && w.__quotaFrom === Number.POSITIVE_INFINITY && it > (stored.get(v?.id) ?? -1))
+          w.__quotaFrom = it;
+        if (it >= w.__quotaFrom) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        stored.set(v?.id, it);
+      }
       return put.call(this, value, key);
     };
   });
@@ -174,21 +183,24 @@ test('a full quota mid-batch keeps the stored run whole, says what to delete, an
   const old = await runTinyToStop(page, 2);
   await page.getByTestId('btn-start').click();
   await expect.poll(() => points(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
-  const full = (await points(page)) + 1;
-  await page.evaluate((n) => {
-    (window as unknown as { __quotaFrom: number }).__quotaFrom = n;
-  }, full);
+  await page.evaluate(() => {
+    (window as unknown as { __quotaArmed: boolean }).__quotaArmed = true;
+  });
   const notice = page.getByTestId('notice');
   await expect(notice).toContainText('Storage is full (QuotaExceededError', { timeout: 60_000 });
   await expect(notice).toContainText('not saved yet');
   await expect(notice).toContainText(`the biggest: "starpo-grpo · Empty-5x5 · seed 1" (${old} iterations`);
+  const full = await page.evaluate(() => (window as unknown as { __quotaFrom: number }).__quotaFrom);
+  expect(Number.isFinite(full)).toBe(true);
   // The stored run is whole: rows 0..k-1 and a record saying k, never a row beyond it.
   const during = await storedRun(page);
   expect(during.iteration).toBeLessThan(full);
   expect(during.rows).toEqual(range(during.iteration));
   // Room again: the unsaved iterations are saved with the next batch, without a gap.
   await page.evaluate(() => {
-    (window as unknown as { __quotaFrom: number }).__quotaFrom = Number.POSITIVE_INFINITY;
+    const w = window as unknown as { __quotaFrom: number; __quotaArmed: boolean };
+    w.__quotaArmed = false;
+    w.__quotaFrom = Number.POSITIVE_INFINITY;
   });
   await expect.poll(async () => (await storedRun(page)).iteration, { timeout: 60_000 }).toBeGreaterThan(full);
   await page.getByTestId('btn-pause').click();
