@@ -104,7 +104,7 @@ describe('URL hash', () => {
     const range = decodeConfigHash('#lr=5');
     expect(range.ok).toBe(false);
     if (!range.ok)
-      expect(range.errors).toEqual([{ field: 'lr', message: 'must be at most 0.1 (allowed 1e-7–0.1)' }]);
+      expect(range.errors).toEqual([{ field: 'lr', message: 'must be at most 0.1 (allowed 0–0.1)' }]);
   });
 
   it('rejects repeated keys, bad encoding and oversized hashes', () => {

@@ -112,7 +112,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'valueClip', flag: 'value-clip', group: 'loss', kind: 'float', label: 'Value clip', min: 0, max: 10, default: 0.5, help: 'Clipped value loss range around the old values.' },
   { key: 'dpoBeta', flag: 'dpo-beta', group: 'loss', kind: 'float', label: 'DPO β', min: 0.001, max: 10, default: 0.1, log: true, help: 'Temperature of the DPO loss.' },
   // optim
-  { key: 'lr', flag: 'lr', group: 'optim', kind: 'float', label: 'Learning rate', min: 1e-7, max: 0.1, default: 3e-4, log: true, live: true, help: 'Adam step size of the policy.' },
+  { key: 'lr', flag: 'lr', group: 'optim', kind: 'float', label: 'Learning rate', min: 0, max: 0.1, default: 3e-4, log: true, live: true, help: 'Adam step size of the policy (0: a frozen control, the policy stays at its base).' },
   { key: 'criticLr', flag: 'critic-lr', group: 'optim', kind: 'float', label: 'Critic LR', min: 1e-7, max: 0.1, default: 1e-3, log: true, help: 'Adam step size of the critic.' },
   { key: 'adamEpsilon', flag: 'adam-epsilon', group: 'optim', kind: 'float', label: 'Adam ε', min: 1e-10, max: 1e-3, default: 1e-8, log: true, help: 'Passed explicitly: tfjs defaults differ by backend.' },
   { key: 'gradClip', flag: 'grad-clip', group: 'optim', kind: 'float', label: 'Grad-norm clip', min: 0, max: 100, default: 1, help: 'Global gradient-norm clip (0: off).' },

@@ -3,7 +3,7 @@
 // to the last good weights. One bad iteration is noise; MAX_CONSECUTIVE_FAULTS in a row means
 // the settings are wrong, so the run pauses with a concrete suggestion instead of burning time.
 import * as tf from '@tensorflow/tfjs';
-import { type Config, type FloatField, fieldByKey } from '../config.js';
+import type { Config } from '../config.js';
 import { type Model, modelVariables } from '../model/params.js';
 import { sumScalars } from './update.js';
 
@@ -17,10 +17,11 @@ function roundOne(x: number): number {
 
 /**
  * What to change after repeated non-finite iterations: above all a lower learning rate (a third
- * of the current one, within the field's range), and gradient clipping when it is off.
+ * of the current one, not below 1e-7), and gradient clipping when it is off.
  */
 export function faultSuggestion(config: Pick<Config, 'lr' | 'gradClip'>): string {
-  const min = (fieldByKey.get('lr') as FloatField).min;
+  // The lr field allows 0 (the frozen control), but a run that faults needs a smaller step, not none.
+  const min = 1e-7;
   const parts: string[] = [];
   const lower = Math.max(min, roundOne(config.lr / 3));
   if (lower < config.lr) parts.push(`lower the learning rate (now ${config.lr}) to ${lower}`);
