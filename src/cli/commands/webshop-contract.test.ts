@@ -1,5 +1,6 @@
 // The contract's public examples (contracts/webshop.md), run through the CLI in-process and
-// compared with the real upstream outputs (*.expected.jsonl, copied into envs/webshop/golden).
+// compared with the real upstream outputs (*.expected.jsonl, copied into envs/webshop/golden),
+// plus our own option-rule cases derived from goal.py (webshop-reward-goalpy, hand-computed).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCommand, usageErrorOf } from '../testing.js';
@@ -16,9 +17,10 @@ const lines = (text: string) =>
 
 describe.each([
   ['webshop-reward', webshopRewardCommand],
+  ['webshop-reward-goalpy', webshopRewardCommand],
   ['webshop-search', webshopSearchCommand],
 ])('%s', (name, command) => {
-  it('reproduces the upstream outputs of the public examples', async () => {
+  it('reproduces the expected outputs of its golden cases', async () => {
     const result = await runCommand(command, [], golden(`${name}.jsonl`));
     expect(result.code).toBe(0);
     expect(lines(result.stdout)).toEqual(lines(golden(`${name}.expected.jsonl`)));

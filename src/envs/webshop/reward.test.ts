@@ -63,11 +63,38 @@ describe('attributes and options', () => {
     expect(attributeMatches(product, g)).toBe(4);
   });
 
-  it('compares size exactly, other options fuzzily, after colour normalisation', () => {
-    expect(optionMatches(product, ['blue', '24 pack'], { color: 'navy blue', size: '24 pack' })).toBe(2);
-    // "24 packs" is not exactly "24 pack"; "12 pack" is not asked but occurs in the title.
-    expect(optionMatches(product, ['24 packs'], { size: '24 pack' })).toBe(0);
-    expect(optionMatches(product, ['24 pack'], { size: '12 pack' })).toBe(1);
+  it('counts the goal options some chosen value matches, fuzzily for every option name', () => {
+    // navy blue → blue, so both goal options are hit.
+    expect(optionMatches(['blue', '24 pack'], { color: 'navy blue', size: '24 pack' })).toBe(2);
+    // "24 pack" vs "24 packs": r("24 pack", "24 packs") = 14/15 → 93 > 85, size included.
+    expect(optionMatches(['24 packs'], { size: '24 pack' })).toBe(1);
+    // "12 pack" vs "24 pack": "pack 12"/"pack 24" share "pack " + "2" → 12/14 → 86 > 85 (goal.py's quirk).
+    expect(optionMatches(['24 pack'], { size: '12 pack' })).toBe(1);
+    // "16 oz" vs "8 oz": "oz 16"/"oz 8" share "oz " → 6/9 → 67.
+    expect(optionMatches(['8 oz'], { size: '16 oz' })).toBe(0);
+  });
+
+  it('counts no option match when the goal has no options, whatever was chosen', () => {
+    // "12 pack" is in the title; goal.py never looks at texts for options.
+    expect(optionMatches([], { size: '12 pack', color: 'red' })).toBe(0);
+    const g = goal({ attributes: ['kosher', 'gluten free'], goalOptions: [] });
+    // type 1 × (1 attribute + price 1) / (2 attributes + 0 options + 1) = 2/3, not (1+1+1)/3.
+    expect(getReward(product, g, product.price, { size: '12 pack' })).toEqual({
+      reward: 2 / 3,
+      rType: 1,
+      numAttr: 1,
+      numOpt: 0,
+      rPrice: 1,
+    });
+  });
+
+  it("processes option strings as thefuzz does: 'x-small' is the words x, small", () => {
+    // "x small" ⊇ "small" → 100, though the option is a size.
+    expect(optionMatches(['small'], { size: 'x-small' })).toBe(1);
+    expect(optionMatches(['X-Small'], { size: 'x small' })).toBe(1);
+    // One chosen value can hit two goal options; two chosen values hit one option once.
+    expect(optionMatches(['x-small', 'small'], { size: 'x-small' })).toBe(2);
+    expect(optionMatches(['small'], { size: 'small', fit: 'x-small' })).toBe(1);
   });
 
   it('combines the terms as goal.py does', () => {

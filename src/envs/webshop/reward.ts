@@ -7,9 +7,6 @@ import { tokenSetRatio } from './fuzz.js';
 import { contentTokens } from './stopwords.js';
 import type { Goal, Product } from './types.js';
 
-/** Option names compared exactly rather than fuzzily (upstream EXACT_MATCH_OPTS). */
-const EXACT_MATCH_OPTS = ['size'];
-
 /** The reward and its parts, as the contract's output line names them. */
 export interface RewardBreakdown {
   /** r_type × (numAttr + numOpt + rPrice) / (|attributes| + |goalOptions| + 1). */
@@ -67,33 +64,25 @@ export function attributeMatches(product: Product, goal: Goal): number {
 }
 
 /**
- * get_option_reward: each chosen option (colour-normalised) that matches a goal option — exactly
- * for "size", by token_set_ratio > 85 otherwise — or occurs in the product's texts.
+ * get_option_reward's count: the goal options (colour-normalised) that some chosen value
+ * (colour-normalised) matches with token_set_ratio > 85, each goal option counted at most once.
+ * Every option name is compared the same fuzzy way, and both sides go through thefuzz's default
+ * processing first, so "x-small" matches "small". No goal options means no match is counted.
  */
-export function optionMatches(
-  product: Product,
-  goalOptions: string[],
-  chosen: Record<string, string>,
-): number {
-  const goals = goalOptions.map(normalizeColor);
+export function optionMatches(goalOptions: readonly string[], chosen: Record<string, string>): number {
+  const purchased = Object.values(chosen).map(normalizeColor);
   let n = 0;
-  for (const [key, raw] of Object.entries(chosen)) {
-    const v = normalizeColor(raw);
-    let matched = false;
-    if (EXACT_MATCH_OPTS.includes(key.toLowerCase())) {
-      matched = goals.includes(v);
-    } else {
-      matched = goals.some((g) => tokenSetRatio(g, v) > 85);
-    }
-    if (matched || inTexts(product, v)) n++;
+  for (const raw of goalOptions) {
+    const g = normalizeColor(raw);
+    if (purchased.some((p) => tokenSetRatio(p, g) > 85)) n++;
   }
   return n;
 }
 
 /**
- * get_reward for buying `product` at `price` with options `chosen` under `goal`.
- * The reward lies in [0, 1] when at most one value is chosen per goal option, as the shop
- * enforces; upstream's formula can exceed 1 otherwise, and so can this one.
+ * get_reward for buying `product` at `price` with options `chosen` under `goal`, in [0, 1]:
+ * each goal attribute and goal option is counted at most once, so the numerator never exceeds
+ * the denominator (|attributes| + |goalOptions| + 1).
  */
 export function getReward(
   product: Product,
@@ -104,7 +93,7 @@ export function getReward(
   const rType = typeReward(product, goal);
   const rPrice = price <= goal.priceUpper ? 1 : 0;
   const numAttr = attributeMatches(product, goal);
-  const numOpt = optionMatches(product, goal.goalOptions, chosen);
+  const numOpt = optionMatches(goal.goalOptions, chosen);
   let reward = (numAttr + numOpt + rPrice) / (goal.attributes.length + goal.goalOptions.length + 1);
   reward *= rType;
   return { reward, rType, numAttr, numOpt, rPrice };
