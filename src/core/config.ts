@@ -85,7 +85,8 @@ export const FIELDS: readonly Field[] = [
   { key: 'maxTokensPerTurn', flag: 'max-tokens', group: 'rollout', kind: 'int', label: 'Tokens per turn', min: 4, max: 256, default: 40, help: 'Longest response the agent may write in one turn.' },
   { key: 'contextLength', flag: 'context', group: 'rollout', kind: 'int', label: 'Context length', min: 64, max: 2048, default: 512, help: 'Longest token sequence the model reads; older turns are cut, visibly.' },
   { key: 'historyTurns', flag: 'history-turns', group: 'rollout', kind: 'int', label: 'History turns', min: 1, max: 50, default: 5, help: 'Past turns kept in the prompt, the current one included (turn-level GAE always keeps 1).' },
-  { key: 'temperature', flag: 'temperature', group: 'rollout', kind: 'float', label: 'Temperature', min: 0.05, max: 3, default: 1, live: true, help: 'Sampling temperature for training rollouts.' },
+  { key: 'temperature', flag: 'temperature', group: 'rollout', kind: 'float', label: 'Temperature', min: 0.05, max: 3, default: 1, live: true, help: 'Sampling temperature for training rollouts; the update scores the policy at the same temperature (logits ÷ T, as verl).' },
+  { key: 'groupStreams', flag: 'group-streams', group: 'rollout', kind: 'enum', label: 'Group randomness', options: ['shared', 'independent'], default: 'shared', help: 'shared: every rollout of a group replays the same env random stream (RAGEN resets a group with one seed); independent: each its own.' },
   // reward
   { key: 'formatPenalty', flag: 'format-penalty', group: 'reward', kind: 'float', label: 'Format penalty', min: 0, max: 1, default: 0.1, help: 'Subtracted per turn with a malformed or invalid answer.' },
   { key: 'rewardPlacement', flag: 'reward-placement', group: 'reward', kind: 'enum', label: 'Reward placement', options: ['last-token', 'per-turn'], default: 'last-token', help: 'Sum on the last agent token (StarPO) or each turn\u2019s reward at its end.' },
@@ -108,7 +109,8 @@ export const FIELDS: readonly Field[] = [
   { key: 'entropyCoef', flag: 'entropy-coef', group: 'loss', kind: 'float', label: 'Entropy bonus', min: 0, max: 0.1, default: 0.001, live: true, help: 'Coefficient of the entropy bonus.' },
   { key: 'klCoef', flag: 'kl-coef', group: 'loss', kind: 'float', label: 'KL coefficient', min: 0, max: 1, default: 0.001, live: true, help: 'Weight of KL to the reference policy (0: off).' },
   { key: 'klEstimator', flag: 'kl-estimator', group: 'loss', kind: 'enum', label: 'KL estimator', options: ['k1', 'k3'], default: 'k1', help: 'k1 = log r, k3 = r − 1 − log r (Schulman).' },
-  { key: 'klMode', flag: 'kl-mode', group: 'loss', kind: 'enum', label: 'KL as', options: ['loss', 'reward'], default: 'loss', help: 'Add KL to the loss or subtract it from the reward.' },
+  { key: 'klMode', flag: 'kl-mode', group: 'loss', kind: 'enum', label: 'KL as', options: ['loss', 'reward'], default: 'reward', help: 'Subtract KL per token from the reward (RAGEN\u2019s PPO runs) or add it to the loss (its GRPO runs).' },
+  { key: 'lossAgg', flag: 'loss-agg', group: 'loss', kind: 'enum', label: 'Loss aggregation', options: ['token-mean', 'seq-mean-token-mean'], default: 'token-mean', help: 'Mean over all masked tokens of the minibatch (RAGEN\u2019s config), or over each sequence and then over sequences.' },
   { key: 'valueClip', flag: 'value-clip', group: 'loss', kind: 'float', label: 'Value clip', min: 0, max: 10, default: 0.5, help: 'Clipped value loss range around the old values.' },
   { key: 'dpoBeta', flag: 'dpo-beta', group: 'loss', kind: 'float', label: 'DPO β', min: 0.001, max: 10, default: 0.1, log: true, help: 'Temperature of the DPO loss.' },
   // optim
@@ -146,6 +148,7 @@ export interface Config {
   contextLength: number;
   historyTurns: number;
   temperature: number;
+  groupStreams: 'shared' | 'independent';
   formatPenalty: number;
   rewardPlacement: 'last-token' | 'per-turn';
   lossOnEnvTokens: boolean;
@@ -165,6 +168,7 @@ export interface Config {
   klCoef: number;
   klEstimator: 'k1' | 'k3';
   klMode: 'loss' | 'reward';
+  lossAgg: 'token-mean' | 'seq-mean-token-mean';
   valueClip: number;
   dpoBeta: number;
   lr: number;

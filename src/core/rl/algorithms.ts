@@ -8,6 +8,7 @@ type Switches = Pick<
   | 'advantage'
   | 'whiten'
   | 'klCoef'
+  | 'klMode'
   | 'filterMode'
   | 'filterRatio'
   | 'clipLow'
@@ -31,6 +32,9 @@ const STARPO: Switches = {
   advantage: 'gae',
   whiten: true,
   klCoef: 0.001,
+  // RAGEN's paper runs of PPO (train_all.sh USE_PPO: use_kl_loss False, kl_ctrl.kl_coef 0.001):
+  // KL subtracted per token from the reward (agent_trainer.py apply_kl_penalty).
+  klMode: 'reward',
   filterMode: 'off',
   filterRatio: 0.25,
   clipLow: 0.2,
@@ -59,13 +63,16 @@ export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = 
   },
   'starpo-ppo': {
     name: 'starpo-ppo',
-    summary: 'StarPO: the whole trajectory as one sequence, critic + GAE (γ = λ = 1), KL 0.001.',
+    summary:
+      'StarPO: the whole trajectory as one sequence, critic + GAE (γ = λ = 1), KL 0.001 per token in the reward.',
     switches: STARPO,
   },
   'starpo-grpo': {
     name: 'starpo-grpo',
-    summary: 'StarPO with group-normalised advantages (R − mean)/std within each start state, no critic.',
-    switches: { ...STARPO, advantage: 'grpo' },
+    summary:
+      'StarPO with group-normalised advantages (R − mean)/std within each start state, no critic, KL 0.001 in the loss.',
+    // RAGEN's GRPO runs (train_all.sh USE_GRPO: use_kl_loss True, kl_loss_coef 0.001): KL in the loss.
+    switches: { ...STARPO, advantage: 'grpo', klMode: 'loss' },
   },
   'starpo-s': {
     name: 'starpo-s',
@@ -89,7 +96,7 @@ export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = 
   'dpo-online': {
     name: 'dpo-online',
     summary: 'Online DPO: best vs worst trajectory of each group against the reference policy.',
-    switches: { ...STARPO, advantage: 'none', klCoef: 0 },
+    switches: { ...STARPO, advantage: 'none', klCoef: 0, klMode: 'loss' },
   },
 };
 
