@@ -1,12 +1,39 @@
-// Draws any env view(): MiniGrid on a canvas, WebShop-lite as a page, anything else as JSON.
+// Draws any env view(), chosen by its `kind` (a table, one drawer per env family): MiniGrid and
+// the FrozenLake/Sokoban grids on a canvas, the bandit as its two arms, WebShop-lite (whose
+// view has a `page` instead) as a page; anything unknown as JSON. `budget` is the run's action
+// budget, so step counts read against what really ends the episode.
+import type { ReactNode } from 'react';
+import type { BanditView } from '../../envs/bandit/env.js';
+import type { FrozenLakeView } from '../../envs/frozenlake/env.js';
 import type { MiniGridView } from '../../envs/minigrid/viewjson.js';
+import type { SokobanView } from '../../envs/sokoban/env.js';
 import type { WebShopView } from '../../envs/webshop/env.js';
+import { BanditCard } from './BanditCard.js';
+import { GridCanvas } from './GridCanvas.js';
 import { MiniGridCanvas } from './MiniGridCanvas.js';
 import { ShopPage } from './ShopPage.js';
 
-export function EnvView({ view }: { view: unknown }) {
-  const v = view as { kind?: string; page?: string } | null;
-  if (v?.kind === 'minigrid') return <MiniGridCanvas view={view as MiniGridView} />;
-  if (v && typeof v.page === 'string') return <ShopPage view={view as WebShopView} />;
+type Drawer = (view: unknown, budget: number | undefined) => ReactNode;
+
+const DRAWERS: Record<string, Drawer> = {
+  minigrid: (v, budget) => <MiniGridCanvas view={v as MiniGridView} budget={budget} />,
+  frozenlake: (v, budget) => <GridCanvas view={v as FrozenLakeView} budget={budget} />,
+  sokoban: (v, budget) => <GridCanvas view={v as SokobanView} budget={budget} />,
+  bandit: (v) => <BanditCard view={v as BanditView} />,
+  webshop: (v, budget) => <ShopPage view={v as WebShopView} budget={budget} />,
+};
+
+/** The drawer key of a view: its `kind`, or "webshop" for a shop page. */
+export function viewKind(view: unknown): string | null {
+  const v = view as { kind?: unknown; page?: unknown } | null;
+  if (v && typeof v.kind === 'string') return v.kind;
+  if (v && typeof v.page === 'string') return 'webshop';
+  return null;
+}
+
+export function EnvView({ view, budget }: { view: unknown; budget?: number | undefined }) {
+  const kind = viewKind(view);
+  const drawer = kind ? DRAWERS[kind] : undefined;
+  if (drawer) return <>{drawer(view, budget)}</>;
   return <pre className="view-json">{JSON.stringify(view, null, 1)}</pre>;
 }

@@ -1,12 +1,22 @@
 // A MiniGrid state on a canvas, with a text line for what the picture shows (for screen
-// readers and tests): position, direction, what the agent carries.
+// readers and tests): position, direction, what the agent carries, and the step count against
+// the run's action budget when that ends the episode before MiniGrid's own step limit.
 import { useEffect, useRef } from 'react';
 import type { MiniGridView } from '../../envs/minigrid/viewjson.js';
 import { drawMiniGrid } from './drawMiniGrid.js';
+import { stepWords } from './envWords.js';
 
 const DIRS = ['right', 'down', 'left', 'up'];
 
-export function MiniGridCanvas({ view, size = 280 }: { view: MiniGridView; size?: number }) {
+export function MiniGridCanvas({
+  view,
+  budget,
+  size = 280,
+}: {
+  view: MiniGridView;
+  budget?: number | undefined;
+  size?: number;
+}) {
   const ref = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     const canvas = ref.current;
@@ -21,7 +31,7 @@ export function MiniGridCanvas({ view, size = 280 }: { view: MiniGridView; size?
   }, [view, size]);
   const caption = `Agent at (${view.agent.x}, ${view.agent.y}) facing ${DIRS[view.agent.dir] ?? '?'}${
     view.carrying ? `, carrying a ${view.carrying.color} ${view.carrying.type}` : ''
-  }; step ${view.stepCount} of ${view.maxSteps}${view.done ? ', episode over' : ''}.`;
+  }; ${stepWords(view.stepCount, view.maxSteps, budget)}${view.done ? ', episode over' : ''}.`;
   return (
     <div className="minigrid-view">
       <canvas
@@ -32,7 +42,9 @@ export function MiniGridCanvas({ view, size = 280 }: { view: MiniGridView; size?
         role="img"
         aria-label={`${view.mission}. ${caption}`}
       />
-      <p className="view-caption">{caption}</p>
+      <p className="view-caption" data-testid="view-caption">
+        {caption}
+      </p>
     </div>
   );
 }

@@ -1,25 +1,39 @@
 // A WebShop-lite page drawn from the env's view(): the search box, results (the ones the agent
 // reads marked), the item with its options (selected ones highlighted), and the score once
-// bought — WebShop's own page layout, in miniature.
+// bought — WebShop's own page layout, in miniature. The actions-left counter reads against the
+// budget that ends the episode: the run's action budget, or the shop's own limit when tighter.
 import type { WebShopView } from '../../envs/webshop/env.js';
 
-export function ShopPage({ view }: { view: WebShopView }) {
+/** Actions left of the budget that really ends the episode (the run's, capped by the shop's own). */
+export function shopBudget(view: WebShopView, budget?: number): { left: number; of: number } {
+  const of = budget !== undefined && budget > 0 ? Math.min(budget, view.budget) : view.budget;
+  const used = view.budget - view.actionsLeft;
+  return { left: Math.max(0, of - used), of };
+}
+
+export function ShopPage({ view, budget }: { view: WebShopView; budget?: number | undefined }) {
+  const left = shopBudget(view, budget);
   return (
     <div className="shop-page" data-testid="shop-page" data-page={view.page}>
       <div className="shop-bar">
         <span className="shop-logo">WebShop</span>
         <span className="shop-query">{view.query ? `search: ${view.query}` : 'no search yet'}</span>
-        <span className="shop-budget">
-          {view.actionsLeft} / {view.budget} actions left
+        <span className="shop-budget" data-testid="shop-budget">
+          {left.left} / {left.of} actions left
         </span>
       </div>
       <p className="shop-instruction">{view.instruction}</p>
       {view.page === 'search' ? <p className="shop-note">Search page: the agent types search[…].</p> : null}
       {view.results ? (
-        <ol className="shop-results" start={(view.results.page - 1) * 10 + 1}>
-          <li className="shop-meta">
-            Page {view.results.page} · {view.results.total} results
-          </li>
+        <p className="shop-meta">
+          Page {view.results.page} · {view.results.total} results
+          {view.results.shown < view.results.products.length
+            ? ` · the agent reads the first ${view.results.shown} (the rest greyed)`
+            : ''}
+        </p>
+      ) : null}
+      {view.results ? (
+        <ol className="shop-results" data-testid="shop-results" start={(view.results.page - 1) * 10 + 1}>
           {view.results.products.map((p, i) => (
             <li key={p.asin} className={i < (view.results?.shown ?? 0) ? 'shown' : 'hidden-to-agent'}>
               <code>{p.asin}</code> {p.title} <b>{p.priceTag}</b>
