@@ -12,31 +12,33 @@ import { MAX_LINE_CHARS } from '../cli/jsonl.js';
 import { runCommand } from '../cli/testing.js';
 import { MAX_CONFIG_FILE_BYTES } from '../core/config.js';
 
+const noBase = async () => null;
+
 describe('oversized CLI input', () => {
   it('refuses a config file over the size limit, or one that is not a file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'starpo-in-'));
     const big = join(dir, 'big.json');
     await writeFile(big, `{"seed": 1${' '.repeat(MAX_CONFIG_FILE_BYTES)}}`);
-    await expect(resolveTrainConfig({ config: big }, {})).rejects.toThrow(
+    await expect(resolveTrainConfig({ config: big }, noBase)).rejects.toThrow(
       `--config: must be a file of at most ${MAX_CONFIG_FILE_BYTES} bytes`,
     );
-    await expect(resolveTrainConfig({ config: dir }, {})).rejects.toThrow(/must be a file of at most/);
-    await expect(resolveTrainConfig({ config: join(dir, 'none.json') }, {})).rejects.toThrow(
+    await expect(resolveTrainConfig({ config: dir }, noBase)).rejects.toThrow(/must be a file of at most/);
+    await expect(resolveTrainConfig({ config: join(dir, 'none.json') }, noBase)).rejects.toThrow(
       /--config: cannot read .*none\.json/,
     );
     const ok = join(dir, 'ok.json');
     await writeFile(ok, '{"seed": 5}');
-    expect((await resolveTrainConfig({ config: ok }, {})).seed).toBe(5);
+    expect((await resolveTrainConfig({ config: ok }, noBase)).seed).toBe(5);
   });
 
   it('refuses iterations and rollouts over their caps, naming the flag and the limit', async () => {
-    await expect(resolveTrainConfig({ iters: '100001' }, {})).rejects.toThrow(
+    await expect(resolveTrainConfig({ iters: '100001' }, noBase)).rejects.toThrow(
       '--iters: must be at most 100000 (allowed 1–100000)',
     );
-    await expect(resolveTrainConfig({ groups: '128', 'group-size': '64' }, {})).rejects.toThrow(
+    await expect(resolveTrainConfig({ groups: '128', 'group-size': '64' }, noBase)).rejects.toThrow(
       '--groups: groups × group size is 8192 rollouts per iteration; the limit is 4096',
     );
-    await expect(resolveTrainConfig({ seed: '1e400' }, {})).rejects.toThrow(
+    await expect(resolveTrainConfig({ seed: '1e400' }, noBase)).rejects.toThrow(
       '--seed: "1e400" is not a number',
     );
   });

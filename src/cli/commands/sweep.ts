@@ -9,7 +9,7 @@ import { type CliIo, type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { runStudy, STUDY_ENVS } from '../study/study.js';
 import { runSweep, type SweepRun, tableMarkdown } from '../sweepRunner.js';
-import { resolveTrainConfig, settingsFor, TRAIN_FIELD_FLAGS } from './train.js';
+import { baseLookup, resolveTrainConfig, TRAIN_FIELD_FLAGS } from './train.js';
 
 const SWEEP_FLAGS: FlagSpec[] = [
   { name: 'out', kind: 'string', help: 'output directory (required)' },
@@ -82,7 +82,7 @@ export const sweepCommand: Command = {
     for (const algo of algos) {
       for (const seed of seeds) {
         const perRun = { ...flags, algo, seed: String(seed) };
-        const config = await resolveTrainConfig(perRun, await settingsFor(perRun, base, models));
+        const config = await resolveTrainConfig(perRun, baseLookup(base, models));
         runs.push({
           preset: 'custom',
           algo,
@@ -131,7 +131,7 @@ async function studyFromFlags(flags: Record<string, string | number | boolean>, 
       unmatched: flags.unmatched !== false,
       base,
       models,
-      baseSettings: (env) => settingsFor({ ...flags, env }, base, models),
+      baseLayer: (env) => baseLookup(base, models)(env, typeof flags.size === 'string' ? flags.size : 'nano'),
     },
     io,
   );

@@ -8,6 +8,8 @@ import { parseFlags } from '../flags.js';
 import { runCommand } from '../testing.js';
 import { resolveTrainConfig, trainCommand } from './train.js';
 
+const noBase = async () => null;
+
 describe('train config resolution', () => {
   it('layers base settings, algorithm switches, file and flags in that order', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'starpo-'));
@@ -15,7 +17,7 @@ describe('train config resolution', () => {
     await writeFile(file, JSON.stringify({ groups: 4, clipHigh: 0.3, maxTurns: 7 }));
     const c = await resolveTrainConfig(
       { algo: 'starpo-s', config: file, 'max-turns': '2', seed: '9' },
-      { maxTurns: 3, historyTurns: 3 },
+      async () => ({ label: 'the base model test', settings: { maxTurns: 3, historyTurns: 3 }, context: 512 }),
     );
     expect(c.algorithm).toBe('starpo-s');
     expect(c.filterMode).toBe('subsample'); // from the algorithm
@@ -27,9 +29,9 @@ describe('train config resolution', () => {
   });
 
   it('names the flag of an invalid value and refuses unknown flags', async () => {
-    await expect(resolveTrainConfig({ groups: '0' }, {})).rejects.toThrow(/--groups: must be at least 1/);
-    await expect(resolveTrainConfig({ lr: 'fast' }, {})).rejects.toThrow(/--lr: "fast" is not a number/);
-    await expect(resolveTrainConfig({ env: 'minigrid/Nope' }, {})).rejects.toThrow(
+    await expect(resolveTrainConfig({ groups: '0' }, noBase)).rejects.toThrow(/--groups: must be at least 1/);
+    await expect(resolveTrainConfig({ lr: 'fast' }, noBase)).rejects.toThrow(/--lr: "fast" is not a number/);
+    await expect(resolveTrainConfig({ env: 'minigrid/Nope' }, noBase)).rejects.toThrow(
       /--env: "minigrid\/Nope" is not a registered/,
     );
     expect(() => parseFlags(['--colour', 'red'], [])).toThrow(UsageError);
@@ -38,11 +40,11 @@ describe('train config resolution', () => {
   it('refuses a config file with unknown fields or bad JSON', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'starpo-'));
     await writeFile(join(dir, 'a.json'), JSON.stringify({ colour: 'red' }));
-    await expect(resolveTrainConfig({ config: join(dir, 'a.json') }, {})).rejects.toThrow(
+    await expect(resolveTrainConfig({ config: join(dir, 'a.json') }, noBase)).rejects.toThrow(
       /colour: is not a config field/,
     );
     await writeFile(join(dir, 'b.json'), '{');
-    await expect(resolveTrainConfig({ config: join(dir, 'b.json') }, {})).rejects.toThrow(/not valid JSON/);
+    await expect(resolveTrainConfig({ config: join(dir, 'b.json') }, noBase)).rejects.toThrow(/not valid JSON/);
   });
 });
 

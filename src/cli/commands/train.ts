@@ -1,28 +1,20 @@
 // `npm run starpo -- train --env <id> --algo <name> --iters <n> --seed <s> --out <dir>`: one
 // run in Node (DESIGN §9). Every config field is a flag (the field table's `flag` names), or
 // comes from `--config file.json`; the base model's episode settings come first, then the
-// algorithm's switches, then the file, then the flags. Writes <out>/config.json,
+// algorithm's switches, then `--preset`, then the file, then the flags (core/resolve.ts). Writes <out>/config.json,
 // metrics.jsonl, events.jsonl, summary.json and checkpoints; progress with ETA on stderr.
 import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  ALGORITHM_NAMES,
-  type Config,
-  completeConfig,
-  defaultConfig,
-  FIELDS,
-  formatErrors,
-  MAX_CONFIG_FILE_BYTES,
-  parseFieldText,
-} from '../../core/config.js';
+import { type Config, FIELDS, formatErrors, MAX_CONFIG_FILE_BYTES, parseFieldText } from '../../core/config.js';
 import { summaryFile } from '../../core/metrics/summaryFile.js';
-import { saveCheckpoint } from '../../core/model/checkpoint.js';
+import { type CheckpointManifest, saveCheckpoint } from '../../core/model/checkpoint.js';
 import { findBaseModel } from '../../core/model/modelIndex.js';
-import { applyAlgorithm } from '../../core/rl/algorithms.js';
+import { PRESETS } from '../../core/presets.js';
+import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { createTrainer } from '../../core/rl/session.js';
 import { envIds, envSpec } from '../../envs/registry.js';
-import { loadBase, readModelIndex } from '../baseModel.js';
+import { DEFAULT_MODELS_DIR, loadBase, readModelIndex } from '../baseModel.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { setupNodeBackend } from '../nodeBackend.js';
@@ -39,6 +31,11 @@ const EXTRA_FLAGS: FlagSpec[] = [
   { name: 'out', kind: 'string', help: 'output directory (required)' },
   { name: 'config', kind: 'string', help: 'a JSON file with config fields (validated)' },
   {
+    name: 'preset',
+    kind: 'string',
+    help: `a playground preset under the file and flags (${Object.keys(PRESETS).join(', ')})`,
+  },
+  {
     name: 'base',
     kind: 'string',
     help: 'base model: a checkpoint .json path, or "random" (default: the models index)',
@@ -51,29 +48,39 @@ const FLAGS = [...EXTRA_FLAGS, ...TRAIN_FIELD_FLAGS];
 
 export const TRAIN_USAGE = `usage: npm run starpo -- train --env <id> --algo <name> --iters <n> --seed <s> --out <dir> [options]\n\n${flagHelp(FLAGS)}`;
 
-/** Resolves the run's config: base settings ← algorithm ← file ← flags; errors name the field. */
+/** Parses `--config` (size-checked, a JSON object) into config fields, unvalidated. */
+async function readConfigFile(path: string): Promise<Record<string, unknown>> {
+  const cannotRead = (err: Error) => {
+    throw new UsageError(`--config: cannot read ${path}: ${err.message}`);
+  };
+  // Size first: an oversized (or endless, e.g. /dev/zero) file is refused before it is read.
+  const info = await stat(path).catch(cannotRead);
+  if (!info.isFile() || info.size > MAX_CONFIG_FILE_BYTES)
+    throw new UsageError(`--config: must be a file of at most ${MAX_CONFIG_FILE_BYTES} bytes`);
+  const text = await readFile(path, 'utf8').catch(cannotRead);
+  let file: unknown;
+  try {
+    file = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--config: ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!file || typeof file !== 'object' || Array.isArray(file))
+    throw new UsageError('--config: must hold a JSON object');
+  return file as Record<string, unknown>;
+}
+
+/** The base model's layer for an env and size (null: an untrained base). */
+export type BaseLookup = (env: string, size: string) => Promise<BaseLayer | null>;
+
+/**
+ * Resolves the run's config through core/resolve: the base model's settings ← the algorithm
+ * ← `--preset` ← the file ← the flags; errors name the flag.
+ */
 export async function resolveTrainConfig(
   flags: Record<string, string | number | boolean>,
-  baseSettings: Record<string, number>,
+  lookupBase: BaseLookup,
 ): Promise<Config> {
-  let file: Record<string, unknown> = {};
-  if (typeof flags.config === 'string') {
-    const cannotRead = (err: Error) => {
-      throw new UsageError(`--config: cannot read ${flags.config}: ${err.message}`);
-    };
-    // Size first: an oversized (or endless, e.g. /dev/zero) file is refused before it is read.
-    const info = await stat(flags.config).catch(cannotRead);
-    if (!info.isFile() || info.size > MAX_CONFIG_FILE_BYTES)
-      throw new UsageError(`--config: must be a file of at most ${MAX_CONFIG_FILE_BYTES} bytes`);
-    const text = await readFile(flags.config, 'utf8').catch(cannotRead);
-    try {
-      file = JSON.parse(text);
-    } catch (err) {
-      throw new UsageError(`--config: ${flags.config} is not valid JSON: ${(err as Error).message}`);
-    }
-    if (!file || typeof file !== 'object' || Array.isArray(file))
-      throw new UsageError('--config: must hold a JSON object');
-  }
+  const file = typeof flags.config === 'string' ? await readConfigFile(flags.config) : {};
   const fromFlags: Record<string, unknown> = {};
   for (const f of FIELDS) {
     const v = flags[f.flag];
@@ -84,16 +91,14 @@ export async function resolveTrainConfig(
       throw new UsageError(`--${f.flag}: ${(err as Error).message.replace(`${f.key}: `, '')}`);
     }
   }
-  const algorithm = (fromFlags.algorithm ??
-    file.algorithm ??
-    defaultConfig().algorithm) as Config['algorithm'];
-  const start = { ...defaultConfig(), ...baseSettings };
-  // An unknown algorithm is left for validation to name.
-  const withAlgo = (ALGORITHM_NAMES as readonly string[]).includes(algorithm)
-    ? applyAlgorithm(start, algorithm)
-    : start;
-  const r = completeConfig({ ...withAlgo, ...file, ...fromFlags }, envIds());
-  if (!r.ok) {
+  const preset = typeof flags.preset === 'string' ? flags.preset : null;
+  if (preset !== null && !PRESETS[preset])
+    throw new UsageError(`--preset: "${preset}" is not a preset (known: ${Object.keys(PRESETS).join(', ')})`);
+  const edits = { ...file, ...fromFlags } as Partial<Config>;
+  const { env, modelSize } = layersEnv({ preset, edits });
+  const base = envIds().includes(env) ? await lookupBase(env, modelSize) : null;
+  const r = resolveConfig({ base, preset, edits }, envIds());
+  if (r.errors.length > 0) {
     const byKey = new Map(FIELDS.map((f) => [f.key, f.flag]));
     throw new UsageError(
       formatErrors(
@@ -104,7 +109,7 @@ export async function resolveTrainConfig(
       ),
     );
   }
-  return r.config;
+  return r.values;
 }
 
 async function writeJsonl(path: string, rows: readonly object[]): Promise<void> {
@@ -205,8 +210,7 @@ export const trainCommand: Command = {
     const flags = parseFlags(args, FLAGS);
     if (typeof flags.out !== 'string' || flags.out === '') throw new UsageError('--out <dir> is required');
     const base = typeof flags.base === 'string' ? flags.base : undefined;
-    const baseSettings = await settingsFor(flags, base, flags.models as string | undefined);
-    const config = await resolveTrainConfig(flags, baseSettings);
+    const config = await resolveTrainConfig(flags, baseLookup(base, flags.models as string | undefined));
     const summary = await runTraining(
       config,
       { out: flags.out, base, models: flags.models as string | undefined, quiet: Boolean(flags.quiet) },
@@ -222,23 +226,24 @@ export const trainCommand: Command = {
 };
 
 /**
- * The episode settings of the base model a run will start from (defaults under the file and
- * flags): from an explicit checkpoint, or the models index entry for the env and size.
+ * Where a run's base model comes from, as config resolution sees it: an explicit checkpoint
+ * (`--base path.json`), `random` (untrained: no layer), or the models index entry for the env
+ * and size (none: untrained).
  */
-export async function settingsFor(
-  flags: Record<string, string | number | boolean>,
-  base: string | undefined,
-  models: string | undefined,
-): Promise<Record<string, number>> {
-  if (base === 'random') return {};
-  if (base) {
-    const manifest = JSON.parse(await readFile(base, 'utf8')) as {
-      meta?: { settings?: Record<string, number> };
-    };
-    return manifest.meta?.settings ?? {};
-  }
-  const env = typeof flags.env === 'string' ? flags.env : defaultConfig().env;
-  envSpec(env);
-  const size = typeof flags.size === 'string' ? flags.size : defaultConfig().modelSize;
-  return findBaseModel(await readModelIndex(models), env, size)?.settings ?? {};
+export function baseLookup(base: string | undefined, models: string | undefined): BaseLookup {
+  return async (env, size) => {
+    if (base === 'random') return null;
+    if (base) {
+      const manifest = JSON.parse(await readFile(base, 'utf8').catch((err: Error) => {
+        throw new UsageError(`--base: cannot read ${base}: ${err.message}`);
+      })) as CheckpointManifest;
+      return manifestLayer(manifest, base);
+    }
+    const entry = findBaseModel(await readModelIndex(models), env, size);
+    if (!entry) return null;
+    const manifest = JSON.parse(
+      await readFile(join(models ?? DEFAULT_MODELS_DIR, entry.manifest), 'utf8'),
+    ) as CheckpointManifest;
+    return manifestLayer(manifest, `the base model ${entry.id}`, entry.settings);
+  };
 }

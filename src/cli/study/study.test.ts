@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStudyBands } from '../../core/metrics/studyBands.js';
 import { sweepCommand } from '../commands/sweep.js';
-import { settingsFor } from '../commands/train.js';
+import { baseLookup } from '../commands/train.js';
 import { runCommand } from '../testing.js';
 import { planStudy, studyPreset } from './study.js';
 import { lineChartSvg } from './svg.js';
@@ -152,7 +152,7 @@ describe('echo-trap study', () => {
       overrides: {},
       ablations: false,
       unmatched: false,
-      baseSettings: (env) => settingsFor({ env }, undefined, undefined),
+      baseLayer: (env) => baseLookup(undefined, undefined)(env, 'nano'),
     });
     const turns = runs.map((r) => [r.config.env, r.config.maxTurns, r.config.maxActionsPerTurn]);
     expect(turns).toEqual([

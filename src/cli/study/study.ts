@@ -7,12 +7,10 @@ import { dirname, join, relative } from 'node:path';
 import {
   ALGORITHM_NAMES,
   type Config,
-  completeConfig,
-  defaultConfig,
   formatErrors,
 } from '../../core/config.js';
 import { ABLATIONS, PRESETS, type Preset } from '../../core/presets.js';
-import { applyAlgorithm } from '../../core/rl/algorithms.js';
+import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
 import { envIds } from '../../envs/registry.js';
 import type { CliIo } from '../command.js';
 import { runSweep, type SweepRun } from '../sweepRunner.js';
@@ -46,8 +44,8 @@ export interface StudyOptions {
   unmatched: boolean;
   base?: string;
   models?: string;
-  /** Base-model settings per env (turns, actions, history…). */
-  baseSettings: (env: string) => Promise<Record<string, number>>;
+  /** The base model's layer per env (its episode settings and context; null: untrained). */
+  baseLayer: (env: string) => Promise<BaseLayer | null>;
   /** The playground's reference-band file (public/study/echo-trap.json); none when absent. */
   bands?: string;
 }
@@ -69,23 +67,22 @@ function configFor(
   algo: Config['algorithm'],
   seed: number,
   extra: Partial<Config>,
-  base: Record<string, number>,
+  base: BaseLayer | null,
   o: StudyOptions,
 ): Config {
-  const start = applyAlgorithm({ ...defaultConfig(), ...base, env }, algo);
-  const r = completeConfig(
-    { ...start, ...studyPreset(env).overrides, ...extra, ...o.overrides, algorithm: algo, seed, env },
+  const r = resolveConfig(
+    { base, preset: studyPreset(env).name, edits: { ...extra, ...o.overrides, algorithm: algo, seed, env } },
     envIds(),
   );
-  if (!r.ok) throw new Error(`study config for ${env} ${algo}: ${formatErrors(r.errors)}`);
-  return r.config;
+  if (r.errors.length > 0) throw new Error(`study config for ${env} ${algo}: ${formatErrors(r.errors)}`);
+  return r.values;
 }
 
 /** Every run of the study, in a stable order. */
 export async function planStudy(o: StudyOptions): Promise<(SweepRun & { env: string; variant: string })[]> {
   const runs: (SweepRun & { env: string; variant: string })[] = [];
   for (const [e, env] of o.envs.entries()) {
-    const base = await o.baseSettings(env);
+    const base = await o.baseLayer(env);
     const variants: [string, Config['algorithm'][], Partial<Config>][] = [['matched', [...o.algos], {}]];
     // Paper-style: one epoch of minibatches of 32, so a filtered batch makes fewer steps.
     if (o.unmatched)
