@@ -40,11 +40,14 @@ export function miFromMatrix(L: readonly (readonly number[])[]): { mi: number; r
   return { mi: mi / N, retrievalAcc: hits / N };
 }
 
-/** Scores N² sequences (each prompt followed by each thinking) and returns the proxy. */
+/**
+ * Scores N² sequences (each prompt followed by each thinking) and returns the proxy, with the
+ * logits divided by `temperature` (the rollout's, so the proxy scores the sampled distribution).
+ */
 export async function reasoningMi(
   policy: Model,
   pairs: readonly ReasoningPair[],
-  padId = 0,
+  options: { padId?: number; temperature?: number } = {},
 ): Promise<MiResult> {
   const usable = pairs.filter((p) => p.thinkIds.length > 0);
   const N = usable.length;
@@ -60,7 +63,11 @@ export async function reasoningMi(
       masks.push(mask);
     }
   }
-  const scored = await scoreSequences(policy, rows, { masks, padId });
+  const scored = await scoreSequences(policy, rows, {
+    masks,
+    padId: options.padId ?? 0,
+    temperature: options.temperature ?? 1,
+  });
   const L = usable.map((_, i) => usable.map((_, j) => scored.maskedLogpSum[i * N + j] as number));
   const { mi, retrievalAcc } = miFromMatrix(L);
   const tokens = usable.reduce((s, p) => s + p.thinkIds.length, 0);

@@ -72,20 +72,32 @@ describe('sampleBatch', () => {
     }
   });
 
-  it('returns log-probs that teacher-forced scoring of each unpadded row reproduces', async () => {
-    const rows = await sampleBatch(policy, tok, prompts, {
-      maxNewTokens: 10,
-      temperature: 1,
-      stopIds,
-      rng: new Rng(11),
-    });
-    const seqs = rows.map((r, b) => [...(prompts[b] as number[]), ...r.ids]);
-    const scored = await scoreSequences(policy, seqs);
-    rows.forEach((r, b) => {
-      const start = (prompts[b] as number[]).length - 1;
-      expectClose(r.logps, scored.logps[b]?.subarray(start, start + r.logps.length) ?? []);
-    });
-  });
+  it.each([1, 0.7])(
+    'returns log-probs that teacher-forced scoring at the same temperature (%s) reproduces',
+    async (temperature) => {
+      const rows = await sampleBatch(policy, tok, prompts, {
+        maxNewTokens: 10,
+        temperature,
+        stopIds,
+        rng: new Rng(11),
+      });
+      const seqs = rows.map((r, b) => [...(prompts[b] as number[]), ...r.ids]);
+      const scored = await scoreSequences(policy, seqs, { temperature });
+      const atOne = await scoreSequences(policy, seqs);
+      let apart = 0;
+      rows.forEach((r, b) => {
+        const start = (prompts[b] as number[]).length - 1;
+        const own = scored.logps[b]?.subarray(start, start + r.logps.length) ?? [];
+        for (let i = 0; i < own.length; i++)
+          expect(Math.abs((r.logps[i] as number) - (own[i] as number))).toBeLessThan(1e-5);
+        const one = atOne.logps[b]?.subarray(start, start + r.logps.length) ?? [];
+        for (let i = 0; i < one.length; i++)
+          apart = Math.max(apart, Math.abs((r.logps[i] as number) - one[i]!));
+      });
+      // At T ≠ 1 the temperature-1 scores are a different distribution (the old, off-policy bug).
+      if (temperature !== 1) expect(apart).toBeGreaterThan(1e-3);
+    },
+  );
 
   it('is deterministic for a seed, and temperature 0 is greedy', async () => {
     const a = await sampleBatch(policy, tok, prompts, { maxNewTokens: 8, temperature: 1, rng: new Rng(5) });

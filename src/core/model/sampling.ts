@@ -1,8 +1,10 @@
 // Batched sampling of one agent turn for every active trajectory (DESIGN §4, §8): prompts of
 // different lengths are left-padded into one batch (per-row positions, padding keys masked),
 // the prompt is prefilled once, then every row gets one token per step from a KV cache.
-// Each step reads back one small [B, 3] tensor (token, its log-prob under the model, its
-// log-prob under the sampling distribution) with `await data()`. Randomness: one uniform per
+// Each step reads back one small [B, 3] tensor (token, its log-prob under the model at the
+// sampling temperature — what scoring.ts computes for the update, so the update is on-policy as
+// in verl, which divides the logits by the rollout temperature — and its log-prob under the
+// distribution actually sampled, bans included) with `await data()`. Randomness: one uniform per
 // row per step from the seeded Rng, turned into a token on the device by inverse-CDF
 // (cumsum of the probabilities), so a seed fixes the tokens on a given backend.
 // B = rows, L = padded prompt length, S = keys so far, D = width, V = vocabulary.
@@ -43,7 +45,10 @@ export interface SampledRow {
   ids: number[];
   /** Decoded `ids`. */
   text: string;
-  /** Per token: log-prob under the model (temperature 1, nothing banned), as scoring computes it. */
+  /**
+   * Per token: log-prob under the model at the sampling temperature (logits ÷ T; T = 1 when
+   * greedy), nothing banned — what scoreSequences gives at that temperature.
+   */
   logps: Float32Array;
   /** Per token: log-prob under the distribution actually sampled from (temperature, bans). */
   sampleLogps: Float32Array;
@@ -76,7 +81,7 @@ function positions(batch: Batch, from: number, T: number): tf.Tensor2D {
   return tf.tensor2d(pos, [batch.B, T], 'int32');
 }
 
-/** One token per row from last-position logits [B, V]: returns [B, 3] (id, logp model, logp sampled). */
+/** One token per row from last-position logits [B, V]: returns [B, 3] (id, logp model at T, logp sampled). */
 function pick(
   logits: tf.Tensor2D,
   ban: tf.Tensor1D,
@@ -85,7 +90,8 @@ function pick(
 ): tf.Tensor2D {
   return tf.tidy(() => {
     const [B, V] = logits.shape;
-    const biased = (temperature > 0 ? logits.div(temperature) : logits).add(ban); // [B, V]
+    const tempered = temperature > 0 ? logits.div(temperature) : logits; // [B, V]
+    const biased = tempered.add(ban); // [B, V]
     let idx: tf.Tensor1D;
     if (temperature > 0) {
       const cdf = tf.cumsum(tf.softmax(biased), 1); // [B, V], non-decreasing
@@ -96,7 +102,7 @@ function pick(
       idx = tf.argMax(biased, 1) as tf.Tensor1D;
     }
     const oneHot = tf.oneHot(idx, V); // [B, V]
-    const lpModel = tf.logSoftmax(logits).mul(oneHot).sum(1);
+    const lpModel = tf.logSoftmax(tempered).mul(oneHot).sum(1);
     const lpSample = tf.logSoftmax(biased).mul(oneHot).sum(1);
     return tf.stack([idx.cast('float32'), lpModel, lpSample], 1) as tf.Tensor2D;
   });

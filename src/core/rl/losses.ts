@@ -1,5 +1,7 @@
 // The losses of one update, as tfjs ops over [B, T] tensors (B = trajectories, T = tokens),
-// all averaged per token over the loss mask ("token-mean", RAGEN/verl `agg_loss`):
+// averaged over the loss mask by `aggregate` (verl `agg_loss`): "token-mean" over every masked
+// token of the minibatch, or "seq-mean-token-mean" (each row's token mean, then the mean over
+// rows):
 // - clipped surrogate with decoupled ε_low / ε_high (RAGEN Eq 6, DAPO clip-higher);
 // - entropy bonus; KL to the reference with the k1 and k3 estimators (Schulman, "Approximating
 //   KL divergence"); clipped value loss (verl: 0.5·max((V−R)², (clip(V, V_old ± c) − R)²));
@@ -10,6 +12,28 @@ import * as tf from '@tensorflow/tfjs';
 /** Σ(x·mask)/max(Σmask, 1): the token mean over masked positions. */
 export function maskedMean(x: tf.Tensor, mask: tf.Tensor): tf.Scalar {
   return tf.tidy(() => tf.div(tf.sum(tf.mul(x, mask)), tf.maximum(tf.sum(mask), 1)) as tf.Scalar);
+}
+
+/**
+ * How per-token losses are averaged (verl `loss_agg_mode`). RAGEN's config sets "token-mean"
+ * (mll-lab-nu/RAGEN config/base.yaml `loss_agg_mode: "token-mean"`; RAGEN-AI main@5eb79b8
+ * leaves it to verl's ppo_trainer.yaml default, also "token-mean"); the paper-era v0423
+ * actor has no switch and takes verl's masked_mean, a token mean (per micro-batch).
+ */
+export type LossAgg = 'token-mean' | 'seq-mean-token-mean';
+
+/**
+ * x [B, T] averaged over `mask` [B, T]: token-mean = Σ(x·mask)/Σmask; seq-mean-token-mean =
+ * the mean over rows with any masked token of Σ_t(x·mask)/Σ_t mask (rows with none are left out).
+ */
+export function aggregate(x: tf.Tensor, mask: tf.Tensor, mode: LossAgg = 'token-mean'): tf.Scalar {
+  if (mode === 'token-mean') return maskedMean(x, mask);
+  return tf.tidy(() => {
+    const tokens = tf.sum(mask, -1); // [B]
+    const perRow = tf.div(tf.sum(tf.mul(x, mask), -1), tf.maximum(tokens, 1)); // [B]
+    const rows = tf.cast(tf.greater(tokens, 0), 'float32'); // [B]
+    return tf.div(tf.sum(tf.mul(perRow, rows)), tf.maximum(tf.sum(rows), 1)) as tf.Scalar;
+  });
 }
 
 export interface PolicyLossParts {
@@ -23,7 +47,8 @@ export interface PolicyLossParts {
 
 /**
  * Clipped surrogate: ratio = exp(logp − oldLogp); pgLoss1 = −A·ratio;
- * pgLoss2 = −A·clip(ratio, 1 − clipLow, 1 + clipHigh); loss = token mean of max(pgLoss1, pgLoss2).
+ * pgLoss2 = −A·clip(ratio, 1 − clipLow, 1 + clipHigh); loss = `agg` of max(pgLoss1, pgLoss2)
+ * (token mean by default). clipFrac and approxKl are token means whatever `agg` (as verl).
  */
 export function clippedPolicyLoss(
   logp: tf.Tensor,
@@ -32,13 +57,14 @@ export function clippedPolicyLoss(
   mask: tf.Tensor,
   clipLow: number,
   clipHigh: number,
+  agg: LossAgg = 'token-mean',
 ): PolicyLossParts {
   return tf.tidy(() => {
     const logRatio = tf.sub(logp, oldLogp);
     const ratio = tf.exp(logRatio);
     const pgLoss1 = tf.neg(tf.mul(advantages, ratio));
     const pgLoss2 = tf.neg(tf.mul(advantages, tf.clipByValue(ratio, 1 - clipLow, 1 + clipHigh)));
-    const pgLoss = maskedMean(tf.maximum(pgLoss1, pgLoss2), mask);
+    const pgLoss = aggregate(tf.maximum(pgLoss1, pgLoss2), mask, agg);
     const clipFrac = maskedMean(tf.cast(tf.greater(pgLoss2, pgLoss1), 'float32'), mask);
     const approxKl = maskedMean(tf.neg(logRatio), mask);
     return { pgLoss, clipFrac, approxKl };

@@ -140,6 +140,8 @@ export async function ppoUpdate(
       klLossCoef: config.klMode === 'loss' ? config.klCoef : 0,
       klEstimator: config.klEstimator,
       gradClip: config.gradClip,
+      temperature: config.temperature,
+      lossAgg: config.lossAgg,
     });
     if (!p.ok) {
       report.nonFinite = `policy loss ${p.loss}, gradient norm ${p.gradNorm}`;
@@ -218,7 +220,7 @@ export async function dpoUpdate(
       refChosen: Float32Array.from(chosen.map((s) => seqSum(s, s.refLogp))),
       refRejected: Float32Array.from(rejected.map((s) => seqSum(s, s.refLogp))),
     };
-    const r = await dpoStep(policy, optimizer, batch, config.dpoBeta, config.gradClip);
+    const r = await dpoStep(policy, optimizer, batch, config.dpoBeta, config.gradClip, config.temperature);
     if (!r.ok) {
       report.nonFinite = `DPO loss ${r.loss}, gradient norm ${r.gradNorm}`;
       break;

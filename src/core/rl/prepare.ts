@@ -27,16 +27,21 @@ export interface PrepareStats {
   qualityWeight: number;
 }
 
-/** Old, reference and critic scores of each sample. */
+/**
+ * Old, reference and critic scores of each sample. Log-probs are taken at the rollout
+ * `temperature` (logits ÷ T), as verl's compute_log_prob and compute_ref_log_prob do, so
+ * old log-probs are those of the distribution that was sampled.
+ */
 export async function scoreSamples(
   samples: readonly Sample[],
   policy: Model,
   reference: Model,
   critic: Model | null,
+  temperature = 1,
 ): Promise<{ oldLogp: Float32Array[]; refLogp: Float32Array[]; values: Float32Array[] }> {
   const rows = samples.map((s) => s.ids);
-  const old = await scoreSequences(policy, rows);
-  const ref = await scoreSequences(reference, rows);
+  const old = await scoreSequences(policy, rows, { temperature });
+  const ref = await scoreSequences(reference, rows, { temperature });
   const values = critic
     ? (await predictValues(critic, rows)).map((v) => v.slice(0, v.length - 1))
     : samples.map((s) => new Float32Array(s.lossMask.length));

@@ -294,7 +294,7 @@ export class Trainer {
       c.advantage === 'turn-gae'
         ? turnSamples(this.tok, kept, sampleOpts)
         : trajectorySamples(this.tok, kept, sampleOpts);
-    const scores = await scoreSamples(samples, this.policy, this.reference, this.critic);
+    const scores = await scoreSamples(samples, this.policy, this.reference, this.critic, c.temperature);
     const { prepared, stats: prep } = computeAdvantages(samples, scores, kept, c);
     row['actor/klRef'] = prep.klRef;
     if (this.critic) row['critic/explainedVar'] = prep.explainedVar;
@@ -348,7 +348,9 @@ export class Trainer {
       row['eval/sampledSuccessRate'] = e.sampled;
     }
     if (c.miEvery > 0 && it % c.miEvery === 0) {
-      const r = await reasoningMi(this.policy, this.miPairs(trajectories, c.miSamples));
+      const r = await reasoningMi(this.policy, this.miPairs(trajectories, c.miSamples), {
+        temperature: c.temperature,
+      });
       row['reasoning/mi'] = r.mi;
       row['reasoning/retrievalAcc'] = r.retrievalAcc;
     }

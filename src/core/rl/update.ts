@@ -15,11 +15,13 @@ import type { Model } from '../model/params.js';
 import { modelVariables } from '../model/params.js';
 import { criticValues, policyLogProbs } from '../model/scoring.js';
 import {
+  aggregate,
   clippedPolicyLoss,
   clippedValueLoss,
   dpoLoss,
   type KlEstimator,
   klPerToken,
+  type LossAgg,
   maskedMean,
 } from './losses.js';
 
@@ -46,6 +48,13 @@ export interface PolicyStepSettings {
   klEstimator: KlEstimator;
   /** Global-norm clip (0: none). */
   gradClip: number;
+  /**
+   * The rollout temperature: logits are divided by it (verl's update_policy), so the ratio is
+   * taken against the distribution that was sampled (default 1).
+   */
+  temperature?: number;
+  /** How the surrogate, entropy and KL losses average their tokens (default token-mean). */
+  lossAgg?: LossAgg;
 }
 
 export interface StepResult {
@@ -151,10 +160,11 @@ export async function policyStep(
     return await applyChecked(
       optimizer,
       () => {
-        const { logp, entropy } = policyLogProbs(policy, tokens);
-        const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh);
-        const ent = maskedMean(entropy, mask);
-        const kl = maskedMean(klPerToken(logp, ref, s.klEstimator), mask);
+        const { logp, entropy } = policyLogProbs(policy, tokens, s.temperature ?? 1);
+        const agg = s.lossAgg ?? 'token-mean';
+        const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg);
+        const ent = aggregate(entropy, mask, agg);
+        const kl = aggregate(klPerToken(logp, ref, s.klEstimator), mask, agg);
         parts = { clipFrac: pl.clipFrac, approxKl: pl.approxKl, entropy: ent, klRef: kl };
         let loss = tf.sub(pl.pgLoss, tf.mul(s.entropyCoef, ent));
         if (s.klLossCoef > 0) loss = tf.add(loss, tf.mul(s.klLossCoef, kl));
@@ -208,13 +218,17 @@ export interface DpoBatch {
   refRejected: Float32Array;
 }
 
-/** One DPO step on chosen/rejected pairs. */
+/**
+ * One DPO step on chosen/rejected pairs; log-probs at `temperature` (the rollout's, as the
+ * reference scores were taken). Stats: margin, accuracy, entropy.
+ */
 export async function dpoStep(
   policy: Model,
   optimizer: tf.Optimizer,
   batch: DpoBatch,
   beta: number,
   gradClip: number,
+  temperature = 1,
 ): Promise<StepResult> {
   const n = 2 * batch.pairs;
   const tokens = tf.tensor2d(batch.tokens, [n, batch.T], 'int32');
@@ -226,7 +240,7 @@ export async function dpoStep(
     return await applyChecked(
       optimizer,
       () => {
-        const { logp, entropy } = policyLogProbs(policy, tokens);
+        const { logp, entropy } = policyLogProbs(policy, tokens, temperature);
         const seq = tf.sum(tf.mul(logp, mask), 1); // [2P]
         const chosen = seq.slice([0], [batch.pairs]);
         const rejected = seq.slice([batch.pairs], [batch.pairs]);
