@@ -1,5 +1,17 @@
+// The word-level tokenizer (version 1) and its pieces variant (version 2): exact round trips,
+// the spacing rule, ids spelled character by character, and every shipped checkpoint's
+// vocabulary still loading and encoding as it did.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildVocabulary, defaultSpace, normalizeText, SPECIAL_TOKENS, Tokenizer } from './tokenizer.js';
+import {
+  buildVocabulary,
+  defaultSpace,
+  normalizeText,
+  PIECE_TOKENS,
+  SPECIAL_TOKENS,
+  Tokenizer,
+  type Vocabulary,
+} from './tokenizer.js';
 
 const MINIGRID = [
   'You see a yellow key 1 step right and 5 steps forward',
@@ -88,5 +100,85 @@ describe('tokenizer', () => {
   it('orders words by frequency and honours maxSize', () => {
     const v = buildVocabulary(['b a a', 'a c'], { maxSize: SPECIAL_TOKENS.length + 11 + 2 });
     expect(v.tokens.slice(SPECIAL_TOKENS.length + 11)).toEqual(['a', 'b']);
+  });
+});
+
+describe('tokenizer with pieces (version 2)', () => {
+  const tok = new Tokenizer(buildVocabulary(ALL, { pieces: true }));
+  const strings = (t: string) => tok.tokenStrings(tok.encode(t));
+
+  it('holds letters and pieces after the digits, and no id of its own', () => {
+    expect(tok.vocab.version).toBe(2);
+    const base = SPECIAL_TOKENS.length + 11;
+    expect(tok.vocab.tokens.slice(base, base + PIECE_TOKENS.length)).toEqual([...PIECE_TOKENS]);
+    // 52 letters + 62 pieces.
+    expect(PIECE_TOKENS).toHaveLength(114);
+    expect(tok.idOf('B07TEA0001')).toBeUndefined();
+    expect(tok.idOf('TEA')).toBeUndefined();
+    expect(tok.idOf('Shampoo')).toBeDefined();
+  });
+
+  it.each(ALL)('round-trips %j exactly', (text) => {
+    const ids = tok.encode(text);
+    expect(ids).not.toContain(tok.special['<unk>']);
+    expect(tok.decode(ids)).toBe(text);
+  });
+
+  it('spells an id as its first character and one piece per following character', () => {
+    expect(strings('click[b0001]')).toEqual(['click', '[', 'b', '##0', '##0', '##0', '##1', ']']);
+    expect(strings('[SEP] B07TEA0001 [SEP]')).toEqual([
+      '[SEP]',
+      'B',
+      '##0',
+      '##7',
+      '##T',
+      '##E',
+      '##A',
+      '##0',
+      '##0',
+      '##0',
+      '##1',
+      '[SEP]',
+    ]);
+    // Letters and digits mixed make an id; digits alone stay digits, words stay words.
+    expect(strings('28w x 30 oz')).toEqual(['2', '##8', '##w', 'x', '3', '0', 'oz']);
+  });
+
+  it('spells a word it lacks instead of <unk>, and round-trips it', () => {
+    expect(strings('turn sideways')).toEqual(['turn', 's', '##i', '##d', '##e', '##w', '##a', '##y', '##s']);
+    expect(tok.decode(tok.encode('Zyx, turn: qq.'))).toBe('Zyx, turn: qq.');
+    // Non-ASCII letters cannot be spelled.
+    expect(tok.encode('café')).toEqual([tok.special['<unk>']]);
+  });
+
+  it('joins a piece to whatever precedes it, a stray marker included', () => {
+    const id = (t: string) => tok.idOf(t) as number;
+    expect(defaultSpace('b', '##0')).toBe(false);
+    expect(defaultSpace('##0', 'Tea')).toBe(true);
+    expect(defaultSpace('##0', ']')).toBe(false);
+    expect(tok.decode([id('##x'), id('b'), tok.special['<sp>'], id('##1')])).toBe('x b1');
+  });
+
+  it('serialises to JSON and back, and refuses a version-2 vocabulary without its pieces', () => {
+    const again = new Tokenizer(JSON.parse(JSON.stringify(tok.toJSON())));
+    expect(again.encode(WEBSHOP[2] as string)).toEqual(tok.encode(WEBSHOP[2] as string));
+    const broken = { ...tok.vocab, tokens: tok.vocab.tokens.filter((t) => t !== '##Q') };
+    expect(() => new Tokenizer(broken)).toThrow(/must hold "##Q"/);
+    expect(() => new Tokenizer({ ...tok.vocab, version: 3 as 2 })).toThrow(/version: 1 or 2/);
+  });
+});
+
+describe('shipped checkpoints', () => {
+  const dir = new URL('../../public/models/', import.meta.url);
+  const manifests = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'index.json');
+
+  it.each(manifests)('%s: its vocabulary loads and encodes its own words as single tokens', (file) => {
+    const vocab = JSON.parse(readFileSync(new URL(file, dir), 'utf8')).vocabulary as Vocabulary;
+    const tok = new Tokenizer(vocab);
+    const words = vocab.tokens.filter((t) => /^\p{L}+$/u.test(t)).slice(0, 40);
+    const text = words.join(' ');
+    // A version-1 vocabulary gives each of its words its own id, as before pieces existed.
+    if (vocab.version === 1) expect(tok.encode(text)).toEqual(words.map((w) => tok.idOf(w)));
+    expect(tok.decode(tok.encode(text))).toBe(text);
   });
 });

@@ -15,6 +15,15 @@
 // space; spaces next to a newline and at both ends are dropped. For any text whose words are all
 // in the vocabulary, decode(encode(x)) === normalizeText(x). Unknown words become `<unk>`.
 // Case is kept ("You" and "you" are different tokens).
+//
+// Pieces (vocabulary version 2, DESIGN §4): so that a catalogue does not give every product id
+// and rare word its own embedding row, a version-2 vocabulary also holds the 52 ASCII letters
+// and 62 continuation pieces `##a`…`##Z`, `##0`…`##9` (a piece joins the previous token with no
+// space). An id — an ASCII run of letters and digits holding both, such as "B07TEA0001" or
+// "28w" — is always spelled: its first character, then one piece per following character
+// (`B ##0 ##7 ##T ##E ##A ##0 ##0 ##0 ##1`), so the model can copy it character by character. A
+// word missing from the vocabulary is spelled the same way (only `<unk>` when it has non-ASCII
+// letters). Version-1 vocabularies (every checkpoint made before) encode exactly as before.
 
 /** Special tokens; their ids are their positions here (pad = 0, bos = 1, …). */
 export const SPECIAL_TOKENS = [
@@ -42,9 +51,28 @@ export const DEFAULT_ATOMS: readonly string[] = ['[SEP]', '||'];
 /** Tokens every vocabulary holds after the specials: newline and the ten digits. */
 const BASE_TOKENS = ['\n', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
-/** Plain-JSON vocabulary, stored in checkpoints. `tokens[id]` is the token's string. */
+/** Prefix of a continuation piece: `##x` is the character x joined to the token before it. */
+export const PIECE_PREFIX = '##';
+
+const ASCII_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The tokens a version-2 vocabulary adds after the base ones: single letters, then pieces. */
+export const PIECE_TOKENS: readonly string[] = [
+  ...ASCII_LETTERS,
+  ...[...`${ASCII_LETTERS}0123456789`].map((c) => `${PIECE_PREFIX}${c}`),
+];
+
+/** Whether `token` is a continuation piece (`##` and one character). */
+export function isPiece(token: string): boolean {
+  return token.length === PIECE_PREFIX.length + 1 && token.startsWith(PIECE_PREFIX);
+}
+
+/**
+ * Plain-JSON vocabulary, stored in checkpoints. `tokens[id]` is the token's string. Version 1:
+ * words only; version 2: words plus letters and pieces, ids spelled (see the file header).
+ */
 export interface Vocabulary {
-  version: 1;
+  version: 1 | 2;
   tokens: string[];
   atoms: string[];
 }
@@ -56,6 +84,8 @@ export interface BuildVocabularyOptions {
   minCount?: number;
   /** Cap on the vocabulary size, specials included (default: no cap). */
   maxSize?: number;
+  /** Make a version-2 vocabulary: ids and left-out words spelled in pieces (default false). */
+  pieces?: boolean;
 }
 
 const CLOSERS = new Set([',', '.', ';', ':', '!', '?', ')', ']', '}', '%']);
@@ -69,11 +99,19 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function splitterFor(atoms: readonly string[]): RegExp {
+/** An ASCII run of letters and digits holding at least one of each (version 2 only). */
+const ID_PATTERN = '(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]+';
+
+function splitterFor(atoms: readonly string[], ids = false): RegExp {
   const whole = [...SPECIAL_TOKENS, ...atoms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  // 1 whole token, 2 word, 3 digit, 4 newline, 5 other whitespace, 6 any other character.
-  return new RegExp(`(${whole.join('|')})|(\\p{L}[\\p{L}\\p{M}]*)|(\\p{Nd})|(\\n)|(\\s+)|([^])`, 'gu');
+  // 1 whole token, 2 word (or id, version 2), 3 digit, 4 newline, 5 other whitespace, 6 any
+  // other character. An id is tried before a word, so it is always taken whole.
+  const word = ids ? `${ID_PATTERN}|\\p{L}[\\p{L}\\p{M}]*` : '\\p{L}[\\p{L}\\p{M}]*';
+  return new RegExp(`(${whole.join('|')})|(${word})|(\\p{Nd})|(\\n)|(\\s+)|([^])`, 'gu');
 }
+
+const ID_ONLY = new RegExp(`^${ID_PATTERN}$`);
+const ASCII_WORD = /^[A-Za-z]+$/;
 
 /** Canonical whitespace: see the file header. decode(encode(x)) reproduces this exactly. */
 export function normalizeText(text: string): string {
@@ -86,6 +124,7 @@ export function normalizeText(text: string): string {
 
 /** Whether decode puts one space between tokens `a` and `b` when no marker says otherwise. */
 export function defaultSpace(a: string, b: string): boolean {
+  if (isPiece(b)) return false;
   if (a === '\n' || b === '\n' || TAGS.has(a) || TAGS.has(b)) return false;
   const aDigit = DIGIT.test(a);
   const bDigit = DIGIT.test(b);
@@ -112,16 +151,21 @@ function preTokenize(text: string, splitter: RegExp): { token: string; spaced: b
   return out;
 }
 
-/** Builds a vocabulary from texts: specials, newline and digits, then words by frequency. */
+/**
+ * Builds a vocabulary from texts: specials, newline and digits (version 2: then letters and
+ * pieces), then words by frequency. Version 2 never gives an id a token of its own.
+ */
 export function buildVocabulary(texts: Iterable<string>, options: BuildVocabularyOptions = {}): Vocabulary {
   const atoms = [...(options.atoms ?? DEFAULT_ATOMS)];
-  const splitter = splitterFor(atoms);
-  const fixed: string[] = [...SPECIAL_TOKENS, ...BASE_TOKENS];
+  const pieces = options.pieces === true;
+  const splitter = splitterFor(atoms, pieces);
+  const fixed: string[] = [...SPECIAL_TOKENS, ...BASE_TOKENS, ...(pieces ? PIECE_TOKENS : [])];
   const fixedSet = new Set(fixed);
   const counts = new Map<string, number>();
   for (const text of texts) {
     for (const { token } of preTokenize(text, splitter)) {
-      if (!fixedSet.has(token)) counts.set(token, (counts.get(token) ?? 0) + 1);
+      if (!fixedSet.has(token) && !(pieces && ID_ONLY.test(token)))
+        counts.set(token, (counts.get(token) ?? 0) + 1);
     }
   }
   const minCount = options.minCount ?? 1;
@@ -132,7 +176,7 @@ export function buildVocabulary(texts: Iterable<string>, options: BuildVocabular
   const cap = options.maxSize === undefined ? Number.POSITIVE_INFINITY : options.maxSize - fixed.length;
   if (cap < 0)
     throw new Error(`buildVocabulary: maxSize ${options.maxSize} is below the ${fixed.length} fixed tokens`);
-  return { version: 1, tokens: [...fixed, ...words.slice(0, cap)], atoms };
+  return { version: pieces ? 2 : 1, tokens: [...fixed, ...words.slice(0, cap)], atoms };
 }
 
 /** Encodes and decodes text with a fixed vocabulary. Immutable after construction. */
@@ -140,12 +184,18 @@ export class Tokenizer {
   readonly vocab: Vocabulary;
   private readonly ids = new Map<string, number>();
   private readonly splitter: RegExp;
+  /** Version 2: ids and unknown ASCII words are spelled in pieces. */
+  private readonly pieces: boolean;
   /** Ids of the special tokens by name. */
   readonly special: Readonly<Record<SpecialToken, number>>;
 
   constructor(vocab: Vocabulary) {
-    if (vocab.version !== 1 || !Array.isArray(vocab.tokens) || !Array.isArray(vocab.atoms)) {
-      throw new Error('Tokenizer: vocabulary must be {version: 1, tokens: string[], atoms: string[]}');
+    if (
+      (vocab.version !== 1 && vocab.version !== 2) ||
+      !Array.isArray(vocab.tokens) ||
+      !Array.isArray(vocab.atoms)
+    ) {
+      throw new Error('Tokenizer: vocabulary must be {version: 1 or 2, tokens: string[], atoms: string[]}');
     }
     SPECIAL_TOKENS.forEach((t, i) => {
       if (vocab.tokens[i] !== t)
@@ -155,8 +205,14 @@ export class Tokenizer {
       if (this.ids.has(t)) throw new Error(`Tokenizer: duplicate vocabulary token ${JSON.stringify(t)}`);
       this.ids.set(t, i);
     });
+    if (vocab.version === 2) {
+      const missing = PIECE_TOKENS.find((t) => !this.ids.has(t));
+      if (missing !== undefined)
+        throw new Error(`Tokenizer: a version-2 vocabulary must hold ${JSON.stringify(missing)}`);
+    }
     this.vocab = vocab;
-    this.splitter = splitterFor(vocab.atoms);
+    this.pieces = vocab.version === 2;
+    this.splitter = splitterFor(vocab.atoms, this.pieces);
     this.special = Object.fromEntries(SPECIAL_TOKENS.map((t, i) => [t, i])) as Record<SpecialToken, number>;
   }
 
@@ -176,15 +232,24 @@ export class Tokenizer {
     const unk = this.special['<unk>'];
     let prev: string | null = null;
     for (const { token, spaced } of preTokenize(text, this.splitter)) {
-      const id = this.ids.get(token) ?? unk;
-      const shown = this.vocab.tokens[id] as string;
+      const ids = this.idsOf(token) ?? [unk];
+      const shown = this.vocab.tokens[ids[0] as number] as string;
       if (prev !== null && spaced !== defaultSpace(prev, shown)) {
         out.push(spaced ? this.special['<sp>'] : this.special['<nosp>']);
       }
-      out.push(id);
-      prev = shown;
+      out.push(...ids);
+      prev = this.vocab.tokens[ids[ids.length - 1] as number] as string;
     }
     return out;
+  }
+
+  /** The ids of one pre-token: its own id, or (version 2) its spelling in pieces; else undefined. */
+  private idsOf(token: string): number[] | undefined {
+    const own = this.ids.get(token);
+    const spell = this.pieces && (ID_ONLY.test(token) || (own === undefined && ASCII_WORD.test(token)));
+    if (!spell) return own === undefined ? undefined : [own];
+    const chars = [...token];
+    return chars.map((c, i) => this.ids.get(i === 0 ? c : `${PIECE_PREFIX}${c}`) as number);
   }
 
   /** The token strings of ids, markers included (for per-token viewers). */
@@ -205,6 +270,13 @@ export class Tokenizer {
       }
       if (id === pad) continue;
       const token = this.vocab.tokens[id] ?? '<unk>';
+      if (isPiece(token)) {
+        // A piece always joins the token before it (a stray marker before it is ignored).
+        text += token.slice(PIECE_PREFIX.length);
+        prev = token;
+        force = null;
+        continue;
+      }
       if (prev !== null && (force ?? defaultSpace(prev, token))) text += ' ';
       text += token;
       prev = token;

@@ -66,6 +66,17 @@ describe('checkpoints', () => {
     for (const m of [policy, critic, loaded.policy, loaded.critic!]) disposeModel(m);
   });
 
+  it('keep a version-2 (pieces) vocabulary, ids spelled the same after loading', async () => {
+    const pieces = new Tokenizer(buildVocabulary(['search[red shampoo] click[b0001]'], { pieces: true }));
+    const policy = createPolicy({ ...config, vocabSize: pieces.size }, new Rng(1));
+    const [manifest, blob] = viaFile(await saveCheckpoint({ policy, tokenizer: pieces }));
+    disposeModel(policy);
+    const loaded = loadCheckpoint(manifest, blob, { vocabulary: pieces.vocab });
+    expect(loaded.tokenizer.vocab.version).toBe(2);
+    expect(loaded.tokenizer.encode('click[b0h7pty7dd]')).toEqual(pieces.encode('click[b0h7pty7dd]'));
+    disposeModel(loaded.policy);
+  });
+
   it('refuses mismatched vocabularies, configs and shapes, naming what differs', async () => {
     const policy = createPolicy(config, new Rng(1));
     const saved = await saveCheckpoint({ policy, tokenizer: tok });

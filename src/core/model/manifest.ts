@@ -62,7 +62,8 @@ export const manifestSchema = z.object({
   format: z.literal('starpo-checkpoint'),
   version: z.literal(1, { error: 'unsupported version (expected 1)' }),
   vocabulary: z.object({
-    version: z.literal(1),
+    // 1: words only; 2: words plus spelling pieces (tokenizer.ts).
+    version: z.union([z.literal(1), z.literal(2)]),
     tokens: z.array(z.string().max(256)).max(MAX_TOKENS, { error: `has more than ${MAX_TOKENS} tokens` }),
     atoms: z.array(z.string().min(1).max(32)).max(64),
   }),
