@@ -8,7 +8,7 @@ import { TrainClient } from '../workers/client.js';
 import type { BaseChoice } from '../workers/protocol.js';
 import { haltEvent } from './components/FaultBanner.js';
 import { MAX_RUN_FILE_BYTES, sizeRefusal } from './runs/fileLimits.js';
-import { checkpointToFile, parseFile, type RunMeta, runToFile } from './runs/runFile.js';
+import { checkpointToFile, importedName, parseFile, type RunMeta, runToFile } from './runs/runFile.js';
 import {
   flushWrites,
   gatherBatch,
@@ -349,11 +349,14 @@ export async function importFile(file: File): Promise<void> {
   if (!parsed.ok) return s.setNotice({ kind: 'error', text: `${file.name} was refused: ${parsed.message}` });
   const id = `import-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
   if (parsed.kind === 'run') {
-    await db.storeRun({ ...parsed.run, meta: { ...parsed.run.meta, id } });
+    await db.storeRun({
+      ...parsed.run,
+      meta: { ...parsed.run.meta, id, name: importedName(parsed.run.meta.name) },
+    });
   } else {
     const meta: RunMeta = {
       id,
-      name: parsed.name,
+      name: importedName(parsed.name),
       createdAt: Date.now(),
       updatedAt: Date.now(),
       status: 'finished',

@@ -2,7 +2,15 @@
 // corrupted, foreign and subtly wrong files are refused with a message naming the problem.
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.js';
-import { checkpointToFile, fromBase64, parseFile, type RunData, runToFile, toBase64 } from './runFile.js';
+import {
+  checkpointToFile,
+  fromBase64,
+  importedName,
+  parseFile,
+  type RunData,
+  runToFile,
+  toBase64,
+} from './runFile.js';
 
 const run: RunData = {
   meta: {
@@ -123,5 +131,13 @@ describe('run files', () => {
   it('base64 round-trips bytes beyond one chunk', () => {
     const bytes = new Uint8Array(70_000).map((_, i) => (i * 31) % 256);
     expect(fromBase64(toBase64(bytes))).toEqual(bytes);
+  });
+});
+
+describe('imported names', () => {
+  it('mark a copy once, however often it is re-imported', () => {
+    expect(importedName('grpo, lr 1e-2')).toBe('grpo, lr 1e-2 (imported copy)');
+    expect(importedName(importedName('grpo, lr 1e-2'))).toBe('grpo, lr 1e-2 (imported copy)');
+    expect(importedName('x'.repeat(300)).length).toBeLessThanOrEqual(200);
   });
 });

@@ -167,6 +167,14 @@ export function fromBase64(text: string): Uint8Array {
   return out;
 }
 
+const COPY_MARK = ' (imported copy)';
+
+/** The name an imported run is stored under: marked as a copy (once, however often re-imported). */
+export function importedName(name: string): string {
+  const base = name.endsWith(COPY_MARK) ? name.slice(0, -COPY_MARK.length) : name;
+  return `${base.slice(0, 200 - COPY_MARK.length)}${COPY_MARK}`;
+}
+
 /** The JSON text of a run file. */
 export function runToFile(run: RunData): string {
   const { id: _id, hasCheckpoint: _has, schemaVersion: _schema, ...meta } = run.meta;
