@@ -1,13 +1,22 @@
 // The echo-trap detector (DESIGN §6), online over the metric series of a run.
-// - collapse: smoothed success falls to half or less of a peak of at least 0.2;
+// - collapse (the echo trap): success rose above the run's own start and then fell from that
+//   peak, each by more than the sampling noise of the batch, and gave back at least half of what
+//   it had gained; judged on means over a window of iterations, never before a warm-up. The
+//   noise is the two-proportion binomial bound on the rollouts behind each mean (see
+//   `noiseBound`): a frozen policy's batch-to-batch wobble is not a trap, and a peak inside the
+//   warm-up (Bandit's iteration 0) gives no verdict;
+// - convergence: reward std collapsing while success stays high is not a trap (and success that
+//   only dips near 1 never gives back half its rise);
 // - early warnings: action or think MI falling, modal think share rising, malformed rate
 //   rising, held-out success falling — the signals that separated collapsed runs from healthy
-//   ones in the prototype (reference/echo-trap-round2.md);
+//   ones in the prototype (reference/echo-trap-round2.md); their firing rates on frozen-control
+//   runs are measured by `starpo calibrate` (docs/echo-trap.md);
 // - context: in-group reward-std drop, entropy anomaly, gradient-norm spike — the paper's order
 //   of signals (reference/ragen.md §3), shown but not counted as warnings because the prototype
-//   saw them fire in healthy runs too;
-// - convergence: reward std collapsing while success stays high is not a trap.
-// Smoothing is a debiased EMA (TensorBoard's), so the first points are not pulled to zero.
+//   saw them fire in healthy runs too.
+// The warning rules smooth with a debiased EMA (TensorBoard's), so the first points are not
+// pulled to zero.
+import type { Config } from '../config.js';
 import type { MetricRow } from './keys.js';
 
 export type EventKind = 'warning' | 'context' | 'collapse' | 'recovery' | 'convergence';
@@ -28,31 +37,80 @@ export interface EchoEvent {
 export interface DetectorOptions {
   /** Series whose collapse defines the trap. */
   successKey: 'rollout/successRate' | 'eval/successRate';
-  /** EMA weight of the past (0 = no smoothing). */
-  smoothing: number;
-  /** Iterations that set the baselines before any rule may fire. */
+  /** Rollouts behind each point of the success series (P × N; held-out episodes for eval). */
+  rollouts: number;
+  /** Points averaged into each window mean of success (the start, the peak and now). */
+  window: number;
+  /**
+   * Points that set the baselines before any rule may fire; the run's start is the mean of
+   * success over them, and a peak counts only from a window that begins after them.
+   */
   warmup: number;
-  /** Collapse when smoothed success ≤ (1 − collapseDrop)·peak. */
-  collapseDrop: number;
-  /** A peak must reach this to count. */
-  minPeak: number;
-  /** Recovered when smoothed success is back to this share of the peak. */
-  recoverShare: number;
-  /** Smoothed success at or above this while reward std collapses means convergence. */
+  /** Standard errors a rise or a fall must exceed (calibrated on frozen-control runs). */
+  z: number;
+  /**
+   * Variance of the success rate over the binomial variance (1: independent rollouts). Rollouts
+   * of a group share a start state, so a batch varies more than binomially; docs/echo-trap.md
+   * reports the ratio measured on frozen runs.
+   */
+  dispersion: number;
+  /** EMA weight of the past for the warning and context rules (0 = no smoothing). */
+  smoothing: number;
+  /** Window success at or above this while reward std collapses means convergence. */
   convergedSuccess: number;
 }
 
 export const DEFAULT_DETECTOR: DetectorOptions = {
   successKey: 'rollout/successRate',
-  smoothing: 0.6,
+  rollouts: 32,
+  window: 5,
   warmup: 5,
-  collapseDrop: 0.5,
-  minPeak: 0.2,
-  recoverShare: 0.8,
+  z: 3,
+  dispersion: 1,
+  smoothing: 0.6,
   convergedSuccess: 0.8,
 };
 
-/** A debiased EMA with the baseline (mean of the first `warmup` smoothed points), peak and trough. */
+/** The detector's options for a run of `config`: rollouts per iteration from its batch. */
+export function detectorOptionsFor(
+  config: Pick<Config, 'groups' | 'groupSize' | 'filterMode' | 'filterRatio'>,
+): Partial<DetectorOptions> {
+  // Success is measured over every rolled-out trajectory (before the StarPO-S filter), and the
+  // oversample filter rolls out ⌈P / ratio⌉ groups (core/rl/filter.ts groupsToRollOut).
+  const groups =
+    config.filterMode === 'oversample' ? Math.ceil(config.groups / config.filterRatio - 1e-9) : config.groups;
+  return { rollouts: groups * config.groupSize };
+}
+
+/** Binomial standard error of a success rate `p` measured over `n` rollouts: sqrt(p(1−p)/n). */
+export function binomialStdError(p: number, n: number): number {
+  return Math.sqrt((p * (1 - p)) / n);
+}
+
+/**
+ * How far apart two success rates may lie from sampling noise alone: z standard errors of their
+ * difference under the null that both come from one rate — the two-proportion test with the
+ * pooled rate p̄ = (na·pa + nb·pb)/(na + nb):
+ *   bound = z · sqrt(dispersion · p̄(1 − p̄) · (1/na + 1/nb)).
+ * With independent windows this is conservative where they overlap (shared points make the
+ * difference less noisy, not more).
+ */
+export function noiseBound(
+  pa: number,
+  na: number,
+  pb: number,
+  nb: number,
+  z: number,
+  dispersion = 1,
+): number {
+  const pooled = (na * pa + nb * pb) / (na + nb);
+  return z * Math.sqrt(dispersion * pooled * (1 - pooled) * (1 / na + 1 / nb));
+}
+
+/**
+ * A debiased EMA with the baseline (mean of the first `warmup` smoothed points), peak and trough:
+ * the warning rules' view of one metric.
+ */
 class Series {
   private ema = 0;
   private weight = 0;
@@ -157,7 +215,9 @@ export interface RunSummary {
   echoTrap: boolean;
   recovered: boolean;
   converged: boolean;
+  /** Highest mean success over `window` consecutive iterations (over all points before that). */
   peakSuccess: number;
+  /** The iteration that window ended at. */
   peakIteration: number;
   /** Mean of the last (up to) 5 raw success values. */
   finalSuccess: number;
@@ -178,10 +238,21 @@ export class EchoTrapDetector {
   private readonly series = new Map<string, Series>();
   private readonly active = new Set<string>();
   private readonly rawSuccess: number[] = [];
+  private readonly successAt: number[] = [];
+  /** Mean success over the warm-up points (the run's start). */
+  private start = Number.NaN;
+  /** The highest window mean of success that began after the warm-up, and where it ended. */
+  private peak = Number.NEGATIVE_INFINITY;
+  private peakAt = -1;
+  /** The highest window mean of all (the summary's peak), and where it ended. */
+  private bestWindow = Number.NEGATIVE_INFINITY;
+  private bestWindowAt = -1;
   private collapsedAt: number | null = null;
   private peakBeforeCollapse = 0;
+  private troughSinceCollapse = Number.POSITIVE_INFINITY;
   private recoveredAt: number | null = null;
   private convergedAt: number | null = null;
+  private maxCollapseZ = Number.NEGATIVE_INFINITY;
 
   constructor(options: Partial<DetectorOptions> = {}) {
     this.options = { ...DEFAULT_DETECTOR, ...options };
@@ -196,9 +267,15 @@ export class EchoTrapDetector {
     return s;
   }
 
-  /** Smoothed success now (NaN before the first point). */
+  /** Mean success over the last `window` points (over all of them before that); NaN before any. */
   get success(): number {
-    return this.get(this.options.successKey).smoothed;
+    const w = this.rawSuccess.slice(-this.options.window);
+    return w.length > 0 ? w.reduce((a, b) => a + b, 0) / w.length : Number.NaN;
+  }
+
+  /** The run's start: mean success over the warm-up (NaN until it is complete). */
+  get startSuccess(): number {
+    return this.rawSuccess.length >= this.options.warmup ? this.start : Number.NaN;
   }
 
   update(row: MetricRow): EchoEvent[] {
@@ -208,8 +285,9 @@ export class EchoTrapDetector {
       if (k !== 'iteration' && typeof v === 'number' && Number.isFinite(v)) this.get(k).push(v, it);
     }
     const succRaw = row[this.options.successKey];
-    if (typeof succRaw === 'number' && Number.isFinite(succRaw)) this.rawSuccess.push(succRaw);
-    const succ = this.get(this.options.successKey);
+    const hasSuccess = typeof succRaw === 'number' && Number.isFinite(succRaw);
+    if (hasSuccess) this.pushSuccess(succRaw, it);
+    const windowSuccess = this.success;
 
     for (const rule of RULES) {
       if (!(rule.metric in row)) continue;
@@ -219,9 +297,9 @@ export class EchoTrapDetector {
         this.active.add(id);
         let kind: EventKind = rule.kind;
         let message = hit.message;
-        if (id === 'rewardStdDrop' && succ.smoothed >= this.options.convergedSuccess) {
+        if (id === 'rewardStdDrop' && windowSuccess >= this.options.convergedSuccess) {
           kind = 'convergence';
-          message = `${hit.message} — because nearly all of them succeed (success ${pct(succ.smoothed)}): this is convergence, not collapse`;
+          message = `${hit.message} — because nearly all of them succeed (success ${pct(windowSuccess)}): this is convergence, not collapse`;
           this.convergedAt ??= it;
         }
         fired.push({
@@ -238,59 +316,115 @@ export class EchoTrapDetector {
       }
     }
 
-    if (succ.n > 0) {
-      const { collapseDrop, minPeak, recoverShare } = this.options;
-      if (
-        this.collapsedAt === null &&
-        succ.peak >= minPeak &&
-        succ.smoothed <= (1 - collapseDrop) * succ.peak
-      ) {
-        this.collapsedAt = it;
-        this.peakBeforeCollapse = succ.peak;
-        fired.push({
-          iteration: it,
-          kind: 'collapse',
-          signal: 'successCollapse',
-          metric: this.options.successKey,
-          message: `success collapsed: ${pct(succ.smoothed)} now against a peak of ${pct(succ.peak)} at iteration ${succ.peakAt}`,
-          value: succ.smoothed,
-          reference: succ.peak,
-        });
-      } else if (
-        this.collapsedAt !== null &&
-        this.recoveredAt === null &&
-        succ.smoothed >= recoverShare * this.peakBeforeCollapse
-      ) {
-        this.recoveredAt = it;
-        fired.push({
-          iteration: it,
-          kind: 'recovery',
-          signal: 'successRecovery',
-          metric: this.options.successKey,
-          message: `success recovered to ${pct(succ.smoothed)} (${pct(succ.smoothed / this.peakBeforeCollapse)} of the earlier peak)`,
-          value: succ.smoothed,
-          reference: this.peakBeforeCollapse,
-        });
-      }
+    if (hasSuccess) {
+      const e = this.collapseEvent(it, windowSuccess);
+      if (e) fired.push(e);
     }
     this.events.push(...fired);
     return fired;
   }
 
+  private pushSuccess(x: number, it: number): void {
+    const { warmup, window } = this.options;
+    this.rawSuccess.push(x);
+    this.successAt.push(it);
+    const k = this.rawSuccess.length;
+    if (k <= warmup) this.start = this.rawSuccess.reduce((a, b) => a + b, 0) / k;
+    const m = this.success;
+    if (k >= window && m > this.bestWindow) {
+      this.bestWindow = m;
+      this.bestWindowAt = it;
+    }
+    // A peak counts from the first window that lies wholly after the warm-up.
+    if (k - window >= warmup && m > this.peak) {
+      this.peak = m;
+      this.peakAt = it;
+    }
+  }
+
+  /** Standard errors `diff` spans when one standard error is `se` (0 when neither moves). */
+  private static zOf(diff: number, se: number): number {
+    if (se > 0) return diff / se;
+    return diff > 0 ? Number.POSITIVE_INFINITY : 0;
+  }
+
+  /**
+   * The largest z at which the collapse rule would have fired so far: over the points seen,
+   * the most of min(rise, fall) in standard errors where the fall gave back half the rise
+   * (−∞ before a peak). The calibration's null statistic: a frozen run is flagged at z exactly
+   * when this exceeds z.
+   */
+  get collapseZ(): number {
+    return this.maxCollapseZ;
+  }
+
+  /** The collapse (or, after one, the recovery) the point at iteration `it` completes, if any. */
+  private collapseEvent(it: number, now: number): EchoEvent | null {
+    const { window, warmup, rollouts, z, dispersion } = this.options;
+    if (this.peakAt < 0) return null;
+    const nWin = window * rollouts;
+    const nStart = warmup * rollouts;
+    const first = this.successAt[this.rawSuccess.length - window] as number;
+    const riseSe = noiseBound(this.start, nStart, this.peak, nWin, 1, dispersion);
+    const fallSe = noiseBound(this.peak, nWin, now, nWin, 1, dispersion);
+    const halfBack = now <= (this.peak + this.start) / 2;
+    const score = halfBack
+      ? Math.min(
+          EchoTrapDetector.zOf(this.peak - this.start, riseSe),
+          EchoTrapDetector.zOf(this.peak - now, fallSe),
+        )
+      : Number.NEGATIVE_INFINITY;
+    this.maxCollapseZ = Math.max(this.maxCollapseZ, score);
+    if (this.collapsedAt === null) {
+      if (!(score > z)) return null;
+      this.collapsedAt = it;
+      this.peakBeforeCollapse = this.peak;
+      this.troughSinceCollapse = now;
+      return {
+        iteration: it,
+        kind: 'collapse',
+        signal: 'successCollapse',
+        metric: this.options.successKey,
+        message: `success collapsed: ${pct(now)} over iterations ${first}–${it} against a peak of ${pct(this.peak)} (the ${window} iterations to ${this.peakAt}), which had risen from ${pct(this.start)} at the start; the rise and the fall each exceed the sampling noise of ${rollouts} rollouts per iteration (±${pct(z * riseSe)} and ±${pct(z * fallSe)} at ${z} standard errors)`,
+        value: now,
+        reference: this.peak,
+      };
+    }
+    if (this.recoveredAt !== null) return null;
+    // Recovery mirrors the collapse: a rise from the low since the collapse beyond the noise,
+    // back above half-way between the start and the peak.
+    this.troughSinceCollapse = Math.min(this.troughSinceCollapse, now);
+    const low = this.troughSinceCollapse;
+    const peak = this.peakBeforeCollapse;
+    const riseAgain = now - low > noiseBound(low, nWin, now, nWin, z, dispersion);
+    if (!(riseAgain && now > (peak + this.start) / 2)) return null;
+    this.recoveredAt = it;
+    return {
+      iteration: it,
+      kind: 'recovery',
+      signal: 'successRecovery',
+      metric: this.options.successKey,
+      message: `success recovered to ${pct(now)} over iterations ${first}–${it}, up from ${pct(low)} after the collapse and past half-way back to the peak (${pct(peak)})`,
+      value: now,
+      reference: peak,
+    };
+  }
+
   summary(): RunSummary {
-    const succ = this.get(this.options.successKey);
     const tail = this.rawSuccess.slice(-5);
     const firstFired: Record<string, number> = {};
     for (const e of this.events) if (!(e.signal in firstFired)) firstFired[e.signal] = e.iteration;
     const warnings = this.events.filter((e) => e.kind === 'warning');
     const before = warnings.filter((e) => this.collapsedAt !== null && e.iteration <= this.collapsedAt);
     const firstWarningIteration = (this.collapsedAt !== null ? before[0] : warnings[0])?.iteration ?? null;
+    // Before a full window the peak is the mean of the points so far.
+    const short = this.bestWindowAt < 0 && this.rawSuccess.length > 0;
     return {
       echoTrap: this.collapsedAt !== null,
       recovered: this.recoveredAt !== null,
       converged: this.convergedAt !== null && this.collapsedAt === null,
-      peakSuccess: succ.n > 0 ? succ.peak : 0,
-      peakIteration: succ.peakAt,
+      peakSuccess: short ? this.success : Math.max(0, this.bestWindow),
+      peakIteration: short ? (this.successAt.at(-1) as number) : this.bestWindowAt,
       finalSuccess: tail.length > 0 ? tail.reduce((a, b) => a + b, 0) / tail.length : 0,
       collapseIteration: this.collapsedAt,
       firstWarningIteration,
@@ -302,4 +436,18 @@ export class EchoTrapDetector {
       firstFired,
     };
   }
+}
+
+/**
+ * A detector fed the rows of a stored run of `config` (rows in iteration order): how the study,
+ * the calibration and a replayed CLI run judge a run again with the detector the trainer uses.
+ */
+export function detectRun(
+  config: Pick<Config, 'groups' | 'groupSize' | 'filterMode' | 'filterRatio'>,
+  rows: readonly MetricRow[],
+  options: Partial<DetectorOptions> = {},
+): EchoTrapDetector {
+  const d = new EchoTrapDetector({ ...detectorOptionsFor(config), ...options });
+  for (const r of [...rows].sort((a, b) => a.iteration - b.iteration)) d.update(r);
+  return d;
 }
