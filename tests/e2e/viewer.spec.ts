@@ -43,6 +43,9 @@ test('play it yourself: MiniGrid by keyboard, WebShop by typed action and clicks
   await page.getByTestId('play-panel').focus();
   await page.keyboard.press('ArrowRight');
   await expect(canvas).not.toHaveAttribute('data-agent', before ?? '');
+  // The agent reads the new state at its next turn: end this one.
+  await expect(text).toContainText('turn 1 state:');
+  await page.getByTestId('play-end-turn').click();
   await expect(text).toContainText('turn 2 state:');
 
   await page.getByTestId('field-env').selectOption('webshop/lite');

@@ -1,11 +1,20 @@
 // "Play it yourself" (REINFORCEjs' WaterWorld): the env of the setup, playable with clicks or
-// the keyboard, showing exactly the text the agent reads — the instruction, then each turn's
-// "turn i state: … actions left: k" — and the env drawn beside it.
+// the keyboard under the setup's episode rules (turns, actions per turn, action budget:
+// playEpisode.ts), showing exactly the text the agent reads — the instruction, then each turn's
+// "turn i state: … actions left: k" — and the env drawn beside it. Only the actions the agent is
+// shown are offered (WebShop's greyed results are not).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { makeEnv } from '../../envs/registry.js';
-import type { TextEnv } from '../../envs/types.js';
+import { envSpec, makeEnv } from '../../envs/registry.js';
 import { useApp } from '../store/index.js';
 import { EnvView } from '../viewer/EnvView.js';
+import {
+  actionsLeftInTurn,
+  agentText,
+  endTurn,
+  type PlayState,
+  playAction,
+  startEpisode,
+} from './playEpisode.js';
 
 /** MiniGrid keys, as in MiniGrid's manual_control.py. */
 const KEYS: Record<string, string> = {
@@ -18,57 +27,39 @@ const KEYS: Record<string, string> = {
   Enter: 'done',
 };
 
-interface PlayState {
-  env: TextEnv;
-  observation: string;
-  turn: number;
-  actionsLeft: number;
-  total: number;
-  done: boolean;
-  log: { action: string; reward: number; valid: boolean }[];
-  view: unknown;
+/** Products on the shop's results page that the agent does not read (drawn greyed, not offered). */
+function hiddenToAgent(view: unknown): Set<string> {
+  const r = (view as { results?: { products: { asin: string }[]; shown: number } | null } | null)?.results;
+  return new Set((r?.products ?? []).slice(r?.shown ?? 0).map((p) => `click[${p.asin.toLowerCase()}]`));
 }
 
 export function PlayPanel() {
   const envId = useApp((s) => s.config.env);
+  const maxTurns = useApp((s) => s.config.maxTurns);
+  const maxActionsPerTurn = useApp((s) => s.config.maxActionsPerTurn);
   const budget = useApp((s) => s.config.maxActionsPerTraj);
+  const formatPenalty = useApp((s) => s.config.formatPenalty);
   const [seed, setSeed] = useState(1);
   const [typed, setTyped] = useState('');
   const [state, setState] = useState<PlayState | null>(null);
 
   const newEpisode = useCallback(() => {
-    const env = makeEnv(envId);
-    const observation = env.reset(seed);
-    setState({
-      env,
-      observation,
-      turn: 1,
-      actionsLeft: budget,
-      total: 0,
-      done: false,
-      log: [],
-      view: env.view(),
-    });
-  }, [envId, seed, budget]);
+    setState(
+      startEpisode(makeEnv(envId), seed, {
+        maxTurns,
+        maxActionsPerTurn,
+        maxActionsPerTraj: budget,
+        formatPenalty,
+      }),
+    );
+  }, [envId, seed, maxTurns, maxActionsPerTurn, budget, formatPenalty]);
 
   useEffect(() => {
     newEpisode();
   }, [newEpisode]);
 
   const act = (action: string) => {
-    if (!state || state.done || !action.trim()) return;
-    const r = state.env.step(action.trim());
-    const actionsLeft = state.actionsLeft - 1;
-    setState({
-      ...state,
-      observation: r.observation,
-      turn: state.turn + 1,
-      actionsLeft,
-      total: state.total + r.reward,
-      done: r.done || actionsLeft <= 0,
-      log: [...state.log, { action: action.trim(), reward: r.reward, valid: r.info.actionIsValid }],
-      view: state.env.view(),
-    });
+    if (state) setState(playAction(state, action));
   };
 
   // Keys act while focus is in the play area (not in a text field). A ref callback (React 19
@@ -92,9 +83,10 @@ export function PlayPanel() {
   }, []);
 
   if (!state) return null;
-  const valid = state.env.validActions();
-  const buttons = valid ?? [];
-  const agentText = `${state.env.instruction()}\nturn ${state.turn} state:\n${state.observation}\nactions left: ${state.actionsLeft}`;
+  const hidden = hiddenToAgent(state.view);
+  const buttons = (state.env.validActions() ?? []).filter((a) => !hidden.has(a));
+  const envLimit = envSpec(envId).maxSteps;
+  const inTurn = actionsLeftInTurn(state);
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: the play area takes the arrow keys
     <div className="play-panel" data-testid="play-panel" ref={area} tabIndex={0}>
@@ -114,17 +106,31 @@ export function PlayPanel() {
           New episode
         </button>
       </div>
-      <EnvView view={state.view} />
+      <EnvView view={state.view} budget={budget} />
+      <p className="play-rules" data-testid="play-rules">
+        Turn {state.turn} of {maxTurns} · {state.used} of {Math.min(budget, envLimit)} actions used · up to{' '}
+        {maxActionsPerTurn} action{maxActionsPerTurn === 1 ? '' : 's'} per turn (the setup’s episode)
+      </p>
+      {budget > envLimit ? (
+        <p className="note" data-testid="play-budget-note">
+          {envId} ends an episode after {envLimit} actions by itself, so the setup’s budget of {budget} is
+          never reached.
+        </p>
+      ) : null}
       <h4>What the agent would read</h4>
       <pre className="observation" data-testid="play-text">
-        {agentText}
+        {agentText(state)}
       </pre>
       {state.done ? (
         <p className="play-done" data-testid="play-done">
-          Episode over: total reward {state.total.toFixed(2)}.
+          Episode over ({state.endedBy}): total reward {state.total.toFixed(2)}.
         </p>
       ) : (
         <>
+          <p className="field-help" data-testid="play-turn-left">
+            {inTurn} more action{inTurn === 1 ? '' : 's'} this turn; the agent reads the new state at the next
+            turn.
+          </p>
           <fieldset className="play-actions">
             <legend className="sr-only">Actions</legend>
             {buttons.map((a) => (
@@ -138,6 +144,15 @@ export function PlayPanel() {
                 {a}
               </button>
             ))}
+            <button
+              type="button"
+              className="small"
+              data-testid="play-end-turn"
+              disabled={state.inTurn === 0}
+              onClick={() => setState(endTurn(state))}
+            >
+              End turn
+            </button>
           </fieldset>
           <form
             className="play-typed"
@@ -152,7 +167,7 @@ export function PlayPanel() {
               id="play-typed"
               data-testid="play-typed"
               value={typed}
-              placeholder={valid === null ? 'search[red shampoo]' : buttons[0]}
+              placeholder={state.env.validActions() === null ? 'search[red shampoo]' : buttons[0]}
               onChange={(e) => setTyped(e.target.value)}
             />
             <button type="submit" className="small">
@@ -170,7 +185,7 @@ export function PlayPanel() {
         {state.log.map((l, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the log only grows
           <li key={i} className={l.valid ? '' : 'bad'}>
-            {l.action} → reward {l.reward.toFixed(2)}
+            turn {l.turn}: {l.action} → reward {l.reward.toFixed(2)}
             {l.valid ? '' : ' (invalid)'}
           </li>
         ))}

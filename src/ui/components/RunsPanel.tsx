@@ -1,6 +1,7 @@
 // The run list (W&B's runs table, in small): every stored run with its status, progress and
-// result; rename, delete, overlay on the charts, compare summaries side by side, and export or
-// import runs and checkpoints as files. Interrupted runs (a tab closed mid-run) keep their data.
+// result; open it (read-only, in the charts and viewer), rename, delete, overlay on the charts,
+// compare summaries side by side, and export or import runs and checkpoints as files.
+// Interrupted runs (a tab closed mid-run) keep their data.
 import { useRef } from 'react';
 import { compareStoredRuns } from '../compare/openCompare.js';
 import {
@@ -11,7 +12,9 @@ import {
   renameRun,
   toggleOverlay,
 } from '../controller.js';
+import { openStoredRun } from '../runs/openRun.js';
 import { useApp } from '../store/index.js';
+import { openedRunId } from '../store/runSlice.js';
 import { CompareTable } from './CompareTable.js';
 
 export function RunsPanel() {
@@ -20,6 +23,9 @@ export function RunsPanel() {
   const compareIds = useApp((s) => s.compareIds);
   const toggleCompare = useApp((s) => s.toggleCompare);
   const currentId = useApp((s) => s.runId);
+  const status = useApp((s) => s.runStatus);
+  const training =
+    status === 'starting' || status === 'running' || status === 'paused' || status === 'stopping';
   const fileInput = useRef<HTMLInputElement>(null);
   return (
     <div className="runs-panel" data-testid="runs-panel">
@@ -51,6 +57,7 @@ export function RunsPanel() {
       <ul className="run-list">
         {runs.map((r) => {
           const overlay = overlays.find((o) => o.id === r.id);
+          const opened = currentId === openedRunId(r.id);
           const success = r.summary ? `final success ${(r.summary.finalSuccess * 100).toFixed(0)}%` : '';
           return (
             <li
@@ -73,7 +80,7 @@ export function RunsPanel() {
                 }}
               />
               <span className={`status status-${r.status}`} data-testid="run-status">
-                {r.id === currentId ? 'current · ' : ''}
+                {r.id === currentId ? 'current · ' : opened ? 'open · ' : ''}
                 {r.status}
               </span>
               <span className="run-meta">
@@ -81,12 +88,26 @@ export function RunsPanel() {
                 {r.summary?.echoTrap ? ' · echo trap' : ''}
               </span>
               <span className="run-actions">
+                <button
+                  type="button"
+                  className="small"
+                  data-testid="run-open"
+                  disabled={r.id === currentId || opened || training}
+                  title={
+                    training
+                      ? 'A run is training: stop or reset it first'
+                      : 'Show this run in the charts and the trajectory viewer (read-only)'
+                  }
+                  onClick={() => void openStoredRun(r.id)}
+                >
+                  Open
+                </button>
                 <label title="Draw this run on the charts">
                   <input
                     type="checkbox"
                     data-testid="run-overlay"
                     checked={Boolean(overlay)}
-                    disabled={r.id === currentId}
+                    disabled={r.id === currentId || opened}
                     onChange={() => void toggleOverlay(r.id)}
                   />
                   {overlay ? <span className="swatch" style={{ background: overlay.color }} /> : null} overlay

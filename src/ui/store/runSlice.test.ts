@@ -1,10 +1,14 @@
 // The run slice's bookkeeping: the iteration counter keeps up with the rows (a stopped run's last
 // batch comes with no progress report after it), and a rewind to a checkpoint at k keeps exactly
-// the rows, events and samples of iterations 0..k-1 and sets the counter to k.
+// the rows, events and samples of iterations 0..k-1 and sets the counter to k; a stored run
+// opened read-only becomes the shown run (rows, events, samples, its config), never over a live one.
 import { beforeEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
+import type { RunData } from '../runs/runFile.js';
 import { useApp } from './index.js';
+import { openedRunId } from './runSlice.js';
 
 const rows = (from: number, to: number): MetricRow[] =>
   Array.from({ length: to - from }, (_, i) => ({ iteration: from + i }));
@@ -42,5 +46,47 @@ describe('run slice', () => {
     s().addReports(rows(4, 5), [], []);
     expect(its(s().rows)).toEqual([0, 1, 2, 3, 4]);
     expect(s().iteration).toBe(5);
+  });
+
+  it('opens a stored run read-only: its data shown, its config kept, refused while a run trains', () => {
+    const s = () => useApp.getState();
+    const config = { ...defaultConfig(), env: 'bandit/Bandit', iterations: 6 };
+    const data: RunData = {
+      meta: {
+        id: 'stored-1',
+        name: 'stored bandit',
+        createdAt: 0,
+        updatedAt: 0,
+        status: 'stopped',
+        config,
+        iteration: 4,
+        summary: null,
+        base: { id: 'b', label: 'b', untrained: false },
+        backend: 'wasm',
+        hasCheckpoint: false,
+      },
+      rows: rows(0, 4),
+      events: [live(2)],
+      samples: [sample(1), sample(3)],
+      checkpoint: null,
+    };
+    s().setRunStatus('running');
+    expect(s().openRun(data)).toBe(false);
+    expect(s().runId).toBe('r');
+    s().setRunStatus('finished');
+    expect(s().openRun(data)).toBe(true);
+    expect(s().runId).toBe(openedRunId('stored-1'));
+    expect(s().runName).toBe('stored bandit');
+    expect(s().runEnv).toBe('bandit/Bandit');
+    expect(its(s().rows)).toEqual([0, 1, 2, 3]);
+    expect(its(s().events)).toEqual([2]);
+    expect(its(s().samples)).toEqual([1, 3]);
+    expect(s().iteration).toBe(4);
+    expect(s().planned).toBe(6);
+    expect(s().openedRun?.config.env).toBe('bandit/Bandit');
+    expect(s().rightTab).toBe('trajectory');
+    // A new run clears it.
+    s().beginRun('r2', 'next', 5, 'minigrid/Empty-5x5');
+    expect(s().openedRun).toBeNull();
   });
 });

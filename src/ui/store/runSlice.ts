@@ -1,10 +1,13 @@
 // The current run as the UI sees it (plain data; the trainer lives in the train worker): its
-// status, progress, metric rows, events and sampled trajectories as they arrive in batches.
+// status, progress, metric rows, events and sampled trajectories as they arrive in batches — or
+// a stored run opened read-only from the run list (its rows, events and samples, nothing live).
 import type { StateCreator } from 'zustand';
+import type { Config } from '../../core/config.js';
 import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
 import type { FaultKind, RunPhase, RunStartInfo } from '../../workers/protocol.js';
+import type { RunData } from '../runs/runFile.js';
 import type { AppState } from './index.js';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stopping' | 'finished' | 'failed';
@@ -25,6 +28,9 @@ export interface RecoveryNote {
 /** Samples kept in memory for browsing (older ones stay in IndexedDB, thinned). */
 export const MAX_SAMPLES_IN_MEMORY = 300;
 
+/** The run id under which a stored run is shown when opened read-only. */
+export const openedRunId = (storedId: string) => `opened:${storedId}`;
+
 export interface RunSlice {
   runStatus: RunStatus;
   runId: string | null;
@@ -40,6 +46,8 @@ export interface RunSlice {
   startInfo: RunStartInfo | null;
   summary: RunSummary | null;
   runError: string | null;
+  /** The stored run shown read-only (opened from the run list), else null. */
+  openedRun: { id: string; config: Config } | null;
   /** A request (pause, step, …) is in flight: buttons wait for its reply. */
   busy: boolean;
   /** The latest worker restart after a fault, until dismissed. */
@@ -61,6 +69,8 @@ export interface RunSlice {
   finishRun(summary: RunSummary): void;
   failRun(message: string): void;
   clearRun(): void;
+  /** Shows a stored run read-only as the current run (charts, banner, viewer); not while one trains. */
+  openRun(data: RunData): boolean;
 }
 
 const empty = {
@@ -76,9 +86,13 @@ const empty = {
   startInfo: null,
   summary: null,
   runError: null,
+  openedRun: null,
   busy: false,
   recovery: null,
 };
+
+/** Statuses in which the train worker holds a run the store must keep showing. */
+const LIVE_STATUSES: ReadonlySet<RunStatus> = new Set(['starting', 'running', 'paused', 'stopping']);
 
 export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, get) => ({
   ...empty,
@@ -131,4 +145,27 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   finishRun: (summary) => set({ summary, runStatus: 'finished', phase: 'finished' }),
   failRun: (runError) => set({ runError, runStatus: get().runId ? 'paused' : 'failed' }),
   clearRun: () => set({ ...empty }),
+  openRun(data) {
+    if (LIVE_STATUSES.has(get().runStatus)) return false;
+    const samples = data.samples.slice(-MAX_SAMPLES_IN_MEMORY);
+    set({
+      ...empty,
+      runId: openedRunId(data.meta.id),
+      runName: data.meta.name,
+      runEnv: data.meta.config.env,
+      runStatus: 'finished',
+      iteration: Math.max(data.meta.iteration, (data.rows.at(-1)?.iteration ?? -1) + 1),
+      planned: data.meta.config.iterations,
+      rows: data.rows,
+      events: data.events,
+      samples,
+      summary: data.meta.summary,
+      openedRun: { id: data.meta.id, config: data.meta.config },
+      sampleIndex: null,
+      turnIndex: 0,
+      focusIteration: null,
+      rightTab: 'trajectory',
+    });
+    return true;
+  },
 });

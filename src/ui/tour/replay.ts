@@ -75,6 +75,7 @@ export function showRecorded(run: RunData, upTo: number): void {
     startInfo: null,
     runError: null,
     focusIteration: null,
+    openedRun: { id: run.meta.id, config: run.meta.config },
   });
 }
 

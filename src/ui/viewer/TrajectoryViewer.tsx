@@ -4,6 +4,7 @@
 // reward. Browse earlier iterations' samples; step through turns with the buttons or ← →.
 import { useEffect, useMemo, useRef } from 'react';
 import { useApp } from '../store/index.js';
+import { useRunBudget } from '../store/runConfig.js';
 import { EnvView } from './EnvView.js';
 import { replayTrajectory } from './replay.js';
 import { TokenStrip } from './TokenStrip.js';
@@ -15,6 +16,7 @@ export function TrajectoryViewer() {
   const turnIndex = useApp((s) => s.turnIndex);
   const setSampleIndex = useApp((s) => s.setSampleIndex);
   const setTurnIndex = useApp((s) => s.setTurnIndex);
+  const budget = useRunBudget();
   const idx = sampleIndex ?? samples.length - 1;
   const body = useRef<HTMLDivElement>(null);
   const sample = samples[idx];
@@ -105,7 +107,7 @@ export function TrajectoryViewer() {
         </button>
       </fieldset>
       {view !== undefined ? (
-        <EnvView view={view} />
+        <EnvView view={view} budget={budget} />
       ) : (
         <p className="note">This environment could not be replayed here.</p>
       )}
