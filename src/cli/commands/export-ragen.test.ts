@@ -32,6 +32,24 @@ describe('export-ragen', () => {
     expect(r.stdout).toMatch(/# not mapped: env minigrid\/DoorKey-5x5/);
   });
 
+  it('puts KL where RAGEN does: in the reward for StarPO-PPO, in the loss for GRPO', () => {
+    const value = (algo: 'starpo-ppo' | 'starpo-grpo', path: string, extra = {}) =>
+      ragenOverrides({ ...applyAlgorithm(defaultConfig(), algo), ...extra }, 'm').mapped.find(
+        (m) => m.path === path,
+      )?.value;
+    expect(value('starpo-ppo', 'actor_rollout_ref.actor.use_kl_loss')).toBe(false);
+    expect(value('starpo-ppo', 'actor_rollout_ref.actor.kl_loss_coef')).toBe(0);
+    expect(value('starpo-ppo', 'algorithm.use_kl_in_reward')).toBe(true);
+    expect(value('starpo-ppo', 'algorithm.kl_ctrl.kl_coef')).toBe(0.001);
+    expect(value('starpo-ppo', 'algorithm.kl_penalty')).toBe('kl');
+    expect(value('starpo-ppo', 'algorithm.kl_penalty', { klEstimator: 'k3' })).toBe('low_var_kl');
+    expect(value('starpo-grpo', 'actor_rollout_ref.actor.use_kl_loss')).toBe(true);
+    expect(value('starpo-grpo', 'actor_rollout_ref.actor.kl_loss_coef')).toBe(0.001);
+    expect(value('starpo-grpo', 'algorithm.use_kl_in_reward')).toBe(false);
+    expect(value('starpo-grpo', 'algorithm.kl_ctrl.kl_coef')).toBe(0);
+    expect(value('starpo-grpo', 'actor_rollout_ref.actor.loss_agg_mode')).toBe('token-mean');
+  });
+
   it('maps GRPO to mean_std normalisation and refuses a bad config', async () => {
     const { mapped } = ragenOverrides(applyAlgorithm(defaultConfig(), 'starpo-grpo'), 'm');
     expect(mapped.find((m) => m.path === 'agent_proxy.reward_normalization.method')?.value).toBe('mean_std');

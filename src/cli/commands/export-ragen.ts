@@ -30,27 +30,26 @@ export interface Mapped {
 /** The RAGEN overrides for a config, in base.yaml order. */
 export function ragenOverrides(c: Config, model: string): { mapped: Mapped[]; unmapped: string[] } {
   const kl = c.klCoef > 0;
+  // RAGEN's two KL placements (v0423 train_all.sh): PPO runs keep use_kl_loss off and subtract
+  // kl_ctrl.kl_coef · KL(old ‖ ref) from the token rewards (apply_kl_penalty; RAGEN main gates it
+  // with algorithm.use_kl_in_reward); GRPO runs turn use_kl_loss on with kl_loss_coef.
+  const inLoss = kl && c.klMode === 'loss';
+  const inReward = kl && c.klMode === 'reward';
+  const estimator = c.klEstimator === 'k3' ? 'low_var_kl' : 'kl';
   const filtered = c.filterMode !== 'off';
   const mapped: Mapped[] = [
     { path: 'model_path', value: model, from: 'modelSize (the playground trains its own tiny transformer)' },
     { path: 'enable_response_mask', value: !c.lossOnEnvTokens, from: 'lossOnEnvTokens (inverted)' },
     { path: 'ppo_mini_batch_size', value: c.minibatch, from: 'minibatch' },
     { path: 'actor_rollout_ref.actor.entropy_coeff', value: c.entropyCoef, from: 'entropyCoef' },
-    {
-      path: 'actor_rollout_ref.actor.use_kl_loss',
-      value: kl && c.klMode === 'loss',
-      from: 'klCoef > 0 and klMode',
-    },
+    { path: 'actor_rollout_ref.actor.use_kl_loss', value: inLoss, from: 'klCoef > 0 and klMode = loss' },
     {
       path: 'actor_rollout_ref.actor.kl_loss_coef',
-      value: c.klMode === 'loss' ? c.klCoef : 0,
-      from: 'klCoef',
+      value: inLoss ? c.klCoef : 0,
+      from: 'klCoef when klMode = loss',
     },
-    {
-      path: 'actor_rollout_ref.actor.kl_loss_type',
-      value: c.klEstimator === 'k3' ? 'low_var_kl' : 'kl',
-      from: 'klEstimator (k3 = low_var_kl)',
-    },
+    { path: 'actor_rollout_ref.actor.kl_loss_type', value: estimator, from: 'klEstimator (k3 = low_var_kl)' },
+    { path: 'actor_rollout_ref.actor.loss_agg_mode', value: c.lossAgg, from: 'lossAgg' },
     { path: 'actor_rollout_ref.actor.clip_ratio_low', value: c.clipLow, from: 'clipLow' },
     { path: 'actor_rollout_ref.actor.clip_ratio_high', value: c.clipHigh, from: 'clipHigh' },
     { path: 'actor_rollout_ref.actor.grad_clip', value: c.gradClip, from: 'gradClip' },
@@ -81,9 +80,12 @@ export function ragenOverrides(c: Config, model: string): { mapped: Mapped[]; un
     { path: 'algorithm.adv_estimator', value: c.advantage === 'grpo' ? 'grpo' : 'gae', from: 'advantage' },
     { path: 'algorithm.gamma', value: c.gamma, from: 'gamma' },
     { path: 'algorithm.lam', value: c.lambda, from: 'lambda' },
+    { path: 'algorithm.use_kl_in_reward', value: inReward, from: 'klCoef > 0 and klMode = reward' },
+    { path: 'algorithm.kl_penalty', value: estimator, from: 'klEstimator (k3 = low_var_kl)' },
+    { path: 'algorithm.kl_ctrl.type', value: 'fixed', from: 'klCoef is a fixed coefficient' },
     {
       path: 'algorithm.kl_ctrl.kl_coef',
-      value: c.klMode === 'reward' ? c.klCoef : 0,
+      value: inReward ? c.klCoef : 0,
       from: 'klCoef when klMode = reward',
     },
     { path: 'trainer.total_training_steps', value: c.iterations, from: 'iterations' },

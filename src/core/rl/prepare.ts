@@ -19,7 +19,7 @@ export interface PreparedSample extends Sample {
 }
 
 export interface PrepareStats {
-  /** Token mean of k-estimated KL(π_old ‖ π_ref) over the loss mask. */
+  /** Token mean over the loss mask of KL(π_old ‖ π_ref) by the configured estimator (k1 or k3). */
   klRef: number;
   explainedVar: number;
   whitened: boolean;
@@ -48,6 +48,31 @@ export async function scoreSamples(
   return { oldLogp: old.logps, refLogp: ref.logps, values };
 }
 
+/**
+ * Per-token KL(π_old ‖ π_ref) estimates on the loss mask (0 elsewhere), as verl's kl_penalty:
+ * k1 = old − ref ("kl"), k3 = e^(ref−old) − (ref−old) − 1 ("low_var_kl", without its ±10 clamp).
+ */
+export function klTokens(
+  oldLogp: Float32Array,
+  refLogp: Float32Array,
+  mask: Float32Array,
+  estimator: Config['klEstimator'],
+): Float32Array {
+  const out = new Float32Array(mask.length);
+  for (let t = 0; t < mask.length; t++) {
+    if (mask[t] !== 1) continue;
+    const d = (refLogp[t] as number) - (oldLogp[t] as number);
+    out[t] = estimator === 'k1' ? -d : Math.exp(d) - d - 1;
+  }
+  return out;
+}
+
+const sum = (a: ArrayLike<number>): number => {
+  let x = 0;
+  for (let i = 0; i < a.length; i++) x += a[i] as number;
+  return x;
+};
+
 function concatMasked(samples: readonly { lossMask: Float32Array }[], pick: (i: number) => Float32Array) {
   const xs: number[] = [];
   samples.forEach((s, i) => {
@@ -71,17 +96,44 @@ export function computeAdvantages(
   const n = samples.length;
   const adv: Float32Array[] = [];
   const ret: Float32Array[] = [];
-  // KL in the reward (k1 with the old policy), per token, before the estimator sees it.
+  const kl = samples.map((s, i) =>
+    klTokens(scores.oldLogp[i]!, scores.refLogp[i]!, s.lossMask, config.klEstimator),
+  );
+  // KL in the reward (RAGEN's PPO runs; agent_trainer.py apply_kl_penalty): kl_coef · KL(old ‖ ref)
+  // subtracted from every loss-mask token's reward before the estimator sees it. A trajectory cut
+  // into windows also carries its later windows' penalties on each window's last trained token,
+  // as `trajectorySamples` does with later rewards, so with γ = λ = 1 every token's return is
+  // the trajectory's return-to-go. GRPO and turn-level GAE see the per-sample sums.
+  const klIn = config.klMode === 'reward' && config.klCoef > 0 ? config.klCoef : 0;
+  const klSum = kl.map(sum);
+  const laterKl = new Float32Array(n);
+  {
+    const byTraj = indicesBy(samples.map((s) => s.traj));
+    for (const idx of byTraj.values()) {
+      let later = 0;
+      for (let j = idx.length - 1; j >= 0; j--) {
+        const i = idx[j] as number;
+        laterKl[i] = later;
+        later += klSum[i] as number;
+      }
+    }
+  }
   const rewards = samples.map((s, i) => {
-    if (config.klMode !== 'reward' || config.klCoef === 0) return s.rewards;
+    if (klIn === 0) return s.rewards;
     const r = Float32Array.from(s.rewards);
-    const o = scores.oldLogp[i] as Float32Array;
-    const f = scores.refLogp[i] as Float32Array;
-    for (let t = 0; t < r.length; t++)
-      if (s.lossMask[t] === 1)
-        r[t] = (r[t] as number) - config.klCoef * ((o[t] as number) - (f[t] as number));
+    const k = kl[i] as Float32Array;
+    let last = -1;
+    for (let t = 0; t < r.length; t++) {
+      if (s.lossMask[t] !== 1) continue;
+      r[t] = (r[t] as number) - klIn * (k[t] as number);
+      last = t;
+    }
+    if (last >= 0 && s.turn < 0) r[last] = (r[last] as number) - klIn * (laterKl[i] as number);
     return r;
   });
+  /** A sample's scalar reward with its KL penalty (the whole trajectory's for a window). */
+  const penalised = (i: number, whole: boolean): number =>
+    samples[i]!.reward - klIn * ((klSum[i] as number) + (whole ? (laterKl[i] as number) : 0));
 
   if (config.advantage === 'grpo') {
     // Normalised over trajectories, not samples: a trajectory cut into windows counts once.
@@ -91,8 +143,10 @@ export function computeAdvantages(
     });
     const reps = [...firstOf.values()];
     const byTraj = new Map<number, number>();
+    // The first window's KL sum plus its later windows' is the trajectory's (verl sums the
+    // token-level rewards into GRPO's score).
     groupNormalize(
-      reps.map((i) => samples[i]!.reward),
+      reps.map((i) => penalised(i, true)),
       reps.map((i) => samples[i]!.group),
     ).forEach((x, j) => {
       byTraj.set(samples[reps[j]!]!.traj, x);
@@ -108,7 +162,7 @@ export function computeAdvantages(
     }
     const byTraj = indicesBy(samples.map((s) => s.traj));
     for (const [k, idx] of byTraj) {
-      const turnRewards = idx.map((i) => samples[i]!.reward);
+      const turnRewards = idx.map((i) => penalised(i, false));
       const values = idx.map((i) => scores.values[i]![samples[i]!.stateIndex] ?? 0);
       const r = turnGae(
         turnRewards,
@@ -176,9 +230,7 @@ export function computeAdvantages(
     });
   }
 
-  const klTokens = concatMasked(samples, (i) =>
-    scores.oldLogp[i]!.map((o, t) => o - (scores.refLogp[i]![t] as number)),
-  );
+  const klMasked = concatMasked(samples, (i) => kl[i]!);
   const retAll = concatMasked(samples, (i) => ret[i]!);
   const resid = concatMasked(samples, (i) => ret[i]!.map((r, t) => r - (scores.values[i]![t] as number)));
   const varRet = meanStd(retAll).std ** 2;
@@ -195,7 +247,7 @@ export function computeAdvantages(
   return {
     prepared,
     stats: {
-      klRef: klTokens.length > 0 ? klTokens.reduce((a, b) => a + b, 0) / klTokens.length : 0,
+      klRef: klMasked.length > 0 ? sum(klMasked) / klMasked.length : 0,
       explainedVar,
       whitened,
       qualityWeight: config.thinkingCritic && n > 0 ? weightSum / n : 1,
