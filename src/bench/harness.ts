@@ -6,7 +6,6 @@
 // Node only (child process, wasm binaries from node_modules).
 import { cpus } from 'node:os';
 import * as tf from '@tensorflow/tfjs';
-import { randomBase } from '../cli/baseModel.js';
 import { setupNodeBackend } from '../cli/nodeBackend.js';
 import { completeConfig, defaultConfig } from '../core/config.js';
 import type { ModelSize } from '../core/model/config.js';
@@ -15,6 +14,7 @@ import { applyAlgorithm } from '../core/rl/algorithms.js';
 import { InProcessEnvPool } from '../core/rl/envPool.js';
 import { Rng } from '../core/rng.js';
 import { envIds, envSpec } from '../envs/registry.js';
+import { untrainedBase } from '../envs/untrainedBase.js';
 import type { BackendName } from '../workers/backend.js';
 import { countDispatches } from './dispatch.js';
 import { benchEnvFamilies, benchEnvPath } from './envBench.js';
@@ -156,7 +156,7 @@ export async function runBench(
 ): Promise<BenchResults> {
   const t0 = performance.now();
   await select(s.backends.includes('wasm') ? 'wasm' : 'cpu');
-  const base = randomBase(s.trainer.env, 'nano', s.trainer.context, 1);
+  const base = untrainedBase(s.trainer.env, 'nano', s.trainer.context, 1);
   const tok = base.tokenizer;
   log(`bench: envs (${s.envSteps} steps per family)`);
   const envs = benchEnvFamilies(s.envSteps);

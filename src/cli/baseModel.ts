@@ -4,14 +4,10 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { loadCheckpoint } from '../core/model/checkpoint.js';
-import { type ModelSize, modelConfig } from '../core/model/config.js';
+import type { ModelSize } from '../core/model/config.js';
 import { type BaseModelEntry, findBaseModel, parseModelIndex } from '../core/model/modelIndex.js';
-import { createPolicy } from '../core/model/params.js';
-import { promptTemplateTexts } from '../core/prompt.js';
 import type { BaseModel } from '../core/rl/session.js';
-import { Rng } from '../core/rng.js';
-import { buildVocabulary, Tokenizer } from '../core/tokenizer.js';
-import { collectDemos, exploreTexts } from '../envs/demos.js';
+import { untrainedBase } from '../envs/untrainedBase.js';
 
 export const DEFAULT_MODELS_DIR = 'public/models';
 
@@ -45,27 +41,6 @@ export async function readCheckpointFile(
   return { base: { policy: loaded.policy, tokenizer: loaded.tokenizer }, meta: loaded.meta };
 }
 
-/** A fresh random policy whose vocabulary covers the env's texts and the expert's reasons. */
-export function randomBase(env: string, size: ModelSize, context: number, seed: number): BaseModel {
-  const demos = collectDemos(env, {
-    episodes: 100,
-    seed,
-    noise: 0,
-    maxTurns: 10,
-    maxActionsPerTurn: 1,
-    maxActionsPerTraj: 10,
-  });
-  const tokenizer = new Tokenizer(
-    buildVocabulary([
-      ...promptTemplateTexts(),
-      ...exploreTexts(env, 200, 40, seed),
-      ...demos.flatMap((d) => d.turns.map((t) => t.responseText)),
-    ]),
-  );
-  const policy = createPolicy(modelConfig(size, tokenizer.size, context), new Rng(seed).fork('random-base'));
-  return { policy, tokenizer };
-}
-
 /**
  * Loads the base model: `base` is 'random', a manifest path, or undefined (look up env and size
  * in the index of `modelsDir`).
@@ -79,7 +54,11 @@ export async function loadBase(opts: {
   seed: number;
 }): Promise<LoadedBase> {
   if (opts.base === 'random') {
-    return { base: randomBase(opts.env, opts.size, opts.context, opts.seed), source: 'random', settings: {} };
+    return {
+      base: untrainedBase(opts.env, opts.size, opts.context, opts.seed),
+      source: 'random',
+      settings: {},
+    };
   }
   if (opts.base) {
     const { base, meta } = await readCheckpointFile(opts.base);

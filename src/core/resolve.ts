@@ -59,7 +59,10 @@ export interface Resolved {
 }
 
 /** The env and model size the layers pick (the caller looks up the base model for them). */
-export function layersEnv(layers: Omit<ConfigLayers, 'base'>): { env: string; modelSize: Config['modelSize'] } {
+export function layersEnv(layers: Omit<ConfigLayers, 'base'>): {
+  env: string;
+  modelSize: Config['modelSize'];
+} {
   const preset = layers.preset ? PRESETS[layers.preset] : undefined;
   const d = defaultConfig();
   return {

@@ -24,19 +24,26 @@ export function encodeConfigHash(config: Config): string {
 
 export type HashResult = { ok: true; config: Config } | { ok: false; errors: FieldError[] };
 
-/**
- * Decodes a hash (with or without '#'). Missing fields take their defaults; unknown keys,
- * repeated keys and invalid values are errors naming the field.
- */
-export function decodeConfigHash(hash: string, knownEnvs?: readonly string[]): HashResult {
+/** A hash's fields: the values that parse, and every bad part named (unknown, repeated, invalid). */
+export interface HashFields {
+  values: Partial<Config>;
+  /** Raw text of known fields whose value does not parse (the form shows it with its error). */
+  drafts: Record<string, string>;
+  errors: FieldError[];
+}
+
+/** Splits a hash (with or without '#') into its fields; nothing is validated beyond parsing. */
+export function decodeHashFields(hash: string): HashFields {
   if (hash.length > MAX_HASH_CHARS) {
     return {
-      ok: false,
+      values: {},
+      drafts: {},
       errors: [{ field: '(hash)', message: `is longer than ${MAX_HASH_CHARS} characters` }],
     };
   }
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
   const values: Record<string, unknown> = {};
+  const drafts: Record<string, string> = {};
   const errors: FieldError[] = [];
   for (const part of body.split('&')) {
     if (part === '') continue;
@@ -59,16 +66,26 @@ export function decodeConfigHash(hash: string, knownEnvs?: readonly string[]): H
       errors.push({ field: key, message: 'has no value (write key=value)' });
       continue;
     }
-    if (key in values) {
+    if (key in values || key in drafts) {
       errors.push({ field: key, message: 'appears more than once' });
       continue;
     }
     try {
       values[key] = parseFieldText(field, text);
     } catch (err) {
+      drafts[key] = text;
       errors.push({ field: key, message: (err as Error).message.replace(`${key}: `, '') });
     }
   }
+  return { values: values as Partial<Config>, drafts, errors };
+}
+
+/**
+ * Decodes a whole config from a hash. Missing fields take their defaults; unknown keys,
+ * repeated keys and invalid values are errors naming the field.
+ */
+export function decodeConfigHash(hash: string, knownEnvs?: readonly string[]): HashResult {
+  const { values, errors } = decodeHashFields(hash);
   if (errors.length > 0) return { ok: false, errors };
   return completeConfig(values, knownEnvs);
 }

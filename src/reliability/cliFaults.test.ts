@@ -7,17 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
-import { randomBase } from '../cli/baseModel.js';
 import { trainCommand } from '../cli/commands/train.js';
 import { runCommand } from '../cli/testing.js';
 import { saveCheckpoint } from '../core/model/checkpoint.js';
 import { disposeModel } from '../core/model/params.js';
+import { untrainedBase } from '../envs/untrainedBase.js';
 
 describe('train with a base model that overflows', () => {
   it('stops after 3 non-finite iterations with the suggestion and exit 1', async () => {
     await tf.setBackend('cpu');
     const dir = await mkdtemp(join(tmpdir(), 'starpo-fault-'));
-    const base = randomBase('minigrid/Empty-5x5', 'nano', 128, 1);
+    const base = untrainedBase('minigrid/Empty-5x5', 'nano', 128, 1);
     for (const name of ['wte', 'lnf.g']) {
       const w = base.policy.weights[name]!;
       w.assign(tf.tidy(() => w.mul(1e20)));

@@ -12,7 +12,6 @@
 // of the post-warm-up samples, 3 to 50). On cpu/wasm the GPU fields are null. Used by
 // `npm run starpo -- soak` and, shortened, by the unit tests.
 import * as tf from '@tensorflow/tfjs';
-import { randomBase } from '../cli/baseModel.js';
 import { type Config, completeConfig, defaultConfig } from '../core/config.js';
 import { gpuMemory } from '../core/model/gpuMemory.js';
 import { disposeModel } from '../core/model/params.js';
@@ -20,6 +19,7 @@ import { applyAlgorithm } from '../core/rl/algorithms.js';
 import { InProcessEnvPool } from '../core/rl/envPool.js';
 import { createTrainer } from '../core/rl/session.js';
 import { envIds, envSpec } from '../envs/registry.js';
+import { untrainedBase } from '../envs/untrainedBase.js';
 
 export interface SoakOptions {
   iterations: number;
@@ -163,7 +163,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const maxGrowth = o.maxHeapGrowthMiB ?? 64;
   const spec = envSpec(config.env);
   const before = tf.memory().numTensors;
-  const base = randomBase(config.env, 'nano', config.contextLength, config.seed);
+  const base = untrainedBase(config.env, 'nano', config.contextLength, config.seed);
   let faults = 0;
   const { trainer, models } = createTrainer(
     config,

@@ -42,22 +42,31 @@ function Notice() {
 export function App() {
   const [hashError, setHashError] = useState<string | null>(null);
   const config = useApp((s) => s.config);
+  const edits = useApp((s) => s.edits);
+  const drafts = useApp((s) => s.drafts);
+  const ready = useApp((s) => s.baseModelsReady);
 
   // Restore the setup from the URL hash once, before the first render that writes it back.
-  const restored = useRef(false);
+  const restored = useRef<{ edits: unknown; drafts: unknown } | null>(null);
   if (!restored.current) {
-    restored.current = true;
     if (window.location.hash.length > 1) {
       const errors = useApp.getState().loadHash(window.location.hash);
       if (errors.length > 0) setTimeout(() => setHashError(formatErrors(errors)), 0);
     }
+    restored.current = { edits: useApp.getState().edits, drafts: useApp.getState().drafts };
   }
 
   useEffect(() => {
-    if (hashError) return; // keep the user's link as it was until they change something
+    // A link with bad fields stays as typed until the user changes something.
+    const loaded = restored.current;
+    const changed = loaded !== null && (edits !== loaded.edits || drafts !== loaded.drafts);
+    if (hashError && !changed) return;
+    if (hashError) setHashError(null);
+    // Written once the base models are known: before, the config lacks their settings.
+    if (!ready) return;
     const hash = `#${encodeConfigHash(config)}`;
     if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
-  }, [config, hashError]);
+  }, [config, edits, drafts, hashError, ready]);
 
   useEffect(() => initController(), []);
 

@@ -3,6 +3,7 @@
 // run reports into store updates and incremental saves — runs/runSaver.ts: one transaction per
 // batch, failures reported and retried, rewinds after a worker restart). Nothing here renders.
 import { type Config, FIELDS } from '../core/config.js';
+import { parseModelIndex } from '../core/model/modelIndex.js';
 import type { RunReport } from '../workers/client.js';
 import { TrainClient } from '../workers/client.js';
 import type { BaseChoice } from '../workers/protocol.js';
@@ -18,8 +19,8 @@ import {
   write,
 } from './runs/runSaver.js';
 import * as db from './runs/runsDb.js';
+import { chooseBase } from './store/baseChoice.js';
 import { useApp } from './store/index.js';
-import type { BaseModelEntry } from './store/librarySlice.js';
 
 const LIVE = new Set(FIELDS.filter((f) => f.live).map((f) => f.key));
 
@@ -136,10 +137,14 @@ export function initController(): () => void {
     .catch((err: Error) => useApp.getState().setNotice({ kind: 'error', text: `IndexedDB: ${err.message}` }));
   fetch(new URL('models/index.json', document.baseURI))
     .then((r) => (r.ok ? r.json() : []))
-    .then((list: unknown) =>
-      useApp.getState().setBaseModels(Array.isArray(list) ? (list as BaseModelEntry[]) : []),
-    )
-    .catch(() => useApp.getState().setBaseModels([]));
+    .then((list: unknown) => useApp.getState().setBaseModels(parseModelIndex(list)))
+    .catch((err: Error) => {
+      useApp.getState().setBaseModels([]);
+      useApp.getState().setNotice({
+        kind: 'error',
+        text: `The base models could not be read (runs start untrained): ${err.message}`,
+      });
+    });
   return () => {
     off();
     offStartup();
@@ -169,33 +174,25 @@ export function trainClient(): TrainClient | null {
 export async function baseFor(
   config: Config,
 ): Promise<{ choice: BaseChoice; label: string; untrained: boolean }> {
-  const { baseChoice, baseModels } = useApp.getState();
-  const forEnv = baseModels.filter((x) => x.env === config.env);
-  const wanted = baseChoice.startsWith('model:')
-    ? baseChoice.slice(6)
-    : baseChoice === 'auto'
-      ? forEnv[0]?.id
-      : undefined;
-  if (wanted !== undefined) {
-    const m = forEnv.find((x) => x.id === wanted);
-    if (m) {
-      const url = (p: string) => new URL(`models/${p}`, document.baseURI).href;
-      return {
-        choice: { kind: 'url', id: m.id, manifestUrl: url(m.manifest), blobUrl: url(m.blob) },
-        label: m.id,
-        untrained: false,
-      };
-    }
+  const { baseChoice, baseModels, storedRuns } = useApp.getState();
+  const chosen = chooseBase(baseChoice, config.env, config.modelSize, baseModels, storedRuns);
+  if (chosen.kind === 'model') {
+    const m = chosen.entry;
+    const url = (p: string) => new URL(`models/${p}`, document.baseURI).href;
+    return {
+      choice: { kind: 'url', id: m.id, manifestUrl: url(m.manifest), blobUrl: url(m.blob) },
+      label: m.id,
+      untrained: false,
+    };
   }
-  if (baseChoice.startsWith('run:')) {
-    const id = baseChoice.slice(4);
-    const cp = await db.getCheckpoint(id);
-    if (cp)
-      return {
-        choice: { kind: 'checkpoint', id, manifest: cp.manifest, blob: cp.blob },
-        label: `checkpoint of ${id}`,
-        untrained: false,
-      };
+  if (chosen.kind === 'run') {
+    const cp = await db.getCheckpoint(chosen.run.id);
+    if (!cp) throw new Error(`the checkpoint of "${chosen.run.name}" is no longer stored`);
+    return {
+      choice: { kind: 'checkpoint', id: chosen.run.id, manifest: cp.manifest, blob: cp.blob },
+      label: `checkpoint of ${chosen.run.id}`,
+      untrained: false,
+    };
   }
   return { choice: { kind: 'fresh' }, label: `untrained ${config.modelSize}`, untrained: true };
 }
@@ -222,6 +219,7 @@ async function doStart(c: TrainClient, paused: boolean): Promise<void> {
   {
     const s = useApp.getState();
     if (s.configErrors.length > 0) throw new Error('fix the setup first');
+    if (!s.baseModelsReady) throw new Error('the base models are still loading: try again in a moment');
     if (s.sweepProgress) throw new Error('a sweep is running in the train worker: wait for it or stop it');
     const config = s.config;
     const runId = `run-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;

@@ -12,8 +12,8 @@ import { probeBackends } from '../../bench/probe.js';
 import { formatTables } from '../../bench/table.js';
 import type { ModelSize } from '../../core/model/config.js';
 import { type CompileProgress, precompileShaders } from '../../core/model/kernels/index.js';
+import { untrainedBase } from '../../envs/untrainedBase.js';
 import type { BackendName } from '../../workers/backend.js';
-import { randomBase } from '../baseModel.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { setupNodeBackend } from '../nodeBackend.js';
 
@@ -80,7 +80,7 @@ async function webgpuPart(s: BenchSettings, io: CliIo, kernelsOnly: boolean): Pr
       io.stdout.write(`${JSON.stringify({ ...report, precompile: { ...precompile, progress } })}\n`);
       return 0;
     }
-    const vocab = randomBase(s.trainer.env, 'nano', s.trainer.context, 1).tokenizer.size;
+    const vocab = untrainedBase(s.trainer.env, 'nano', s.trainer.context, 1).tokenizer.size;
     const shape = { ...s.gpu.step, vocab };
     const log = (line: string) => io.stderr.write(`bench: ${line}\n`);
     // A JSON line after each part: the parent keeps the last one if this process runs out of time.

@@ -17,7 +17,11 @@ describe('train config resolution', () => {
     await writeFile(file, JSON.stringify({ groups: 4, clipHigh: 0.3, maxTurns: 7 }));
     const c = await resolveTrainConfig(
       { algo: 'starpo-s', config: file, 'max-turns': '2', seed: '9' },
-      async () => ({ label: 'the base model test', settings: { maxTurns: 3, historyTurns: 3 }, context: 512 }),
+      async () => ({
+        label: 'the base model test',
+        settings: { maxTurns: 3, historyTurns: 3 },
+        context: 512,
+      }),
     );
     expect(c.algorithm).toBe('starpo-s');
     expect(c.filterMode).toBe('subsample'); // from the algorithm
@@ -44,7 +48,9 @@ describe('train config resolution', () => {
       /colour: is not a config field/,
     );
     await writeFile(join(dir, 'b.json'), '{');
-    await expect(resolveTrainConfig({ config: join(dir, 'b.json') }, noBase)).rejects.toThrow(/not valid JSON/);
+    await expect(resolveTrainConfig({ config: join(dir, 'b.json') }, noBase)).rejects.toThrow(
+      /not valid JSON/,
+    );
   });
 });
 

@@ -5,7 +5,13 @@
 // metrics.jsonl, events.jsonl, summary.json and checkpoints; progress with ETA on stderr.
 import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Config, FIELDS, formatErrors, MAX_CONFIG_FILE_BYTES, parseFieldText } from '../../core/config.js';
+import {
+  type Config,
+  FIELDS,
+  formatErrors,
+  MAX_CONFIG_FILE_BYTES,
+  parseFieldText,
+} from '../../core/config.js';
 import { summaryFile } from '../../core/metrics/summaryFile.js';
 import { type CheckpointManifest, saveCheckpoint } from '../../core/model/checkpoint.js';
 import { findBaseModel } from '../../core/model/modelIndex.js';
@@ -234,9 +240,11 @@ export function baseLookup(base: string | undefined, models: string | undefined)
   return async (env, size) => {
     if (base === 'random') return null;
     if (base) {
-      const manifest = JSON.parse(await readFile(base, 'utf8').catch((err: Error) => {
-        throw new UsageError(`--base: cannot read ${base}: ${err.message}`);
-      })) as CheckpointManifest;
+      const manifest = JSON.parse(
+        await readFile(base, 'utf8').catch((err: Error) => {
+          throw new UsageError(`--base: cannot read ${base}: ${err.message}`);
+        }),
+      ) as CheckpointManifest;
       return manifestLayer(manifest, base);
     }
     const entry = findBaseModel(await readModelIndex(models), env, size);

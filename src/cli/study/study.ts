@@ -4,11 +4,7 @@
 // under results/echo-trap/, resumable; then tables and SVG figures in docs/echo-trap.md.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import {
-  ALGORITHM_NAMES,
-  type Config,
-  formatErrors,
-} from '../../core/config.js';
+import { ALGORITHM_NAMES, type Config, formatErrors } from '../../core/config.js';
 import { ABLATIONS, PRESETS, type Preset } from '../../core/presets.js';
 import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
 import { envIds } from '../../envs/registry.js';

@@ -26,7 +26,8 @@ const GROUP_TITLES: Record<FieldGroup, string> = {
 const ENV_IDS = envIds();
 
 function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
-  const value = useApp((s) => s.config[field.key as keyof typeof s.config]);
+  const value = useApp((s) => s.values[field.key as keyof typeof s.values]);
+  const source = useApp((s) => s.sources[field.key as keyof typeof s.sources]);
   const draft = useApp((s) => s.drafts[field.key]);
   const error = useApp((s) => s.configErrors.find((e) => e.field === field.key));
   const setField = useApp((s) => s.setField);
@@ -93,6 +94,19 @@ function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
     <div className={`field${error ? ' field-invalid' : ''}${field.kind === 'bool' ? ' field-bool' : ''}`}>
       <label htmlFor={id} title={field.help}>
         {field.label}
+        {source === 'base' || source === 'preset' ? (
+          <span
+            className={`source-tag source-${source}`}
+            data-testid={`source-${field.key}`}
+            title={
+              source === 'base'
+                ? 'The base model was trained for this value; change it and the policy acts in contexts it never saw'
+                : 'Set by the chosen preset'
+            }
+          >
+            {source === 'base' ? 'base model' : 'preset'}
+          </span>
+        ) : null}
         {field.live ? (
           <span className="live-tag" title="Can change while a run is going; a marker shows on the charts">
             live

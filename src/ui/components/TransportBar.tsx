@@ -27,10 +27,13 @@ export function TransportBar() {
   const backend = useApp((s) => s.config.backend);
   const setField = useApp((s) => s.setField);
   const planned = status === 'idle' ? configPlanned : runPlanned;
-  const blocked = errors.length > 0;
-  const reason = blocked
+  const ready = useApp((s) => s.baseModelsReady);
+  const blocked = errors.length > 0 || !ready;
+  const reason = errors.length
     ? `Fix the setup first: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`
-    : '';
+    : ready
+      ? ''
+      : 'Loading the base models…';
   const active =
     status === 'running' || status === 'paused' || status === 'starting' || status === 'stopping';
   const canStart =

@@ -1,93 +1,171 @@
-// The experiment setup: the config as plain data, the text being typed in each field, and
-// field-named errors. Actions call the pure functions of core/config and then set().
+// The experiment setup as its layers (core/resolve.ts): the preset the user chose and the
+// fields they edited, resolved over the base model's episode settings into the values the form
+// shows, where each value came from, and field-named errors. `config` is the last runnable
+// resolution: what Start runs. An edit that does not validate stays an edit (shown with its
+// error) until the user changes it, so editing another field never reverts it silently; text
+// that does not even parse stays a draft.
 import type { StateCreator } from 'zustand';
 import {
   type Config,
-  defaultConfig,
+  type ConfigKey,
   type FieldError,
   fieldByKey,
   parseFieldText,
-  validateConfig,
 } from '../../core/config.js';
-import { applyAlgorithm } from '../../core/rl/algorithms.js';
-import { decodeConfigHash } from '../../core/urlHash.js';
+import { EPISODE_KEYS, type FieldSource, layersEnv, resolveConfig } from '../../core/resolve.js';
+import { ALGORITHMS } from '../../core/rl/algorithms.js';
+import { decodeHashFields } from '../../core/urlHash.js';
+import { envIds } from '../../envs/registry.js';
+import { baseLayerOf, chooseBase } from './baseChoice.js';
 import type { AppState } from './index.js';
 
+/** The experiment the page opens with: the echo-trap preset, ready to Start. */
+export const START_PRESET = 'echo-trap';
+
+/** Edits a preset click keeps: the machine's choice, not the experiment's. */
+const KEPT_ACROSS_PRESETS: readonly ConfigKey[] = ['backend'];
+
+const ENV_IDS = envIds();
+const SWITCH_KEYS = Object.keys(ALGORITHMS['starpo-ppo'].switches) as ConfigKey[];
+
 export interface ConfigSlice {
-  /** The last valid value of every field. */
+  /** The last runnable config: what Start, Step and sweeps use. */
   config: Config;
-  /** What the user has typed, per field, while it is not (yet) valid. */
+  /** The resolved value of every field, valid or not (what the form shows). */
+  values: Config;
+  /** Which layer each value came from (the form marks the base model's). */
+  sources: Record<ConfigKey, FieldSource>;
+  /** The preset chosen (null: none). */
+  preset: string | null;
+  /** The fields the user set (form, URL hash), applied last. */
+  edits: Partial<Config>;
+  /** Text typed into a field that does not parse, per field. */
   drafts: Record<string, string>;
   /** Field-named problems; Start is blocked while any exist. */
   configErrors: FieldError[];
-  /** Sets one field from form text; invalid text stays as a draft with its error. */
+  /** Sets one field from form text. */
   setField(key: string, text: string): void;
-  /** Replaces the whole config from a URL hash; returns the errors (empty when applied). */
-  loadHash(hash: string): FieldError[];
-  /** Applies several fields at once (presets); returns the errors (empty when applied). */
+  /** Applies a preset: its values over the base model's, the user's earlier edits dropped. */
+  applyPreset(name: string): FieldError[];
+  /** Sets several fields at once, as edits; returns the errors (empty when runnable). */
   applyOverrides(overrides: Partial<Config>): FieldError[];
+  /**
+   * Takes the setup from a URL hash: its valid fields become edits over the start preset, every
+   * bad one is named in the returned errors (the caller shows them and leaves the hash as typed).
+   */
+  loadHash(hash: string): FieldError[];
+  /** Resolves again (the base models, the base choice or the stored runs changed). */
+  resolveSetup(): void;
+}
+
+/** Drops the edits and drafts of `keys`. */
+function without<T extends object>(o: T, keys: readonly string[]): T {
+  const out = { ...o } as Record<string, unknown>;
+  for (const k of keys) delete out[k];
+  return out as T;
+}
+
+/** The state after resolving `preset` and `edits` over the base the setup chooses. */
+function resolved(
+  s: AppState,
+  preset: string | null,
+  edits: Partial<Config>,
+  drafts: Record<string, string>,
+): Pick<ConfigSlice, 'config' | 'values' | 'sources' | 'preset' | 'edits' | 'drafts' | 'configErrors'> {
+  const { env, modelSize } = layersEnv({ preset, edits });
+  const base = baseLayerOf(chooseBase(s.baseChoice, env, modelSize, s.baseModels, s.storedRuns));
+  const r = resolveConfig({ base, preset, edits }, ENV_IDS);
+  const draftErrors: FieldError[] = [];
+  for (const [key, text] of Object.entries(drafts)) {
+    const f = fieldByKey.get(key);
+    if (!f) continue;
+    try {
+      parseFieldText(f, text);
+    } catch (err) {
+      draftErrors.push({ field: key, message: (err as Error).message.replace(`${key}: `, '') });
+    }
+  }
+  const drafted = new Set(draftErrors.map((e) => e.field));
+  const configErrors = [...draftErrors, ...r.errors.filter((e) => !drafted.has(e.field))];
+  return {
+    preset,
+    edits,
+    drafts,
+    values: r.values,
+    sources: r.sources,
+    configErrors,
+    config: configErrors.length === 0 ? r.values : s.config,
+  };
+}
+
+function initial(): Pick<
+  ConfigSlice,
+  'config' | 'values' | 'sources' | 'preset' | 'edits' | 'drafts' | 'configErrors'
+> {
+  const r = resolveConfig({ preset: START_PRESET }, ENV_IDS);
+  return {
+    config: r.values,
+    values: r.values,
+    sources: r.sources,
+    preset: START_PRESET,
+    edits: {},
+    drafts: {},
+    configErrors: r.errors,
+  };
 }
 
 export const createConfigSlice: StateCreator<AppState, [], [], ConfigSlice> = (set, get) => ({
-  config: defaultConfig(),
-  drafts: {},
-  configErrors: [],
+  ...initial(),
   setField(key, text) {
     const field = fieldByKey.get(key);
     if (!field) return;
-    const drafts = { ...get().drafts };
-    let candidate: unknown;
+    const s = get();
+    let value: unknown;
     try {
-      candidate = { ...get().config, ...draftValues(drafts, key), [key]: parseFieldText(field, text) };
-      // Choosing an algorithm sets all of its switches (core/rl/algorithms.ts).
-      if (key === 'algorithm') candidate = applyAlgorithm(candidate as Config, text as Config['algorithm']);
-      delete drafts[key];
-    } catch (err) {
-      drafts[key] = text;
-      const others = get().configErrors.filter((e) => e.field !== key);
-      set({
-        drafts,
-        configErrors: [...others, { field: key, message: (err as Error).message.replace(`${key}: `, '') }],
-      });
+      value = parseFieldText(field, text);
+    } catch {
+      set(resolved(s, s.preset, s.edits, { ...s.drafts, [key]: text }));
       return;
     }
-    const r = validateConfig(candidate);
-    if (r.ok) {
-      set({ config: r.config, drafts: {}, configErrors: [] });
-      return;
+    let edits: Partial<Config> = { ...s.edits, [key]: value };
+    let drafts = without(s.drafts, [key]);
+    // A new env or model size has its own base model: show that model's episode settings.
+    if ((key === 'env' || key === 'modelSize') && value !== s.values[key]) {
+      edits = without(edits, EPISODE_KEYS);
+      drafts = without(drafts, EPISODE_KEYS);
     }
-    // Keep the typed text visible and the last valid config unchanged.
-    drafts[key] = text;
-    set({ drafts, configErrors: r.errors });
+    // Choosing an algorithm sets all of its switches (core/rl/algorithms.ts).
+    if (key === 'algorithm') {
+      edits = without(edits, SWITCH_KEYS);
+      drafts = without(drafts, SWITCH_KEYS);
+    }
+    set(resolved(s, s.preset, edits, drafts));
   },
-  loadHash(hash) {
-    const r = decodeConfigHash(hash);
-    if (!r.ok) return r.errors;
-    set({ config: r.config, drafts: {}, configErrors: [] });
-    return [];
+  applyPreset(name) {
+    const s = get();
+    const kept: Partial<Config> = {};
+    for (const k of KEPT_ACROSS_PRESETS) if (k in s.edits) Object.assign(kept, { [k]: s.edits[k] });
+    const next = resolved(s, name, kept, {});
+    set(next);
+    return next.configErrors;
   },
   applyOverrides(overrides) {
-    let candidate = { ...get().config, ...overrides };
-    if (overrides.algorithm) candidate = { ...applyAlgorithm(candidate, overrides.algorithm), ...overrides };
-    const r = validateConfig(candidate);
-    if (!r.ok) return r.errors;
-    set({ config: r.config, drafts: {}, configErrors: [] });
-    return [];
+    const s = get();
+    let edits: Partial<Config> = { ...s.edits, ...overrides };
+    if (overrides.algorithm) edits = { ...without(edits, SWITCH_KEYS), ...overrides };
+    const next = resolved(s, s.preset, edits, without(s.drafts, Object.keys(overrides)));
+    set(next);
+    return next.configErrors;
+  },
+  loadHash(hash) {
+    const { values, drafts, errors } = decodeHashFields(hash);
+    const next = resolved(get(), START_PRESET, values, drafts);
+    set(next);
+    const named = new Set(errors.map((e) => e.field));
+    return [...errors, ...next.configErrors.filter((e) => !named.has(e.field))];
+  },
+  resolveSetup() {
+    const s = get();
+    set(resolved(s, s.preset, s.edits, s.drafts));
   },
 });
-
-/** Values of the other drafted fields that parse, so a fix elsewhere does not lose them. */
-function draftValues(drafts: Record<string, string>, except: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, text] of Object.entries(drafts)) {
-    if (k === except) continue;
-    const f = fieldByKey.get(k);
-    if (!f) continue;
-    try {
-      out[k] = parseFieldText(f, text);
-    } catch {
-      // Still unparsable: stays a draft with its own error.
-    }
-  }
-  return out;
-}

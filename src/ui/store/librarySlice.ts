@@ -1,26 +1,22 @@
 // What is stored and shipped: the runs in IndexedDB (their records) and the base models listed
-// in public/models/index.json, with the one chosen for the next run.
+// in public/models/index.json, with the one chosen for the next run. Each change re-resolves
+// the setup, since the base model's episode settings are one of its layers.
 import type { StateCreator } from 'zustand';
+import type { BaseModelEntry } from '../../core/model/modelIndex.js';
+import { EPISODE_KEYS } from '../../core/resolve.js';
 import type { RunMeta } from '../runs/runFile.js';
 import type { AppState } from './index.js';
 
-/** One entry of public/models/index.json. */
-export interface BaseModelEntry {
-  id: string;
-  env: string;
-  size: string;
-  manifest: string;
-  blob: string;
-  greedySuccess?: number;
-  sampledSuccess?: number;
-}
+export type { BaseModelEntry };
 
 export interface LibrarySlice {
   storedRuns: RunMeta[];
   baseModels: BaseModelEntry[];
+  /** False until the models index has been read (or failed): Start waits for it. */
+  baseModelsReady: boolean;
   /**
-   * 'auto' = the env's first shipped model, else untrained; '' = untrained (random init);
-   * `model:<id>`; `run:<runId>` = a stored run's checkpoint.
+   * 'auto' = the shipped model for the env and size, else untrained; '' = untrained (random
+   * init); `model:<id>`; `run:<runId>` = a stored run's checkpoint.
    */
   baseChoice: string;
   setStoredRuns(runs: RunMeta[]): void;
@@ -28,11 +24,25 @@ export interface LibrarySlice {
   setBaseChoice(choice: string): void;
 }
 
-export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = (set) => ({
+export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = (set, get) => ({
   storedRuns: [],
   baseModels: [],
+  baseModelsReady: false,
   baseChoice: 'auto',
-  setStoredRuns: (storedRuns) => set({ storedRuns }),
-  setBaseModels: (baseModels) => set({ baseModels }),
-  setBaseChoice: (baseChoice) => set({ baseChoice }),
+  setStoredRuns: (storedRuns) => {
+    set({ storedRuns });
+    get().resolveSetup();
+  },
+  setBaseModels: (baseModels) => {
+    set({ baseModels, baseModelsReady: true });
+    get().resolveSetup();
+  },
+  setBaseChoice: (baseChoice) => {
+    // Another base was trained for other episodes: show its settings, not the old edits.
+    const s = get();
+    const edits = { ...s.edits };
+    for (const k of EPISODE_KEYS) delete edits[k];
+    set({ baseChoice, edits });
+    get().resolveSetup();
+  },
 });
