@@ -22,6 +22,7 @@ import { buildChartData, type ChartRun, paddedDomain, seriesOf } from './chartDa
 import type { ChartSpec } from './chartSpecs.js';
 import { metricText } from './chartSpecs.js';
 import { seriesToCsv } from './csv.js';
+import { formatValue, linearTickFormatter, logTick } from './format.js';
 import { bandLegendText, type ChartBand, withBands } from './studyBandData.js';
 
 const MAX_POINTS = 400;
@@ -50,29 +51,12 @@ function markerOf(e: TrainerEvent): { x: number; kind: string; text: string; sig
   return { x: e.iteration, kind: 'error', text: e.message };
 }
 
-/** A tooltip value: a number, or a band's [lo, hi] pair. */
-function formatTooltip(v: unknown): string {
-  return Array.isArray(v)
-    ? `${formatValue(Number(v[0]))}–${formatValue(Number(v[1]))}`
-    : formatValue(Number(v));
-}
-
-function formatValue(v: number): string {
-  if (!Number.isFinite(v)) return '–';
-  const a = Math.abs(v);
-  if (a !== 0 && (a < 1e-3 || a >= 1e5)) return v.toExponential(2);
-  return a >= 100 ? v.toFixed(0) : v.toPrecision(3);
-}
-
-/** Axis ticks with as many decimals as the visible span needs (3.9712 vs 3.9698, not 3.97 twice). */
-function tickFormatter(range: [number, number] | null): (v: number) => string {
-  const span = range ? Math.abs(range[1] - range[0]) : 0;
-  const decimals = span > 0 ? Math.min(6, Math.max(0, Math.ceil(-Math.log10(span)) + 1)) : 2;
-  return (v: number) => {
-    const a = Math.abs(v);
-    if (a !== 0 && (a < 1e-4 || a >= 1e5)) return v.toExponential(1);
-    return v.toFixed(a >= 100 ? 0 : decimals);
-  };
+/** A tooltip formatter: a number, or a band's [lo, hi] pair, on the chart's `scale`. */
+function tooltipFormatter(scale: number): (v: unknown) => string {
+  return (v) =>
+    Array.isArray(v)
+      ? `${formatValue(Number(v[0]), scale)}–${formatValue(Number(v[1]), scale)}`
+      : formatValue(Number(v), scale);
 }
 
 function downloadCsv(name: string, text: string): void {
@@ -129,6 +113,17 @@ export const MetricChart = memo(function MetricChart({
   };
   const sliderId = `smoothing-${spec.id}`;
   const padded = paddedDomain(drawn.range, spec.log);
+  // The chart's magnitude, against which float noise prints as 0.
+  const scale = spec.domain
+    ? Math.max(Math.abs(spec.domain[0]), Math.abs(spec.domain[1]))
+    : drawn.range
+      ? Math.max(Math.abs(drawn.range[0]), Math.abs(drawn.range[1]))
+      : 1;
+  const yTicks = spec.log
+    ? logTick
+    : spec.domain
+      ? (v: number) => formatValue(v, scale)
+      : linearTickFormatter(padded ?? drawn.range);
   return (
     <figure
       className="chart"
@@ -195,11 +190,11 @@ export const MetricChart = memo(function MetricChart({
                 scale={spec.log ? 'log' : 'auto'}
                 domain={spec.domain ?? padded ?? ['auto', 'auto']}
                 allowDataOverflow={Boolean(spec.log)}
-                tickFormatter={spec.domain ? formatValue : tickFormatter(padded ?? drawn.range)}
+                tickFormatter={yTicks}
               />
               <Tooltip
                 isAnimationActive={false}
-                formatter={formatTooltip}
+                formatter={tooltipFormatter(scale)}
                 labelFormatter={(l) => `iteration ${l}`}
                 contentStyle={{ fontSize: 11, padding: '4px 8px' }}
               />
@@ -274,7 +269,7 @@ export const MetricChart = memo(function MetricChart({
               <span className="swatch" style={{ background: l.color, opacity: l.dash ? 0.7 : 1 }} />
               {l.name}
               {chart.last[l.dataKey] !== undefined ? (
-                <b> {formatValue(chart.last[l.dataKey] as number)}</b>
+                <b data-testid="legend-value"> {formatValue(chart.last[l.dataKey] as number, scale)}</b>
               ) : null}
             </li>
           ))}

@@ -59,7 +59,7 @@ export function StudyBandsToggle() {
         disabled={!perAlgo}
         onChange={(e) => setShow(e.target.checked)}
       />{' '}
-      study bands{perAlgo ? ` (${seeds} seeds)` : ' (none for this env)'}
+      study bands{perAlgo ? ` (${seeds} seed${seeds === 1 ? '' : 's'})` : ' (none for this env)'}
     </label>
   );
 }

@@ -1,6 +1,7 @@
 // The echo-trap study's reference bands on a chart: which bands a chart draws (for the run's
 // env, the first of the chart's metrics the study measured, one band per algorithm family) and
-// how they join the chart's rows (recharts reads a [lo, hi] pair as a ranged area).
+// how they join the chart's rows (recharts reads a [lo, hi] pair as a ranged area), over the
+// runs' own iterations only.
 import { BAND_FAMILIES, type Band, bandConfigText, type StudyBands } from '../../core/metrics/studyBands.js';
 import type { ChartData } from './chartData.js';
 
@@ -56,7 +57,11 @@ export function bandLegendText(bands: readonly ChartBand[]): string {
   return `study: ${seeds.join('/')} seed${seeds.length === 1 && seeds[0] === 1 ? '' : 's'}`;
 }
 
-/** Rows of a chart with its bands joined in by iteration (a new array; the input is kept). */
+/**
+ * Rows of a chart with its bands joined in by iteration (a new array; the input is kept). The
+ * x-axis follows the runs: a band is drawn only over the iterations the chart's runs span (the
+ * whole band when there are no runs yet), so a short run is not squeezed into the study's length.
+ */
 export function withBands(
   chart: Pick<ChartData, 'data' | 'range'>,
   bands: readonly ChartBand[],
@@ -64,12 +69,20 @@ export function withBands(
 ): { data: Record<string, number | [number, number]>[]; range: [number, number] | null } {
   if (bands.length === 0) return chart;
   const byX = new Map<number, Record<string, number | [number, number]>>();
+  let xMin = Number.NEGATIVE_INFINITY;
+  let xMax = Number.POSITIVE_INFINITY;
+  if (chart.data.length > 0) {
+    const xs = chart.data.map((r) => r.iteration as number);
+    xMin = Math.min(...xs);
+    xMax = Math.max(...xs);
+  }
   for (const row of chart.data) byX.set(row.iteration as number, { ...row });
   let [lo, hi] = chart.range ?? [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
   for (const b of bands) {
     b.band.iteration.forEach((x, i) => {
       const l = b.band.lo[i] as number;
       const h = b.band.hi[i] as number;
+      if (x < xMin || x > xMax) return;
       // A log axis cannot draw a band reaching 0 or below.
       if (log && l <= 0) return;
       let row = byX.get(x);

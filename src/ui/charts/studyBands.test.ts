@@ -57,7 +57,29 @@ describe('bandsForChart', () => {
 });
 
 describe('withBands', () => {
-  it('joins bands by iteration, adds rows the run lacks and widens the range', () => {
+  it('joins bands by iteration, adds rows the run lacks within its span and widens the range', () => {
+    const [band] = bandsForChart(FILE, 'minigrid/DoorKey-5x5', ['rollout/successRate']);
+    const chart = {
+      data: [
+        { iteration: 0, r0k0s: 0.5 },
+        { iteration: 1, r0k0s: 0.6 },
+        { iteration: 3, r0k0s: 0.55 },
+      ],
+      range: [0.5, 0.6] as [number, number],
+    };
+    const out = withBands(chart, band ? [band] : []);
+    expect(out.data).toEqual([
+      { iteration: 0, r0k0s: 0.5, study0range: [0.1, 0.3], study0mean: 0.2 },
+      { iteration: 1, r0k0s: 0.6 },
+      { iteration: 2, study0range: [0.3, 0.9], study0mean: 0.4 },
+      { iteration: 3, r0k0s: 0.55 },
+    ]);
+    expect(out.range).toEqual([0.1, 0.9]);
+    expect(chart.data[0]).toEqual({ iteration: 0, r0k0s: 0.5 }); // input untouched
+    expect(withBands({ data: [], range: null }, band ? [band] : []).range).toEqual([0.1, 0.9]);
+  });
+
+  it('follows the run: a band longer than the run is cut to the run’s iterations', () => {
     const [band] = bandsForChart(FILE, 'minigrid/DoorKey-5x5', ['rollout/successRate']);
     const chart = {
       data: [
@@ -67,14 +89,8 @@ describe('withBands', () => {
       range: [0.5, 0.6] as [number, number],
     };
     const out = withBands(chart, band ? [band] : []);
-    expect(out.data).toEqual([
-      { iteration: 0, r0k0s: 0.5, study0range: [0.1, 0.3], study0mean: 0.2 },
-      { iteration: 1, r0k0s: 0.6 },
-      { iteration: 2, study0range: [0.3, 0.9], study0mean: 0.4 },
-    ]);
-    expect(out.range).toEqual([0.1, 0.9]);
-    expect(chart.data[0]).toEqual({ iteration: 0, r0k0s: 0.5 }); // input untouched
-    expect(withBands({ data: [], range: null }, band ? [band] : []).range).toEqual([0.1, 0.9]);
+    expect(out.data.map((r) => r.iteration)).toEqual([0, 1]);
+    expect(out.range).toEqual([0.1, 0.6]); // only the band point drawn (iteration 0) widens it
   });
 
   it('leaves out band points a log axis cannot draw', () => {
