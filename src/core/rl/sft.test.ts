@@ -1,0 +1,96 @@
+// SFT's loss on the target rows only: the same value and gradients as the masked mean of the
+// full-sequence log-probs (the RL scorer's path), on the cpu and wasm backends; batch layout by
+// hand.
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { setupNodeBackend } from '../../cli/nodeBackend.js';
+import type { ModelConfig } from '../model/config.js';
+import { createPolicy, disposeModel, modelVariables } from '../model/params.js';
+import { policyLogProbs } from '../model/scoring.js';
+import { Rng } from '../rng.js';
+import { maskedMean } from './losses.js';
+import { type SftSequence, selectRows, sftBatch, sftLoss } from './sft.js';
+
+const config: ModelConfig = { vocabSize: 23, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 4 };
+
+describe('sftBatch', () => {
+  it('pads to the bucket and lists target positions b·T + t with the next token', () => {
+    const seqs: SftSequence[] = [
+      { ids: [1, 5, 6, 7], mask: Float32Array.from([0, 1, 1]) },
+      { ids: [1, 8, 9], mask: Float32Array.from([1, 0]) },
+    ];
+    const b = sftBatch(seqs, 64);
+    expect([b.B, b.T]).toEqual([2, 32]);
+    expect(Array.from(b.tokens.slice(0, 5))).toEqual([1, 5, 6, 7, 0]);
+    expect(Array.from(b.tokens.slice(32, 35))).toEqual([1, 8, 9]);
+    // row 0: t = 1 → 6, t = 2 → 7; row 1: t = 0 → 8 at 32.
+    expect(Array.from(b.positions)).toEqual([1, 2, 32]);
+    expect(Array.from(b.targets)).toEqual([6, 7, 8]);
+  });
+});
+
+describe.each(['cpu', 'wasm'] as const)('sftLoss on %s', (backend) => {
+  afterAll(async () => {
+    await tf.setBackend('cpu');
+  });
+
+  it('equals the masked mean of the full log-probs, gradients included', async () => {
+    await setupNodeBackend(backend);
+    const rng = new Rng(4);
+    const policy = createPolicy(config, rng.fork('w'));
+    const seqs: SftSequence[] = [10, 7, 12].map((n) => ({
+      ids: Array.from({ length: n }, () => rng.int(1, config.vocabSize)),
+      mask: Float32Array.from({ length: n - 1 }, (_, t) => (t >= 3 ? 1 : 0)),
+    }));
+    const b = sftBatch(seqs, config.context);
+    const tokens = tf.tensor2d(b.tokens, [b.B, b.T], 'int32');
+    const positions = tf.tensor1d(b.positions, 'int32');
+    const targets = tf.tensor1d(b.targets, 'int32');
+    const maskFlat = new Float32Array(b.B * (b.T - 1));
+    seqs.forEach((s, i) => maskFlat.set(s.mask, i * (b.T - 1)));
+    const mask = tf.tensor2d(maskFlat, [b.B, b.T - 1]);
+    const vars = modelVariables(policy);
+    const full = () => {
+      const { logp, entropy } = policyLogProbs(policy, tokens);
+      entropy.dispose();
+      return tf.neg(maskedMean(logp, mask)) as tf.Scalar;
+    };
+    const a = tf.variableGrads(full, vars);
+    const c = tf.variableGrads(() => sftLoss(policy, tokens, positions, targets), vars);
+    expect((await c.value.data())[0]).toBeCloseTo((await a.value.data())[0] as number, 5);
+    for (const name of Object.keys(a.grads)) {
+      const ga = await (a.grads[name] as tf.Tensor).data();
+      const gc = await (c.grads[name] as tf.Tensor).data();
+      let worst = 0;
+      for (let i = 0; i < ga.length; i++)
+        worst = Math.max(worst, Math.abs((ga[i] as number) - (gc[i] as number)));
+      expect(worst, name).toBeLessThan(1e-5);
+    }
+    tf.dispose([
+      tokens,
+      positions,
+      targets,
+      mask,
+      a.value,
+      c.value,
+      ...Object.values(a.grads),
+      ...Object.values(c.grads),
+    ]);
+    disposeModel(policy);
+  });
+
+  it('selectRows scatters its gradient back to the picked rows', async () => {
+    await setupNodeBackend(backend);
+    const x = tf.tensor2d([1, 2, 3, 4, 5, 6], [3, 2]);
+    const idx = tf.tensor1d([2, 0], 'int32');
+    const g = tf.grad((v: tf.Tensor) =>
+      selectRows(v as tf.Tensor2D, idx)
+        .mul(tf.tensor2d([1, 2, 3, 4], [2, 2]))
+        .sum(),
+    )(x);
+    // d/dx of 1·x[2,0] + 2·x[2,1] + 3·x[0,0] + 4·x[0,1].
+    expect(Array.from(await g.data())).toEqual([3, 4, 0, 0, 1, 2]);
+    expect(Array.from(await selectRows(x, idx).data())).toEqual([5, 6, 1, 2]);
+    tf.dispose([x, idx, g]);
+  });
+});
