@@ -47,7 +47,7 @@ describe.each(['cpu', 'wasm'] as const)('sftLoss on %s', (backend) => {
     const positions = tf.tensor1d(b.positions, 'int32');
     const targets = tf.tensor1d(b.targets, 'int32');
     const maskFlat = new Float32Array(b.B * (b.T - 1));
-    seqs.forEach((s, i) => maskFlat.set(s.mask, i * (b.T - 1)));
+    for (const [i, s] of seqs.entries()) maskFlat.set(s.mask, i * (b.T - 1));
     const mask = tf.tensor2d(maskFlat, [b.B, b.T - 1]);
     const vars = modelVariables(policy);
     const full = () => {
