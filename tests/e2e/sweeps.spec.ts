@@ -1,7 +1,8 @@
 // In-browser sweeps: a 2 × 2 sweep with 2 seeds on the tiny preset (1 iteration a run) runs to
 // the end in the train worker and fills the heatmap; a cell opens its runs overlaid; the export
 // is a bundle in the CLI's sweep format; a real CLI sweep (tests/fixtures/cli-sweep.json, made
-// by tests/fixtures/make-cli-sweep.ts) imports and renders.
+// by tests/fixtures/make-cli-sweep.ts) imports and renders, and a cell's comparison replaces the
+// dialog and returns to it.
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { openTiny } from './helpers.js';
@@ -69,4 +70,10 @@ test('a CLI sweep bundle imports and renders', async ({ page }) => {
     'data-runs',
     '2',
   );
+  // The comparison takes the sweeps dialog's place (not a modal on a modal); closing goes back.
+  await expect(page.getByTestId('sweeps-dialog')).toHaveCount(0);
+  await page.getByTestId('compare-close').click();
+  await expect(page.getByTestId('compare-view')).toHaveCount(0);
+  await expect(page.getByTestId('sweeps-dialog')).toBeVisible();
+  await expect(page.getByTestId('sweep-title')).toHaveText('CLI sweep fixture');
 });

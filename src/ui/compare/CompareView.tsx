@@ -41,7 +41,7 @@ export function CompareView({ embedded = false }: { embedded?: boolean }) {
         <div className="overlay-head">
           <h2>{view.title}</h2>
           <button type="button" className="small" data-testid="compare-close" onClick={close}>
-            Close
+            {view.from === 'sweeps' ? 'Back to sweeps' : 'Close'}
           </button>
         </div>
         <div className="compare-body">

@@ -1,6 +1,7 @@
 // A sweep's results: the echo-trap heatmap over the two axes (each cell opens its runs overlaid
-// in the compare view), final success against each axis's values with the seed spread, and the
-// sortable table of runs (peak and final success, echo trap, warning lead time).
+// in the compare view, in the sweeps dialog's place), final success against each axis's values
+// with the seed spread, and the sortable table of runs (peak and final success, echo trap,
+// warning lead time).
 import { useMemo, useState } from 'react';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
@@ -20,6 +21,7 @@ function openRuns(title: string, runs: readonly SweepRunFiles[]): void {
       rows: r.metrics,
       events: r.events,
     })),
+    'sweeps',
   );
 }
 
