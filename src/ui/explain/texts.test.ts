@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FIELDS } from '../../core/config.js';
 import { DETECTOR_SIGNALS, EchoTrapDetector } from '../../core/metrics/detector.js';
 import { METRICS } from '../../core/metrics/keys.js';
+import { PRESETS } from '../../core/presets.js';
 import { type Explanation, explain, FIELD_TEXTS, METRIC_TEXTS, SIGNAL_TEXTS } from './texts.js';
 
 function complete(e: Explanation | null): boolean {
@@ -46,5 +47,17 @@ describe('explanations', () => {
     }
     expect(fired.has('successCollapse')).toBe(true);
     for (const s of fired) expect(DETECTOR_SIGNALS).toContain(s);
+  });
+
+  it('the learning rate text agrees with the echo-trap preset’s measured reason', () => {
+    const text = explain('field', 'lr')?.why ?? '';
+    const preset = PRESETS['echo-trap'];
+    // Every learning rate the preset's reason reports, and the preset's own, appear in the text…
+    const measured = (preset?.reasons.lr ?? '').match(/\d(?:\.\d+)?e-\d+/g) ?? [];
+    expect(measured.length).toBeGreaterThan(1);
+    for (const lr of [...measured, (preset?.overrides.lr ?? 0).toExponential()]) expect(text).toContain(lr);
+    // …and the reason's "breaks at once" rates are not called converging in it.
+    expect(text).not.toMatch(/1e-3[^.;]*converge/);
+    expect(text).toContain('break');
   });
 });
