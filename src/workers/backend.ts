@@ -10,6 +10,7 @@ import type {
   BackendReport,
   Capabilities,
 } from './backendInfo.js';
+import { adapterLabel, isSoftwareAdapter } from './backendInfo.js';
 
 export type { AdapterReport, BackendName, BackendPreference, BackendReport, Capabilities };
 
@@ -92,6 +93,8 @@ async function trySet(name: BackendName, wasmPaths: WasmPaths | undefined): Prom
 /**
  * Switches tfjs to the preferred backend, or the first that works in the order
  * WebGPU → WASM → CPU, and reports the backend really in use with the reason for each skip.
+ * 'auto' skips a software WebGPU adapter (SwiftShader, a fallback or CPU device); forcing
+ * 'webgpu' still uses it.
  */
 export async function chooseBackend(
   preference: BackendPreference = 'auto',
@@ -103,6 +106,8 @@ export async function chooseBackend(
   for (const name of candidates) {
     let reason = '';
     if (name === 'webgpu' && !caps.webgpu.available) reason = caps.webgpu.reason;
+    else if (name === 'webgpu' && preference === 'auto' && isSoftwareAdapter(caps.webgpu.adapter))
+      reason = `${adapterLabel(caps.webgpu.adapter)} renders in software (correct but slow): not chosen over WASM`;
     else if (name === 'wasm' && !caps.wasm.available) reason = caps.wasm.reason;
     else reason = await trySet(name, wasmPaths);
     if (reason === '') {

@@ -63,12 +63,25 @@ export function describeProbe(p: NonNullable<BackendReport['probe']>): string {
   return `probe (${p.size}, one training step): ${each.join(', ')}`;
 }
 
+/** Names a software renderer or a CPU device: SwiftShader, llvmpipe, WARP, "Basic Render", "CPU". */
+const SOFTWARE_NAME = /swiftshader|llvmpipe|lavapipe|softpipe|warp|basic render|software|\bcpu\b/i;
+
+/**
+ * Whether an adapter renders in software: it says it is a fallback adapter, or its vendor,
+ * architecture, device or description names a software renderer or a CPU device (DESIGN §8:
+ * such an adapter never wins over WASM; it is there for correctness checks only).
+ */
+export function isSoftwareAdapter(a: AdapterReport | null): boolean {
+  if (!a) return false;
+  return a.isFallback || SOFTWARE_NAME.test([a.vendor, a.architecture, a.device, a.description].join(' '));
+}
+
 /** A short human name for an adapter, e.g. "google swiftshader (software)". */
 export function adapterLabel(a: AdapterReport | null): string {
   if (!a) return 'none';
   const name =
     [a.vendor, a.architecture, a.description || a.device].filter(Boolean).join(' ') || 'unknown adapter';
-  return a.isFallback ? `${name} (software)` : name;
+  return isSoftwareAdapter(a) ? `${name} (software)` : name;
 }
 
 /** One line for the status bar: "webgpu on google swiftshader (software)" plus any fallback. */

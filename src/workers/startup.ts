@@ -1,8 +1,8 @@
 // Start-up of tfjs in the train worker (DESIGN §8). With 'auto' and a hardware WebGPU adapter,
 // a timed probe of one training step of the chosen model size on WebGPU and on WASM picks the
 // faster, and its figures go into the backend report (the status line shows them). A software
-// adapter (SwiftShader) is never timed — its times mean nothing — so there the default order
-// WebGPU → WASM → CPU holds. CPU is the last resort and not timed (5–10× slower than WASM,
+// adapter (SwiftShader, a fallback or CPU device) is never timed and never chosen by 'auto':
+// chooseBackend skips it for WASM and says why. CPU is the last resort and not timed (5–10× slower than WASM,
 // bench/results.json). On WebGPU the shader pipelines of a training and a decode step are then
 // compiled in parallel (WEBGPU_ENGINE_COMPILE_ONLY + checkCompileCompletionAsync), reporting
 // progress; anything that runs on WebGPU must await `warmupSettled()` first, since a pipeline
@@ -91,13 +91,6 @@ export async function startTfjs(
   if (preference !== 'auto' || report.backend !== 'webgpu') {
     if (report.backend === 'webgpu') compileInBackground(size, onStatus);
     return report;
-  }
-  if (report.adapter?.isFallback) {
-    compileInBackground(size, onStatus);
-    return {
-      ...report,
-      probe: { size, figures: [], note: 'not timed: a software WebGPU adapter (correct but slow)' },
-    };
   }
   const figures = await probe(size, wasmPaths, onStatus);
   const best = fastestBackend(
