@@ -5,6 +5,8 @@
 //   whose title best matches them within the price bound, opens it, goes back for another if
 //   its price or options do not fit (while the budget allows), selects the options the
 //   instruction names, and buys before the budget runs out.
+// Reasons are a few words each, so that a demonstrated turn (thinking, then the action with a
+// 10-character id spelled in pieces) fits a 32-token turn.
 import type { WebShopView } from './env.js';
 import { searchTokens } from './search.js';
 
@@ -117,7 +119,7 @@ export function webshopExpert(env: ShopReader): ExpertStep {
     case 'search':
       return {
         action: `search[${terms.join(' ')}]`,
-        reason: 'search the key product words, leaving out options and price',
+        reason: 'search the key product words',
       };
     case 'results': {
       // Only what the agent form lists, so that demonstrations never click unseen products.
@@ -125,7 +127,7 @@ export function webshopExpert(env: ShopReader): ExpertStep {
       if (v.actionsLeft <= 2 && products[0]) {
         return {
           action: `click[${products[0].asin.toLowerCase()}]`,
-          reason: 'few actions left: take the top result',
+          reason: 'few actions left: open the top result',
         };
       }
       const scored = products
@@ -140,7 +142,7 @@ export function webshopExpert(env: ShopReader): ExpertStep {
       if (!best) return { action: 'click[back to search]', reason: 'no results: search again' };
       return {
         action: `click[${best.p.asin.toLowerCase()}]`,
-        reason: `open the result whose title best matches "${terms.join(' ')}" within the price`,
+        reason: 'open the best matching result',
       };
     }
     case 'item': {
@@ -154,21 +156,17 @@ export function webshopExpert(env: ShopReader): ExpertStep {
       // Going back costs two actions (back, open another) before options and buying.
       const spare = v.actionsLeft - toPick.length - 1;
       if ((tooExpensive || lacking || weak) && spare >= 3 && v.visited.length < 3) {
-        const why = tooExpensive
-          ? 'costs more than the bound'
-          : lacking
-            ? 'lacks a requested option'
-            : 'is a poor match';
-        return { action: 'click[< prev]', reason: `this item ${why}: go back to the results` };
+        const why = tooExpensive ? 'costs too much' : lacking ? 'lacks an option' : 'is a poor match';
+        return { action: 'click[< prev]', reason: `it ${why}: go back` };
       }
       const next = toPick[0];
       if (next && v.actionsLeft > 1) {
         return {
           action: `click[${next[1]}]`,
-          reason: `select ${next[0]} "${next[1]}" as the instruction asks`,
+          reason: `select the ${next[0]} asked for`,
         };
       }
-      return { action: 'click[buy now]', reason: 'the item fits the instruction: buy it' };
+      return { action: 'click[buy now]', reason: 'it fits: buy it' };
     }
     default:
       return { action: 'click[< prev]', reason: 'return to the item page' };
