@@ -33,9 +33,9 @@ class TimedPool implements EnvPool {
   get stepsTaken(): number {
     return this.inner.stepsTaken;
   }
-  async reset(seeds: readonly number[]): Promise<ResetResult[]> {
+  async reset(seeds: readonly number[], instances?: readonly number[]): Promise<ResetResult[]> {
     const t0 = performance.now();
-    const r = await this.inner.reset(seeds);
+    const r = await this.inner.reset(seeds, instances);
     this.ms += performance.now() - t0;
     return r;
   }

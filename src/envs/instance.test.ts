@@ -1,6 +1,8 @@
-// The `instance` argument of reset: rollouts of one group share the start state of their seed
-// but draw their own luck (slips, payouts, moving obstacles), and each instance is reproducible.
+// The `instance` argument of reset: rollouts of one group share the start state of their seed,
+// and their luck (slips, payouts, moving obstacles) is shared or their own by the trainer's
+// `groupStreams` switch (core/rl/envPool.ts streamInstance); each instance is reproducible.
 import { describe, expect, it } from 'vitest';
+import { type GroupStreams, InProcessEnvPool, streamInstance } from '../core/rl/envPool.js';
 import { makeEnv } from './registry.js';
 
 function play(id: string, seed: number, instance: number, actions: readonly string[]): string[] {
@@ -35,4 +37,44 @@ describe('reset instance', () => {
       play('minigrid/DoorKey-5x5', 4, 0, ['turn left', 'go forward']),
     );
   });
+});
+
+/** One group of `n` rollouts from `seed` through core's pool, every slot sent the same actions. */
+async function group(id: string, seed: number, mode: GroupStreams, actions: readonly string[], n = 16) {
+  const pool = new InProcessEnvPool(() => makeEnv(id));
+  const slots = Array.from({ length: n }, (_, k) => k);
+  const runs = (
+    await pool.reset(
+      slots.map(() => seed),
+      slots.map((k) => streamInstance(mode, k)),
+    )
+  ).map((r) => [r.observation]);
+  const live = new Set(slots);
+  for (const a of actions) {
+    const batch = [...live].map((slot) => ({ slot, actions: [a] }));
+    if (batch.length === 0) break;
+    (await pool.step(batch)).forEach((r, j) => {
+      const slot = batch[j]!.slot;
+      runs[slot]!.push(`${r.observation}|${r.outcomes.map((o) => o.reward).join(',')}|${r.done}`);
+      if (r.done) live.delete(slot);
+    });
+  }
+  return runs.map((r) => r.join('\n'));
+}
+
+describe('group streams (RAGEN resets a whole group with one seed)', () => {
+  it.each(cases)(
+    '%s: shared ⇒ identical transitions for identical actions; independent ⇒ not',
+    async (id, actions) => {
+      let differed = 0;
+      for (const seed of [3, 11]) {
+        const shared = await group(id, seed, 'shared', actions);
+        expect(new Set(shared).size).toBe(1);
+        const independent = await group(id, seed, 'independent', actions);
+        expect(independent[0]).toBe(shared[0]);
+        if (new Set(independent).size > 1) differed++;
+      }
+      expect(differed).toBe(2);
+    },
+  );
 });

@@ -33,7 +33,9 @@ export interface TextEnv<View = unknown> {
   /**
    * Starts an episode from `seed` (an unsigned 32-bit integer) and returns the first observation.
    * `instance` (default 0) varies only the randomness of later steps (slips, payouts, moving
-   * obstacles), so the N rollouts of a group share their start state but not their luck.
+   * obstacles): the trainer resets all N rollouts of a group with instance 0, so they share their
+   * start state and their luck (RAGEN's one seed per group), or with 0..N−1 when the config's
+   * `groupStreams` is 'independent'.
    */
   reset(seed: number, instance?: number): string;
   /** Applies one action in text form. Unknown text is an invalid action, never an exception. */

@@ -34,7 +34,7 @@ export class EnvShard {
           while (p.envs.length < msg.seeds.length) p.envs.push(this.make(msg.envId));
           const results = msg.seeds.map((seed, i) => {
             const env = p.envs[i] as EnvLike;
-            const observation = env.reset(seed);
+            const observation = env.reset(seed, msg.instances[i] ?? 0);
             p.observations[i] = observation;
             return { observation, instruction: env.instruction() };
           });

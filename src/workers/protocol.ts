@@ -152,7 +152,7 @@ export type RunReport =
 
 /** Train worker → env worker, over a MessagePort. Slots are the shard's own (0-based). */
 export type ToEnvShard =
-  | { type: 'reset'; id: number; pool: string; envId: string; seeds: number[] }
+  | { type: 'reset'; id: number; pool: string; envId: string; seeds: number[]; instances: number[] }
   | { type: 'step'; id: number; pool: string; batch: { slot: number; actions: string[] }[] };
 
 /** Env worker → train worker. */

@@ -54,6 +54,20 @@ describe('WorkerEnvPool', () => {
     });
   }
 
+  it('carries each slot’s random-stream instance to its shard (stochastic FrozenLake)', async () => {
+    const lake = 'frozenlake/FrozenLake-4x4';
+    const slots = [5, 5, 5, 5, 5, 5];
+    for (const instances of [slots.map(() => 0), slots.map((_, k) => k)]) {
+      const pool = new WorkerEnvPool(shards(2, []), 'train', lake);
+      const ref = new InProcessEnvPool(() => makeEnv(lake));
+      expect(await pool.reset(slots, instances)).toEqual(await ref.reset(slots, instances));
+      for (const a of ['Right', 'Down', 'Right', 'Down']) {
+        const batch = slots.map((_, slot) => ({ slot, actions: [a] }));
+        expect(await pool.step(batch)).toEqual(await ref.step(batch));
+      }
+    }
+  });
+
   it('reports an unknown environment as an error naming it', async () => {
     const pool = new WorkerEnvPool(shards(1, []), 'train', 'minigrid/Nope');
     await expect(pool.reset([1])).rejects.toThrow(/Nope/);

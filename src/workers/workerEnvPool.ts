@@ -53,13 +53,20 @@ export class WorkerEnvPool implements EnvPool {
     if (shards.length === 0) throw new Error('WorkerEnvPool: needs at least one env shard');
   }
 
-  async reset(seeds: readonly number[]): Promise<ResetResult[]> {
+  async reset(seeds: readonly number[], instances?: readonly number[]): Promise<ResetResult[]> {
     const S = this.shards.length;
     const replies = await Promise.all(
       this.shards.map((link, k) => {
         const mine = seeds.filter((_, i) => i % S === k);
         if (mine.length === 0) return null;
-        return link.request({ type: 'reset', pool: this.pool, envId: this.envId, seeds: mine });
+        const inst = seeds.map((_, i) => instances?.[i] ?? 0).filter((_, i) => i % S === k);
+        return link.request({
+          type: 'reset',
+          pool: this.pool,
+          envId: this.envId,
+          seeds: mine,
+          instances: inst,
+        });
       }),
     );
     return seeds.map((_, i) => {

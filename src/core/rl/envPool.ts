@@ -2,10 +2,15 @@
 // in and text out. core never imports envs/; any object with reset/step/instruction fits
 // (envs/types.ts TextEnv does). In Node and tests the pool runs in-process; in the browser a
 // worker pool implements the same interface (one message per shard per turn).
+// Common random numbers within a group: RAGEN resets every rollout of a group with the same seed
+// (es_manager `_expand_seed`), so a stochastic env (Bandit payouts, FrozenLake slips, moving
+// obstacles) replays one random stream for the whole group, and the in-group reward std measures
+// how much the rollouts disagree, not how lucky each was. `streamInstance` maps the
+// `groupStreams` switch onto each slot's reset `instance`.
 
 /** The part of an environment the rollout uses. */
 export interface EnvLike {
-  /** `instance` varies the env's step randomness, not its start state (slot index here). */
+  /** `instance` varies the env's step randomness, not its start state (see streamInstance). */
   reset(seed: number, instance?: number): string;
   step(action: string): {
     observation: string;
@@ -37,9 +42,23 @@ export interface ResetResult {
   instruction: string;
 }
 
+/** How the rollouts of one group draw env randomness (the config's `groupStreams`). */
+export type GroupStreams = 'shared' | 'independent';
+
+/**
+ * The reset `instance` of rollout `k` (0-based) of a group: 0 for every rollout when the group
+ * shares one random stream (RAGEN), k when each draws its own.
+ */
+export function streamInstance(mode: GroupStreams, k: number): number {
+  return mode === 'shared' ? 0 : k;
+}
+
 export interface EnvPool {
-  /** Resets slot i with seeds[i] (the pool grows to seeds.length slots). */
-  reset(seeds: readonly number[]): Promise<ResetResult[]>;
+  /**
+   * Resets slot i with seeds[i] and step-randomness instance instances[i] (default 0); the pool
+   * grows to seeds.length slots.
+   */
+  reset(seeds: readonly number[], instances?: readonly number[]): Promise<ResetResult[]>;
   /** Applies each slot's actions in order, stopping at the end of the episode. */
   step(batch: readonly { slot: number; actions: readonly string[] }[]): Promise<TurnResult[]>;
   /** Environment steps taken since the pool was made. */
@@ -78,11 +97,11 @@ export class InProcessEnvPool implements EnvPool {
 
   constructor(private readonly make: () => EnvLike) {}
 
-  async reset(seeds: readonly number[]): Promise<ResetResult[]> {
+  async reset(seeds: readonly number[], instances?: readonly number[]): Promise<ResetResult[]> {
     while (this.envs.length < seeds.length) this.envs.push(this.make());
     return seeds.map((seed, i) => {
       const env = this.envs[i] as EnvLike;
-      const observation = env.reset(seed, i);
+      const observation = env.reset(seed, instances?.[i] ?? 0);
       this.observations[i] = observation;
       return { observation, instruction: env.instruction() };
     });

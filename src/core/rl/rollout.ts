@@ -65,6 +65,8 @@ export interface Trajectory {
 export interface RolloutStart {
   group: number;
   seed: number;
+  /** The env's step-randomness instance (envPool.ts streamInstance); default 0. */
+  instance?: number;
 }
 
 export interface RolloutStats {
@@ -103,7 +105,10 @@ export async function rollout(
 ): Promise<{ trajectories: Trajectory[]; stats: RolloutStats }> {
   const stats: RolloutStats = { tokens: 0, envSteps: 0, sampleMs: 0, envMs: 0 };
   let t0 = now();
-  const resets = await pool.reset(starts.map((s) => s.seed));
+  const resets = await pool.reset(
+    starts.map((s) => s.seed),
+    starts.map((s) => s.instance ?? 0),
+  );
   stats.envMs += now() - t0;
   const trajectories: Trajectory[] = starts.map((s, i) => ({
     group: s.group,

@@ -140,6 +140,42 @@ describe('Trainer', () => {
     expect(rows[0]!['actor/samplesPerStep']).toBe(4);
   });
 
+  it.each([
+    ['shared', [0, 0, 0, 0]],
+    ['independent', [0, 1, 2, 3]],
+  ] as const)('groupStreams %s resets a group’s rollouts with instances %j', async (mode, want) => {
+    const config = tinyConfig('starpo-grpo', { groupStreams: mode, iterations: 1, evalEvery: 0, miEvery: 0 });
+    const calls: { seeds: number[]; instances: number[] }[] = [];
+    const inner = new InProcessEnvPool(() => new SideEnv());
+    const pool = {
+      get stepsTaken() {
+        return inner.stepsTaken;
+      },
+      reset: (seeds: readonly number[], instances?: readonly number[]) => {
+        calls.push({ seeds: [...seeds], instances: [...(instances ?? [])] });
+        return inner.reset(seeds, instances);
+      },
+      step: (batch: Parameters<InProcessEnvPool['step']>[0]) => inner.step(batch),
+    };
+    const mc = { vocabSize: tok.size, dModel: 16, nLayers: 1, nHeads: 2, context: 128, mlpRatio: 2 };
+    const policy = createPolicy(mc, new Rng(1));
+    const trainer = new Trainer({
+      config,
+      tokenizer: tok,
+      policy,
+      critic: null,
+      pool,
+      evalPool: new InProcessEnvPool(() => new SideEnv()),
+    });
+    await trainer.step();
+    trainer.dispose();
+    disposeModel(policy);
+    const { seeds, instances } = calls[0]!;
+    expect(seeds).toHaveLength(8);
+    expect(instances).toEqual([...want, ...want]);
+    expect(new Set(seeds.slice(0, 4)).size).toBe(1);
+  });
+
   it('critic warm-up makes no policy step', async () => {
     const { rows } = await runTiny(tinyConfig('starpo-s', { criticWarmup: 2, filterMode: 'off' }));
     expect(rows[0]!['actor/optimizerSteps']).toBe(0);

@@ -17,7 +17,7 @@ import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
 import { trajectorySamples, turnSamples } from './batch.js';
-import type { EnvPool } from './envPool.js';
+import { type EnvPool, streamInstance } from './envPool.js';
 import { EVAL_SEED_BASE, type EvalResult, evaluatePolicy } from './evaluate.js';
 import { faultSuggestion, MAX_CONSECUTIVE_FAULTS, weightsFinite } from './faults.js';
 import { dropOutliers, filterGroups, groupsToKeep, groupsToRollOut } from './filter.js';
@@ -238,12 +238,14 @@ export class Trainer {
     const row: MetricRow = { iteration: it };
     const t0 = now();
 
-    // 1. Rollout: P groups × N rollouts (⌈P/ratio⌉ groups when oversampling).
+    // 1. Rollout: P groups × N rollouts (⌈P/ratio⌉ groups when oversampling), each group from
+    // one seed and, with shared streams, one env random stream (RAGEN's _expand_seed).
     const rolled = groupsToRollOut(c.groups, c.filterMode, c.filterRatio);
     const starts: RolloutStart[] = [];
     for (let g = 0; g < rolled; g++) {
       const seed = this.seedRng.int(0, EVAL_SEED_BASE);
-      for (let k = 0; k < c.groupSize; k++) starts.push({ group: g, seed });
+      for (let k = 0; k < c.groupSize; k++)
+        starts.push({ group: g, seed, instance: streamInstance(c.groupStreams, k) });
     }
     const { trajectories, stats } = await rollout(
       this.policy,
