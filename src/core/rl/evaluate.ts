@@ -15,6 +15,8 @@ export interface EvalResult {
   sampled: number;
   /** Mean trajectory reward of the greedy episodes. */
   greedyReturn: number;
+  /** Mean trajectory reward of the sampled (T = 1) episodes. */
+  sampledReturn: number;
 }
 
 const rate = (ts: readonly Trajectory[]) => ts.filter((t) => t.success).length / Math.max(1, ts.length);
@@ -42,9 +44,11 @@ export async function evaluatePolicy(
     new Rng(seed + 1),
   );
   const g = greedy.trajectories;
+  const sm = sampled.trajectories;
   return {
     greedy: rate(g),
     sampled: rate(sampled.trajectories),
     greedyReturn: g.reduce((s, t) => s + t.reward, 0) / Math.max(1, g.length),
+    sampledReturn: sm.reduce((s, t) => s + t.reward, 0) / Math.max(1, sm.length),
   };
 }
