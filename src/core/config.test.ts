@@ -56,6 +56,10 @@ describe('config', () => {
       const fields = r.errors.map((e) => e.field).sort();
       expect(fields).toEqual(['bogus', 'lr', 'seed']);
       expect(r.errors.find((e) => e.field === 'lr')?.message).toBe('is missing');
+      // A fraction in a whole-number field is not "missing" (zod leaves the input out of its issue).
+      expect(r.errors.find((e) => e.field === 'seed')?.message).toBe(
+        'must be a whole number from 0 to 4294967295',
+      );
     }
   });
 

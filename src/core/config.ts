@@ -263,7 +263,7 @@ function crossFieldErrors(c: Config): FieldError[] {
   if (rollouts > 4096) {
     errors.push({
       field: 'groups',
-      message: `groups × group size${c.filterMode === 'oversample' ? ' ÷ keep ratio' : ''} is ${Math.round(rollouts)} rollouts per iteration; the limit is 4096`,
+      message: `${Math.round(rollouts)} rollouts per iteration (P × N${c.filterMode === 'oversample' ? ' ÷ keep ratio' : ''}); the limit is 4096: lower groups or group size`,
     });
   }
   return errors;
@@ -282,8 +282,9 @@ export function validateConfig(raw: unknown, knownEnvs?: readonly string[]): Con
         for (const k of issue.keys) errors.push({ field: k, message: 'is not a config field' });
       } else {
         const field = String(issue.path[0] ?? '(config)');
-        const message =
-          issue.code === 'invalid_type' && issue.input === undefined ? 'is missing' : issue.message;
+        // zod leaves `input` out of its issues, so "missing" is read off the raw object.
+        const absent = typeof raw === 'object' && raw !== null && !(field in raw);
+        const message = issue.code === 'invalid_type' && absent ? 'is missing' : issue.message;
         errors.push({ field, message });
       }
     }

@@ -36,7 +36,7 @@ describe('oversized CLI input', () => {
       '--iters: must be at most 100000 (allowed 1–100000)',
     );
     await expect(resolveTrainConfig({ groups: '128', 'group-size': '64' }, noBase)).rejects.toThrow(
-      '--groups: groups × group size is 8192 rollouts per iteration; the limit is 4096',
+      '--groups: 8192 rollouts per iteration (P × N); the limit is 4096: lower groups or group size',
     );
     await expect(resolveTrainConfig({ seed: '1e400' }, noBase)).rejects.toThrow(
       '--seed: "1e400" is not a number',
