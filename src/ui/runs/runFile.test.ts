@@ -141,3 +141,17 @@ describe('imported names', () => {
     expect(importedName('x'.repeat(300)).length).toBeLessThanOrEqual(200);
   });
 });
+
+describe('configs of older files', () => {
+  it('take the defaults of fields added since, but must name their env and algorithm', () => {
+    const { lossAgg: _l, groupStreams: _g, ...older } = run.meta.config;
+    const file = JSON.parse(runToFile(run));
+    file.meta.config = older;
+    const r = parseFile(JSON.stringify(file));
+    expect(r.ok && r.kind === 'run' && r.run.meta.config.lossAgg).toBe(defaultConfig().lossAgg);
+    expect(r.ok && r.kind === 'run' && r.run.meta.config.seed).toBe(42);
+    file.meta.config = { seed: 1 };
+    const bad = parseFile(JSON.stringify(file));
+    expect(!bad.ok && bad.message).toMatch(/meta\.config: env: is missing\nalgorithm: is missing/);
+  });
+});

@@ -3,7 +3,7 @@
 // bad file is refused with a message naming what is wrong and nothing already saved changes.
 // Older file versions are brought up to date first (fileVersions.ts); newer ones are refused.
 import { z } from 'zod';
-import { type Config, formatErrors, validateConfig } from '../../core/config.js';
+import { type Config, completeConfig, formatErrors } from '../../core/config.js';
 import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
@@ -227,6 +227,19 @@ function decodeCheckpoint(c: z.infer<typeof checkpointSchema>): StoredCheckpoint
   return { manifest: c.manifest, blob, iteration: c.iteration };
 }
 
+/**
+ * A file's config: fields added to the config after the file was written take their defaults
+ * (as the CLI completes a config file), so older runs and the tour's recordings still open; a
+ * config that does not even name its env and algorithm, or has a bad value, is refused.
+ */
+function fileConfig(raw: unknown): ReturnType<typeof completeConfig> {
+  const named = (k: string) => typeof raw === 'object' && raw !== null && k in raw;
+  const missing = ['env', 'algorithm'].filter((k) => !named(k));
+  if (missing.length > 0)
+    return { ok: false, errors: missing.map((field) => ({ field, message: 'is missing' })) };
+  return completeConfig(raw);
+}
+
 /** Parses and validates a run or checkpoint file; never throws. */
 export function parseFile(text: string): ParsedFile {
   let json: unknown;
@@ -259,7 +272,7 @@ export function parseFile(text: string): ParsedFile {
     if (!m.ok) return { ok: false, message: m.message };
     const r = runFileSchema.safeParse(m.file);
     if (!r.success) return { ok: false, message: `bad run file: ${issueText(r.error)}` };
-    const cfg = validateConfig(r.data.meta.config);
+    const cfg = fileConfig(r.data.meta.config);
     if (!cfg.ok) return { ok: false, message: `bad run file: meta.config: ${formatErrors(cfg.errors)}` };
     const rows = r.data.rows.map((row) => {
       const out: Record<string, number> = {};
