@@ -5,6 +5,7 @@
 import type { Config } from './config.js';
 import { RAGEN_PRESETS } from './ragenPresets.js';
 import { applyAlgorithm } from './rl/algorithms.js';
+import { FILTER_ARMS, type FilterArm, filterArmOverrides } from './rl/filterArms.js';
 
 export interface Preset {
   name: string;
@@ -13,6 +14,11 @@ export interface Preset {
   /** One line for menus. */
   summary: string;
   algorithm: Config['algorithm'];
+  /**
+   * The StarPO-S comparison arm its filter settings make (core/rl/filterArms.ts); set on every
+   * preset whose algorithm filters, absent otherwise.
+   */
+  arm?: FilterArm;
   /** Overrides on top of the defaults and the base model's settings. */
   overrides: Partial<Config>;
   /** Why each override has its value. */
@@ -64,13 +70,56 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'stable',
     title: 'StarPO-S, steps matched',
     summary:
-      'StarPO-S at the echo-trap setting, steps matched: it did NOT hold in the DoorKey study (2/2 seeds collapsed); starpo-grpo held (0/2)',
+      'StarPO-S at the echo-trap setting, steps matched (4 steps on 1 of 4 groups): it did NOT hold in the DoorKey study (2/2 seeds collapsed, measured before the issue-18 fixes); starpo-grpo held (0/2)',
     algorithm: 'starpo-s',
-    overrides: { env: 'minigrid/DoorKey-5x5', ...STUDY_COMMON },
+    arm: 'steps-matched',
+    overrides: {
+      env: 'minigrid/DoorKey-5x5',
+      ...STUDY_COMMON,
+      ...filterArmOverrides('steps-matched', STUDY_COMMON as Config),
+    },
     reasons: {
       ...COMMON_REASONS,
+      filterMode: `the steps-matched arm: ${FILTER_ARMS['steps-matched'].summary}`,
       stepsPerIteration:
         'steps matched, as in the study: the subsample filter keeps 1 of 4 groups, so each step sees ~6 samples against ~23.5 (docs/echo-trap.md)',
+    },
+  },
+  'stable-paper': {
+    name: 'stable-paper',
+    title: 'StarPO-S, paper arm',
+    summary:
+      'StarPO-S at the echo-trap setting as RAGEN compared it: keep 1 of 4 groups and train it in minibatches of 32 (one step where vanilla makes 4); provisional, not yet in the study',
+    algorithm: 'starpo-s',
+    arm: 'paper',
+    overrides: {
+      env: 'minigrid/DoorKey-5x5',
+      ...STUDY_COMMON,
+      ...filterArmOverrides('paper', STUDY_COMMON as Config),
+    },
+    reasons: {
+      ...COMMON_REASONS,
+      filterMode: `the paper arm: ${FILTER_ARMS.paper.summary}`,
+      stepsPerIteration:
+        '0: the kept batch in minibatches of 32, as RAGEN (2 of 8 groups = 32 trajectories, one step); here ~24 samples, one step against vanilla’s 4',
+    },
+  },
+  'stable-samples': {
+    name: 'stable-samples',
+    title: 'StarPO-S, samples matched',
+    summary:
+      'StarPO-S at the echo-trap setting, oversampled: roll out 16 groups, keep the 4 with the highest reward std, then vanilla’s 4 steps on as many samples; provisional, not yet in the study',
+    algorithm: 'starpo-s',
+    arm: 'samples-matched',
+    overrides: {
+      env: 'minigrid/DoorKey-5x5',
+      ...STUDY_COMMON,
+      ...filterArmOverrides('samples-matched', STUDY_COMMON as Config),
+    },
+    reasons: {
+      ...COMMON_REASONS,
+      filterMode: `the samples-matched arm: ${FILTER_ARMS['samples-matched'].summary} (4× the rollout time)`,
+      stepsPerIteration: 'vanilla’s 4 steps on a kept batch as large as vanilla’s',
     },
   },
   tiny: {

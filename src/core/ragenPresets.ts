@@ -5,6 +5,7 @@
 // core/presets.ts, so the playground, the CLI and the study see one table.
 import type { Config } from './config.js';
 import type { Preset } from './presets.js';
+import { FILTER_ARMS } from './rl/filterArms.js';
 
 type Reasons = Partial<Record<keyof Config, string>>;
 
@@ -165,9 +166,11 @@ function pair(e: RagenEnv): [Preset, Preset] {
     },
     {
       name: `${e.key}-starpo-s`,
-      title: `${e.label}: StarPO-S`,
-      summary: `${e.label} with StarPO-S (top 25% groups by reward std, clip-higher, no KL), ${e.paper.stable}; ${e.outcome?.stable ?? 'provisional here'}`,
+      title: `${e.label}: StarPO-S, steps matched`,
+      summary: `${e.label} with StarPO-S (top 25% groups by reward std, clip-higher, no KL; ${FILTER_ARMS['steps-matched'].label}), ${e.paper.stable}; ${e.outcome?.stable ?? 'provisional here'}`,
       algorithm: 'starpo-s',
+      // The pair shares stepsPerIteration 4 and the subsample filter: the steps-matched arm.
+      arm: 'steps-matched',
       overrides,
       reasons,
     },

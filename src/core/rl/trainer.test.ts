@@ -9,6 +9,7 @@ import { createCritic, createPolicy, disposeModel } from '../model/params.js';
 import { Rng } from '../rng.js';
 import { applyAlgorithm } from './algorithms.js';
 import { InProcessEnvPool } from './envPool.js';
+import { type FilterArm, filterArmOf, filterArmOverrides } from './filterArms.js';
 import { SideEnv, sideEnvTokenizer } from './sideEnv.fixture.js';
 import { Trainer, type TrainerEvent } from './trainer.js';
 
@@ -130,6 +131,28 @@ describe('Trainer', () => {
     expect(unfiltered.rows[0]!['actor/samplesPerStep']).toBe(8);
     expect(filtered.rows[0]!['actor/samplesPerStep']).toBe(2);
     expect(filtered.rows[0]!['rollout/filterKeptRatio']).toBe(0.25);
+  });
+
+  it('runs the three StarPO-S arms with RAGEN’s proportions (8 groups, keep 2, one step vs 4)', async () => {
+    const budget = { groups: 8, groupSize: 2, minibatch: 4, iterations: 1, evalEvery: 0, miEvery: 0 };
+    const vanilla = tinyConfig('starpo-ppo', budget);
+    const first = async (c: Config) => (await runTiny(c)).rows[0]!;
+    const v = await first(vanilla);
+    expect([v['actor/optimizerSteps'], v['actor/samplesPerStep']]).toEqual([4, 4]);
+    const arms: [FilterArm, number, number, number][] = [
+      ['paper', 1, 4, 0.25],
+      ['steps-matched', 4, 1, 0.25],
+      ['samples-matched', 4, 4, 0.25],
+    ];
+    for (const [arm, steps, perStep, kept] of arms) {
+      const c = tinyConfig('starpo-s', { ...budget, criticWarmup: 0, ...filterArmOverrides(arm, vanilla) });
+      expect(filterArmOf(c)).toBe(arm);
+      const r = await first(c);
+      expect(
+        [r['actor/optimizerSteps'], r['actor/samplesPerStep'], r['rollout/filterKeptRatio']],
+        arm,
+      ).toEqual([steps, perStep, kept]);
+    }
   });
 
   it('oversampling rolls out P/ratio groups and keeps P', async () => {
