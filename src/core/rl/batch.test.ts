@@ -5,7 +5,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPolicy, disposeModel, type Model } from '../model/params.js';
 import { Rng } from '../rng.js';
-import { trajectorySamples, turnWindows } from './batch.js';
+import { trajectorySamples, turnSamples, turnWindows } from './batch.js';
 import { type EnvLike, InProcessEnvPool } from './envPool.js';
 import { rollout, type Trajectory } from './rollout.js';
 import { sideEnvTokenizer } from './sideEnv.fixture.js';
@@ -107,6 +107,29 @@ describe('trajectorySamples with history cut', () => {
     expect(samples).toHaveLength(2);
     expect(ones(samples[0]!.lossMask)).toBe(t[0]!.responseIds.length + t[1]!.responseIds.length);
     expect(ones(samples[1]!.lossMask)).toBe(t[2]!.responseIds.length);
+  });
+
+  it('never ends a sequence with the final turn’s reward (RAGEN drops it for the update)', () => {
+    const rewardId = tok.special['<reward>'];
+    for (const h of [1, 2, 3]) {
+      const samples = trajectorySamples(tok, trajs, { ...opts, historyTurns: h, lossOnEnvTokens: true });
+      for (const s of samples.filter(
+        (_, i) => i === samples.length - 1 || samples[i + 1]!.traj !== samples[i]!.traj,
+      )) {
+        const traj = trajs[s.traj]!;
+        const lastResponse = traj.turns[traj.turns.length - 1]!.responseIds;
+        expect(s.ids.slice(-lastResponse.length), `history ${h}`).toEqual(lastResponse);
+        // Trained in paper mode (env tokens too) — but there is no trailing reward to train on.
+        expect(s.lossMask[s.lossMask.length - 1]).toBe(1);
+      }
+      // Earlier turns' rewards stay: the rollout showed them to later turns.
+      if (h === 3) expect(samples[0]!.ids.filter((id) => id === rewardId)).toHaveLength(2);
+    }
+    for (const s of turnSamples(tok, trajs, opts)) {
+      const turn = trajs[s.traj]!.turns[s.turn]!;
+      expect(s.ids.slice(-turn.responseIds.length)).toEqual(turn.responseIds);
+      expect(s.ids).not.toContain(rewardId);
+    }
   });
 
   it('history covering every turn: one sequence per trajectory, every response trained', () => {

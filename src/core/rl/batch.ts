@@ -5,9 +5,12 @@
 // trajectory is cut into windows of `historyTurns` turns, each response trained once, the last
 // of each window exactly in its rollout context; the later turns' rewards sit on each window's
 // last agent token, so with γ = λ = 1 (RAGEN's) every token's return is the trajectory's.
-// `ppo-turn` makes one sample per turn with no history. Arrays are in *target coordinates*: index t refers to token t+1, the token
-// predicted from position t — the layout of policyLogProbs' [B, T−1] output.
-import { buildSequence } from '../prompt.js';
+// `ppo-turn` makes one sample per turn with no history. A sequence never ends with the final
+// turn's "reward: r": no prompt ever showed it, and RAGEN drops it when preparing the update
+// (ctx_manager get_lm_inputs, prepare_for_update). Arrays are in *target coordinates*: index t
+// refers to token t+1, the token predicted from position t — the layout of policyLogProbs'
+// [B, T−1] output.
+import { buildSequence, type PromptTurn } from '../prompt.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { promptTurns, type Trajectory } from './rollout.js';
 
@@ -53,6 +56,14 @@ export function turnWindows(n: number, h: number): { from: number; end: number }
   return out;
 }
 
+/** The trajectory's turns for the prompt builder, the last turn's reward left out. */
+function trainingTurns(traj: Trajectory): PromptTurn[] {
+  const all = promptTurns(traj);
+  const last = all.length - 1;
+  if (last >= 0) all[last] = { ...(all[last] as PromptTurn), reward: undefined };
+  return all;
+}
+
 function shift(mask: Uint8Array): Float32Array {
   const out = new Float32Array(Math.max(0, mask.length - 1));
   for (let t = 0; t + 1 < mask.length; t++) out[t] = mask[t + 1] as number;
@@ -63,7 +74,7 @@ function shift(mask: Uint8Array): Float32Array {
 export function trajectorySamples(tok: Tokenizer, trajs: readonly Trajectory[], o: SampleOptions): Sample[] {
   const out: Sample[] = [];
   trajs.forEach((traj, k) => {
-    const all = promptTurns(traj);
+    const all = trainingTurns(traj);
     const n = traj.turns.length;
     const h = Math.max(1, Math.min(o.historyTurns ?? n, n));
     for (const w of turnWindows(n, h)) {
@@ -119,7 +130,9 @@ export function turnSamples(tok: Tokenizer, trajs: readonly Trajectory[], o: Sam
   trajs.forEach((traj, k) => {
     const all = promptTurns(traj);
     traj.turns.forEach((turn, j) => {
-      const seq = buildSequence(tok, traj.instruction, all.slice(0, j + 1), {
+      // The turn's own reward would end the sequence; no later prompt (history 1) shows it.
+      const own = { ...(all[j] as PromptTurn), reward: undefined };
+      const seq = buildSequence(tok, traj.instruction, [...all.slice(0, j), own], {
         historyTurns: 1,
         maxTokens: o.contextLength,
         lossOnEnvTokens: o.lossOnEnvTokens,

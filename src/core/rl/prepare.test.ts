@@ -104,3 +104,22 @@ describe('KL to the reference', () => {
     expect(loss[0]!.advantages[1]).toBe(0);
   });
 });
+
+describe('ppo-turn (GAE over turns)', () => {
+  it('treats running out of turns as terminal: a timed-out trajectory can get a negative advantage', () => {
+    // Two turns, both reward 0, cut by the turn limit (done = false); V(s0) = 0.2, V(s1) = 0.5.
+    const turn = (j: number): Sample => ({
+      ...sample(0, 0, 0, 0),
+      turn: j,
+      stateIndex: 0,
+    });
+    const values = [Float32Array.from([0.2, 0, 0, 0]), Float32Array.from([0.5, 0, 0, 0])];
+    const sc = { oldLogp: [OLD, OLD], refLogp: [OLD, OLD], values };
+    const traj = { done: false, turns: [], group: 0, seed: 0, instruction: '', reward: 0, success: false };
+    const c = { ...applyAlgorithm(defaultConfig(), 'ppo-turn'), whiten: false };
+    const { prepared } = computeAdvantages([turn(0), turn(1)], sc, [traj], c);
+    // γ = λ = 1, next value after the last turn 0: A1 = 0 − 0.5, A0 = (0 + 0.5 − 0.2) + A1 = −0.2
+    expect(prepared[1]!.advantages[1]).toBeCloseTo(-0.5, 6);
+    expect(prepared[0]!.advantages[1]).toBeCloseTo(-0.2, 6);
+  });
+});

@@ -161,16 +161,14 @@ export function computeAdvantages(
       ret.push(new Float32Array(samples[i]!.lossMask.length));
     }
     const byTraj = indicesBy(samples.map((s) => s.traj));
-    for (const [k, idx] of byTraj) {
+    for (const idx of byTraj.values()) {
       const turnRewards = idx.map((i) => penalised(i, false));
       const values = idx.map((i) => scores.values[i]![samples[i]!.stateIndex] ?? 0);
-      const r = turnGae(
-        turnRewards,
-        values,
-        config.gamma,
-        config.lambda,
-        trajs[k]?.done === false ? (values[values.length - 1] ?? 0) : 0,
-      );
+      // Running out of turns or actions is terminal, as in RAGEN (GAE's next value after the
+      // last token is 0): bootstrapping a cut trajectory with the value of its own last state
+      // (the state after the last action is never scored) made its last advantage r ≥ 0, so
+      // timing out could never be punished.
+      const r = turnGae(turnRewards, values, config.gamma, config.lambda, 0);
       idx.forEach((i, j) => {
         const s = samples[i]!;
         for (let t = 0; t < s.lossMask.length; t++) {
