@@ -1,11 +1,16 @@
 // The guided tour's card and highlight: a floating card (step k of n, Back / Next, replay speed)
-// and outlines drawn over the step's target elements, kept in place while the page scrolls or
-// resizes. Entering a step runs its `enter` (tourSteps.tsx) against the loaded recordings.
-import { useEffect, useRef, useState } from 'react';
+// placed where it covers none (or the least) of what it points at (cardPlacement.ts), and
+// outlines drawn over the step's target elements, kept in place while the page scrolls or
+// resizes. Entering a step runs its `enter` (tourSteps.tsx) against the loaded recordings;
+// Finish leaves the setup on the preset of the experiment the tour described, ready for Start.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { FieldError } from '../../core/config.js';
+import { PRESETS } from '../../core/presets.js';
 import { useApp } from '../store/index.js';
+import { placeCard } from './cardPlacement.js';
 import { loadRecordings, type Recordings } from './recordings.js';
 import { Replayer } from './replay.js';
-import { TOUR_STEPS, type TourContext } from './tourSteps.js';
+import { presetFor, stepTargets, TOUR_STEPS, type TourContext } from './tourSteps.js';
 
 export const SPEEDS: { label: string; value: number }[] = [
   { label: '2 it/s', value: 2 },
@@ -15,7 +20,11 @@ export const SPEEDS: { label: string; value: number }[] = [
   { label: 'instant', value: Number.POSITIVE_INFINITY },
 ];
 
-function Highlights({ targets }: { targets: string[] }) {
+const sameBoxes = (a: readonly DOMRect[], b: readonly DOMRect[]) =>
+  a.length === b.length && a.every((o, i) => JSON.stringify(o) === JSON.stringify(b[i]));
+
+/** The targets' boxes, kept current while the page scrolls or resizes; scrolls the first into view. */
+function useTargetBoxes(targets: readonly string[]): DOMRect[] {
   const [boxes, setBoxes] = useState<DOMRect[]>([]);
   useEffect(() => {
     let frame = 0;
@@ -23,11 +32,7 @@ function Highlights({ targets }: { targets: string[] }) {
       const rects = targets
         .map((t) => document.querySelector(`[data-testid="${t}"]`)?.getBoundingClientRect())
         .filter((r): r is DOMRect => r !== undefined && r.width > 0);
-      setBoxes((old) =>
-        old.length === rects.length && old.every((o, i) => JSON.stringify(o) === JSON.stringify(rects[i]))
-          ? old
-          : rects,
-      );
+      setBoxes((old) => (sameBoxes(old, rects) ? old : rects));
     };
     const first = document.querySelector(`[data-testid="${targets[0]}"]`);
     first?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
@@ -38,6 +43,10 @@ function Highlights({ targets }: { targets: string[] }) {
       cancelAnimationFrame(frame);
     };
   }, [targets]);
+  return boxes;
+}
+
+function Highlights({ boxes, targets }: { boxes: DOMRect[]; targets: readonly string[] }) {
   return (
     <>
       {boxes.map((b, i) => (
@@ -52,6 +61,26 @@ function Highlights({ targets }: { targets: string[] }) {
   );
 }
 
+/** Sets the tour's setup to the preset of the experiment it described (the first recording's). */
+function setUpDescribed(rec: Recordings | null): void {
+  const name = rec ? presetFor(rec.starpo.meta.config) : null;
+  const preset = name ? PRESETS[name] : undefined;
+  if (!name || !preset) return;
+  const s = useApp.getState() as ReturnType<typeof useApp.getState> & {
+    applyPreset?: (name: string) => FieldError[] | undefined;
+  };
+  const errors = s.applyPreset
+    ? (s.applyPreset(name) ?? [])
+    : s.applyOverrides({ algorithm: preset.algorithm, ...preset.overrides });
+  if (errors.length > 0)
+    s.setNotice({
+      kind: 'error',
+      text: `The tour could not set up “${preset.title}”: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+    });
+}
+
+const NO_TARGETS: readonly string[] = [];
+
 export function Tour() {
   const open = useApp((s) => s.tourOpen);
   const step = useApp((s) => s.tourStep);
@@ -64,6 +93,14 @@ export function Tour() {
   const replayer = useRef<Replayer | null>(null);
   const speedRef = useRef(speed);
   speedRef.current = speed;
+  const card = useRef<HTMLElement>(null);
+  const [spot, setSpot] = useState<{ left: number; top: number } | null>(null);
+  const current = TOUR_STEPS[step];
+  const targets = useMemo(
+    () => (open && current && rec ? stepTargets(current, rec) : NO_TARGETS),
+    [open, current, rec],
+  );
+  const boxes = useTargetBoxes(targets);
 
   useEffect(() => {
     if (!open || rec) return;
@@ -91,21 +128,54 @@ export function Tour() {
 
   useEffect(() => {
     if (!open) replayer.current?.stop();
+    // Lets the compare view make room beside the card (features.css) instead of under it.
+    document.body.classList.toggle('tour-open', open);
+    return () => document.body.classList.remove('tour-open');
   }, [open]);
+
+  // Re-placed whenever the targets move or the card changes size (its text grows as it replays).
+  useLayoutEffect(() => {
+    const el = card.current;
+    if (!open || !el) return;
+    const place = () => {
+      const next = placeCard(
+        window.innerWidth,
+        window.innerHeight,
+        { width: el.offsetWidth, height: el.offsetHeight },
+        boxes,
+      );
+      setSpot((old) => (old && old.left === next.left && old.top === next.top ? old : next));
+    };
+    place();
+    const ro = new ResizeObserver(place);
+    ro.observe(el);
+    window.addEventListener('resize', place);
+    return () => {
+      ro.disconnect();
+      window.removeEventListener('resize', place);
+    };
+  }, [open, boxes]);
 
   if (!open) return null;
   const s = TOUR_STEPS[step];
   const last = step === TOUR_STEPS.length - 1;
   const ctx = rec && replayer.current ? { rec, replayer: replayer.current, speed } : null;
-  const closeTour = () => {
+  const closeTour = (finished = false) => {
     replayer.current?.stop();
     useApp.getState().closeCompare();
+    if (finished) setUpDescribed(rec);
     setTour({ tourOpen: false, tourStep: 0 });
   };
   return (
     <>
-      {s && ctx ? <Highlights targets={s.targets} /> : null}
-      <aside className="tour-card" aria-label="Guided tour" data-testid="tour-card">
+      {s && ctx ? <Highlights boxes={boxes} targets={targets} /> : null}
+      <aside
+        ref={card}
+        className="tour-card"
+        aria-label="Guided tour"
+        data-testid="tour-card"
+        style={spot ? { left: spot.left, top: spot.top, bottom: 'auto' } : undefined}
+      >
         <div className="tour-head">
           <span className="tour-count">
             Step {step + 1} of {TOUR_STEPS.length}
@@ -113,7 +183,7 @@ export function Tour() {
           <h3 data-testid="tour-step" data-step={s?.id}>
             {s?.title}
           </h3>
-          <button type="button" className="small" data-testid="tour-close" onClick={closeTour}>
+          <button type="button" className="small" data-testid="tour-close" onClick={() => closeTour()}>
             Close
           </button>
         </div>
@@ -157,7 +227,7 @@ export function Tour() {
             className="primary"
             data-testid="tour-next"
             disabled={!ctx}
-            onClick={() => (last ? closeTour() : setTour({ tourStep: step + 1 }))}
+            onClick={() => (last ? closeTour(true) : setTour({ tourStep: step + 1 }))}
           >
             {last ? 'Finish' : 'Next'}
           </button>

@@ -4,13 +4,27 @@
 // its detector events and its sampled trajectories — so the tour never claims what the
 // recording does not show. Entering a step is idempotent, so Back and Next can go either way.
 import type { ReactNode } from 'react';
+import type { Config } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
+import { PRESETS } from '../../core/presets.js';
+import { CHARTS } from '../charts/chartSpecs.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
 import type { RunData } from '../runs/runFile.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
 import type { Recordings } from './recordings.js';
 import { nearestSample, type Replayer, showRecorded, stopPoints } from './replay.js';
+import {
+  advantageWords,
+  changeWords,
+  firstMeasured,
+  lateFailure,
+  latestBefore,
+  meanOver,
+  successStretch,
+  trend,
+  watchWords,
+} from './tourText.js';
 
 export interface TourContext {
   rec: Recordings;
@@ -21,21 +35,33 @@ export interface TourContext {
 export interface TourStep {
   id: string;
   title: string;
-  /** data-testids of the elements to highlight. */
-  targets: string[];
+  /** data-testids of the elements to highlight (the first is scrolled into view). */
+  targets: readonly string[] | ((rec: Recordings) => readonly string[]);
   enter(ctx: TourContext): Promise<void> | void;
   body(ctx: TourContext): ReactNode;
 }
 
 const pct = (v: number | undefined) =>
   v === undefined || !Number.isFinite(v) ? '–' : `${Math.round(v * 100)}%`;
-const num = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? '–' : v.toPrecision(3));
 
-function points(run: RunData) {
+/** Where the tour pauses on a recording: after the first warning, and a little after the collapse. */
+export function points(run: RunData) {
   const p = stopPoints(run);
   const warningAt = p.warning ? p.warning.iteration + 1 : Math.min(p.end, Math.max(1, Math.round(p.end / 3)));
   const collapseAt = p.collapse !== null ? Math.min(p.end, p.collapse + 6) : p.end;
   return { ...p, warningAt, collapseAt };
+}
+
+/** The metric the recording's first warning read (null without a warning). */
+function warningMetric(run: RunData): string | null {
+  const p = stopPoints(run);
+  const e = run.events.find((x) => x.type === 'echo' && x.iteration === p.warning?.iteration);
+  return e && e.type === 'echo' ? e.metric : null;
+}
+
+/** A step's targets for the loaded recordings. */
+export function stepTargets(step: TourStep, rec: Recordings): readonly string[] {
+  return typeof step.targets === 'function' ? step.targets(rec) : step.targets;
 }
 
 /** Mean of a metric over rows (skipping missing values). */
@@ -50,15 +76,35 @@ function rowsIn(run: RunData, from: number, to: number): MetricRow[] {
   return run.rows.filter((r) => r.iteration >= from && r.iteration < to);
 }
 
-/** The first turn of the sample nearest to `iteration`, as the agent wrote it. */
-function quoteAt(
-  run: RunData,
-  iteration: number,
-): { iteration: number; text: string; observation: string } | null {
-  const i = nearestSample(run.samples, iteration);
+interface QuoteData {
+  iteration: number;
+  text: string;
+  success: boolean;
+}
+
+/** The first turn of sample `i` of the run, as the agent wrote it. */
+function quoteOf(run: RunData, i: number | null): QuoteData | null {
   const s = i === null ? undefined : run.samples[i];
   const t = s?.turns[0];
-  return s && t ? { iteration: s.iteration, text: t.responseText, observation: t.observation } : null;
+  return s && t ? { iteration: s.iteration, text: t.responseText, success: s.success } : null;
+}
+
+/** The first turn of the sample nearest to `iteration`. */
+function quoteAt(run: RunData, iteration: number): QuoteData | null {
+  return quoteOf(run, nearestSample(run.samples, iteration));
+}
+
+/**
+ * The preset whose settings the recording was made with (every override and the algorithm
+ * equal), so Finish can leave the setup on the experiment the tour described; null if none.
+ */
+export function presetFor(config: Config): string | null {
+  for (const p of Object.values(PRESETS)) {
+    if (p.algorithm !== config.algorithm) continue;
+    const same = Object.entries(p.overrides).every(([k, v]) => config[k as keyof Config] === v);
+    if (same) return p.name;
+  }
+  return null;
 }
 
 /** Shows the loaded run's sample nearest `iteration` in the trajectory tab. */
@@ -67,15 +113,23 @@ function focusSample(iteration: number): void {
   useApp.setState({ sampleIndex: nearestSample(samples, iteration), turnIndex: 0, rightTab: 'trajectory' });
 }
 
+/** Shows the loaded run's latest failed sample before `before` in the trajectory tab. */
+function focusLateFailure(before: number): void {
+  const samples = useApp.getState().samples;
+  useApp.setState({ sampleIndex: lateFailure(samples, before), turnIndex: 0, rightTab: 'trajectory' });
+}
+
 function configText(run: RunData): string {
   const c = run.meta.config;
   return `${c.algorithm} on ${c.env}, seed ${c.seed}, lr ${c.lr}, ${c.stepsPerIteration || 'epoch-based'} optimizer steps per iteration, ${c.groups} × ${c.groupSize} rollouts, ${run.rows.length} iterations, base: ${run.meta.base.label}`;
 }
 
-const Quote = ({ q }: { q: { iteration: number; text: string } | null }) =>
+const Quote = ({ q }: { q: QuoteData | null }) =>
   q ? (
-    <blockquote className="tour-quote" data-testid="tour-quote">
-      <small>iteration {q.iteration}, first turn:</small>
+    <blockquote className="tour-quote" data-testid="tour-quote" data-success={String(q.success)}>
+      <small>
+        iteration {q.iteration}, first turn ({q.success ? 'a success' : 'a failure'}):
+      </small>
       <pre>{q.text || '(empty answer)'}</pre>
     </blockquote>
   ) : (
@@ -87,6 +141,18 @@ function filterWords(mode: string): string {
   if (mode === 'oversample') return 'by oversampling, so each update sees as many samples';
   if (mode === 'subsample') return 'by dropping the rest, so each update sees fewer samples';
   return 'no filter in this recording';
+}
+
+/** What Finish does: the setup the recorded StarPO run was made with, ready for Start. */
+function FinishNote({ run }: { run: RunData }) {
+  const name = presetFor(run.meta.config);
+  const preset = name ? PRESETS[name] : undefined;
+  return preset ? (
+    <p data-testid="tour-finish" data-preset={preset.name}>
+      Finish leaves the setup on <b>{preset.title}</b>, the settings the recorded StarPO run was made with:
+      press Start to train the same experiment here, live.
+    </p>
+  ) : null;
 }
 
 export const TOUR_STEPS: readonly TourStep[] = [
@@ -168,21 +234,37 @@ export const TOUR_STEPS: readonly TourStep[] = [
         useApp.getState().setTour({ tourPosition: at }),
       );
     },
-    body: ({ rec }) => (
-      <>
-        <p>
-          Replaying the <b>recorded run of {configText(rec.starpo)}</b>. StarPO optimises whole multi-turn
-          trajectories; with GRPO each rollout’s advantage is its reward normalised within its group of
-          rollouts from the same start state.
-        </p>
-        <p>Watch success rise. The replay pauses when the echo-trap detector first speaks.</p>
-      </>
-    ),
+    body: ({ rec }) => {
+      const c = rec.starpo.meta.config;
+      const p = points(rec.starpo);
+      return (
+        <>
+          <p data-testid="tour-algorithm">
+            Replaying the <b>recorded run of {configText(rec.starpo)}</b>.{' '}
+            {c.algorithm === 'ppo-turn'
+              ? 'PPO treats each turn as its own sample'
+              : 'StarPO optimises whole multi-turn trajectories'}
+            ; in this run {advantageWords(c)}.
+          </p>
+          <p data-testid="tour-watch">
+            {watchWords(successStretch(rec.starpo.rows, p.warningAt))}{' '}
+            {p.warning
+              ? 'The replay pauses when the echo-trap detector first speaks.'
+              : 'The detector never speaks in this recording: the replay pauses a third of the way in.'}
+          </p>
+        </>
+      );
+    },
   },
   {
     id: 'warning',
     title: 'The detector warns',
-    targets: ['chart-reward-std', 'chart-mi'],
+    // The chart of the signal that warned first (it is scrolled into view), then reward std.
+    targets: (rec) => {
+      const metric = points(rec.starpo).warning ? warningMetric(rec.starpo) : null;
+      const chart = CHARTS.find((c) => metric && c.keys.includes(metric))?.id ?? 'mi';
+      return [...new Set([`chart-${chart}`, 'chart-reward-std'])];
+    },
     enter: (ctx) => {
       ctx.replayer.stop();
       useApp.getState().closeCompare();
@@ -191,8 +273,14 @@ export const TOUR_STEPS: readonly TourStep[] = [
     },
     body: ({ rec }) => {
       const p = points(rec.starpo);
-      const start = rowsIn(rec.starpo, 0, 5);
-      const now = rowsIn(rec.starpo, Math.max(0, p.warningAt - 5), p.warningAt);
+      const rows = rec.starpo.rows;
+      const stdKey = 'rollout/inGroupRewardStd';
+      const stdStart = meanOver(rows, stdKey, 0, 5);
+      const stdNow = meanOver(rows, stdKey, Math.max(0, p.warningAt - 5), p.warningAt);
+      const stdTrend = trend(stdStart, stdNow);
+      const miFirst = firstMeasured(rows, 'reasoning/mi');
+      const miNow = latestBefore(rows, 'reasoning/mi', p.warningAt);
+      const miEvery = rec.starpo.meta.config.miEvery;
       return (
         <>
           {p.warning ? (
@@ -214,17 +302,25 @@ export const TOUR_STEPS: readonly TourStep[] = [
               charts to watch are the same.
             </p>
           )}
-          <p>
-            <b>In-group reward std</b> (start {num(meanOf(start, 'rollout/inGroupRewardStd'))}, now{' '}
-            {num(meanOf(now, 'rollout/inGroupRewardStd'))}): when rollouts from one start state all get the
-            same reward, their normalised advantages are zero and the update carries no task signal — only the
-            KL and entropy terms still push.
+          <p data-testid="tour-reward-std">
+            <b>In-group reward std</b> (mean of the first 5 iterations against the 5 before this point:{' '}
+            {changeWords(stdStart, stdNow)}): when rollouts from one start state all get the same reward, the
+            update has no contrast between them to learn from — only the KL and entropy terms still push.
+            {stdTrend === 'flat' || stdTrend === 'rose'
+              ? ' Here it has not fallen, so it is not what warned.'
+              : stdTrend === 'fell'
+                ? ' Here it has fallen.'
+                : ''}
           </p>
-          <p>
-            <b>Reasoning MI</b> (start {num(meanOf(start, 'reasoning/mi'))}, now{' '}
-            {num(meanOf(now, 'reasoning/mi'))}
-            nats): how much the thinking depends on the state it was written for. Falling MI means the
-            thinking is becoming a template, even while entropy looks normal.
+          <p data-testid="tour-mi">
+            <b>Reasoning MI</b>
+            {miFirst && miNow && miNow.iteration > miFirst.iteration
+              ? ` (${miFirst.value.toPrecision(3)} nats at iteration ${miFirst.iteration}, ${miNow.value.toPrecision(3)} nats at iteration ${miNow.iteration}: ${{ rose: 'risen', fell: 'fallen', flat: 'hardly changed', unknown: 'not comparable' }[trend(miFirst.value, miNow.value)]})`
+              : miFirst
+                ? ` (measured every ${miEvery} iterations: ${miFirst.value.toPrecision(3)} nats at iteration ${miFirst.iteration}, not measured again before this point)`
+                : ' (not measured in this recording)'}
+            : how much the thinking depends on the state it was written for. Falling MI means the thinking is
+            becoming a template, even while entropy looks normal.
           </p>
         </>
       );
@@ -241,7 +337,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
       await ctx.replayer.play(p.collapseAt, ctx.speed, (at) =>
         useApp.getState().setTour({ tourPosition: at }),
       );
-      focusSample(p.collapseAt - 1);
+      focusLateFailure(p.collapseAt);
     },
     body: ({ rec }) => {
       const p = points(rec.starpo);
@@ -269,9 +365,9 @@ export const TOUR_STEPS: readonly TourStep[] = [
           <p>
             Near the end, {pct(meanOf(late, 'reasoning/modalThinkShare'))} of turns share one identical
             thinking string and {pct(meanOf(late, 'rollout/malformedRate'))} are malformed. Read the late
-            thinking:
+            thinking of a failed episode:
           </p>
-          <Quote q={quoteAt(rec.starpo, p.collapseAt - 1)} />
+          <Quote q={quoteOf(rec.starpo, lateFailure(rec.starpo.samples, p.collapseAt))} />
         </>
       );
     },
@@ -321,6 +417,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
             of runs proves nothing either way: run a sweep over seeds before concluding (the study's tables
             are in docs/echo-trap.md).
           </p>
+          <FinishNote run={rec.starpo} />
         </>
       );
     },
