@@ -4,6 +4,7 @@ import { benchCommand } from './bench.js';
 import { benchMinigridCommand } from './bench-minigrid.js';
 import { benchModelCommand } from './bench-model.js';
 import { benchWebshopCommand } from './bench-webshop.js';
+import { calibrateCommand } from './calibrate.js';
 import { exportRagenCommand } from './export-ragen.js';
 import { minigridReplayCommand } from './minigrid-replay.js';
 import { pretrainCommand } from './pretrain.js';
@@ -18,6 +19,7 @@ export const commands: readonly Command[] = [
   trainCommand,
   sweepCommand,
   sweepBundleCommand,
+  calibrateCommand,
   pretrainCommand,
   exportRagenCommand,
   benchCommand,

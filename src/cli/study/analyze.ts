@@ -2,8 +2,12 @@
 // success per algorithm (final and peak, mean ± std over seeds), echo-trap occurrence and
 // recovery, steps and samples per step, the early-warning table (how often each signal fired
 // before a collapse, how early, and how often in runs that never collapsed), and wall time.
+// Every verdict is the detector's (core/metrics/detector.ts) run again over the stored rows with
+// the run's own config, so a report written after the detector changes judges old runs by it too.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Config } from '../../core/config.js';
+import { detectRun } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 
 export interface StudyRun {
@@ -43,14 +47,33 @@ export const WARNING_SIGNALS = [
   ['gradNormSpike', 'grad-norm spike (context)'],
 ] as const;
 
+/**
+ * A run directory's rows with the detector's verdict on them: echo trap, recovery, peak, final
+ * and first firings recomputed from metrics.jsonl with the run's config.json (P × N); wall time
+ * and iterations from summary.json. Null while the run has no summary yet.
+ */
 export async function loadRun(run: StudyRun): Promise<LoadedRun | null> {
   try {
-    const summary = JSON.parse(await readFile(join(run.dir, 'summary.json'), 'utf8'));
+    const stored = JSON.parse(await readFile(join(run.dir, 'summary.json'), 'utf8'));
+    const config = JSON.parse(await readFile(join(run.dir, 'config.json'), 'utf8')) as Config;
     const text = await readFile(join(run.dir, 'metrics.jsonl'), 'utf8');
     const rows = text
       .split('\n')
       .filter((l) => l.trim() !== '')
       .map((l) => JSON.parse(l) as MetricRow);
+    const s = detectRun(config, rows).summary();
+    const summary: LoadedRun['summary'] = {
+      echoTrap: s.echoTrap,
+      recovered: s.recovered,
+      peakSuccess: s.peakSuccess,
+      finalSuccess: s.finalSuccess,
+      firstWarningLead: s.firstWarningLead,
+      collapseIteration: s.collapseIteration,
+      firstFired: s.firstFired,
+      wallSeconds: stored.wallSeconds,
+      secondsPerIteration: stored.secondsPerIteration,
+      iterations: stored.iterations,
+    };
     return { ...run, rows, summary };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
