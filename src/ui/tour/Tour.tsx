@@ -4,7 +4,6 @@
 // resizes. Entering a step runs its `enter` (tourSteps.tsx) against the loaded recordings;
 // Finish leaves the setup on the preset of the experiment the tour described, ready for Start.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { FieldError } from '../../core/config.js';
 import { PRESETS } from '../../core/presets.js';
 import { useApp } from '../store/index.js';
 import { placeCard } from './cardPlacement.js';
@@ -66,12 +65,8 @@ function setUpDescribed(rec: Recordings | null): void {
   const name = rec ? presetFor(rec.starpo.meta.config) : null;
   const preset = name ? PRESETS[name] : undefined;
   if (!name || !preset) return;
-  const s = useApp.getState() as ReturnType<typeof useApp.getState> & {
-    applyPreset?: (name: string) => FieldError[] | undefined;
-  };
-  const errors = s.applyPreset
-    ? (s.applyPreset(name) ?? [])
-    : s.applyOverrides({ algorithm: preset.algorithm, ...preset.overrides });
+  const s = useApp.getState();
+  const errors = s.applyPreset(name);
   if (errors.length > 0)
     s.setNotice({
       kind: 'error',
