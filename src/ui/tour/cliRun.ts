@@ -4,7 +4,7 @@
 // rows through the same echo-trap detector the trainer uses (the CLI's summary.json lacks a
 // few fields of it, e.g. the peak's iteration); nothing is invented.
 import type { Config } from '../../core/config.js';
-import { EchoTrapDetector, type RunSummary } from '../../core/metrics/detector.js';
+import { detectorOptionsFor, EchoTrapDetector, type RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
 import type { RunData } from '../runs/runFile.js';
@@ -28,9 +28,12 @@ export function parseJsonl<T>(text: string): T[] {
     .map((l) => JSON.parse(l) as T);
 }
 
-/** The detector's summary of a run's rows, exactly as the trainer computes it online. */
-export function summaryOfRows(rows: readonly MetricRow[]): RunSummary {
-  const d = new EchoTrapDetector();
+/**
+ * The detector's summary of a run's rows, exactly as the trainer computes it online; `config`
+ * gives the rollouts per iteration its noise bound needs (the detector's default without it).
+ */
+export function summaryOfRows(rows: readonly MetricRow[], config?: Config): RunSummary {
+  const d = new EchoTrapDetector(config ? detectorOptionsFor(config) : {});
   for (const r of rows) d.update(r);
   return d.summary();
 }
@@ -49,7 +52,7 @@ export function cliRunToRunData(files: CliRunFiles, name: string, createdAt: num
       status: last + 1 >= files.config.iterations ? 'finished' : 'stopped',
       config: files.config,
       iteration: last + 1,
-      summary: summaryOfRows(rows),
+      summary: summaryOfRows(rows, files.config),
       base: {
         id: base,
         label: base === 'random' ? 'untrained (random init)' : base,
