@@ -100,7 +100,7 @@ describe('beside the paper', () => {
     expect(recovering).toMatch(
       /\| starpo-s \| ≈ 0\.19 at step 200 \| 2 \| .* \| 1\/2 \(1 recovered\) \| 24\.5 \|/,
     );
-    // StarPO-S never peaked at 0.2 (the detector's floor) but ended at 0 from a 0.1 start: fallen.
+    // StarPO-S never tripped the detector (no collapse verdict) but ended at 0 from a 0.1 start: fallen.
     const fallen = besidePaperSection('sokoban/Sokoban-6x6', [
       run('starpo-ppo', 1, 9, 0.21, 0.01),
       run('starpo-s', 1, null, 0.18, 0),

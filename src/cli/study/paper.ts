@@ -27,8 +27,9 @@ function startSuccess(r: LoadedRun): number {
 const trapped = (rs: readonly LoadedRun[]) => rs.filter((r) => r.summary.echoTrap).length;
 /**
  * A run that went down without tripping the detector: its (smoothed) final training success is
- * below half its start. The detector needs a peak of 0.2; a run starting lower can fall to 0
- * unseen by it (Sokoban's StarPO-S did), and must not count as stable.
+ * below half its start. The detector needs a rise above the start before a fall, so a run that
+ * only falls (a crash, or a peak inside its warm-up) can end at 0 unseen by it, and must not
+ * count as stable.
  */
 export const fell = (r: LoadedRun) => !r.summary.echoTrap && r.summary.finalSuccess < 0.5 * startSuccess(r);
 const fellCount = (rs: readonly LoadedRun[]) => rs.filter(fell).length;
@@ -129,7 +130,7 @@ export function besidePaperSection(env: string, matched: readonly LoadedRun[]): 
   const lines = [
     `### Beside the paper: ${paper.label}`,
     '',
-    `The paper's column is its validation success as reference/ragen.md describes it (Qwen2.5-0.5B, 200 steps). Ours is training success of the nano model over at most ${iterations} iterations, steps matched, mean over seeds; "held" counts iterations before the echo-trap detector fired (the whole run when it never did); the detector needs a peak of 0.2, so a run that ends below half its starting success without tripping it is counted as fallen, not stable. Different model, scale and metric: compare shapes, not values.`,
+    `The paper's column is its validation success as reference/ragen.md describes it (Qwen2.5-0.5B, 200 steps). Ours is training success of the nano model over at most ${iterations} iterations, steps matched, mean over seeds; "held" counts iterations before the echo-trap detector fired (the whole run when it never did); the detector needs a rise above the run's start before a fall, so a run that ends below half its starting success without tripping it is counted as fallen, not stable. Different model, scale and metric: compare shapes, not values.`,
     '',
     '| algorithm | paper (described) | our runs | start → peak → final (train) | echo traps (detector) | held (iterations) |',
     '|---|---|---|---|---|---|',

@@ -179,8 +179,12 @@ export async function writeStudyReport(
     'and which part of it does the work? The paper’s own figures are described in',
     '`reference/ragen.md` §3; nothing below is copied from the paper or the secondary note.',
     '',
-    'A run counts as an echo trap when its smoothed training success falls to half a peak of at',
-    'least 0.2 (the detector of DESIGN §6). "Recovered": success came back to 80% of that peak.',
+    'A run counts as an echo trap when its training success rose above its own start and fell from',
+    'that peak, each by more than the binomial noise of P × N rollouts over 5-iteration windows, and',
+    'gave back at least half the rise, with no verdict in a 5-iteration warm-up (the detector of',
+    'DESIGN §6, judged again over the stored rows). "Recovered": success rose again from its low',
+    'beyond the noise, past half-way back to the peak. Its calibration on frozen-control runs is',
+    'the section "Frozen control and detector calibration".',
     '',
   ];
   for (const env of envs) {
@@ -215,6 +219,15 @@ export async function writeStudyReport(
     if (beside !== '') lines.push(beside);
     for (const f of await figures(env, matched, docsDir)) lines.push(`![${f}](${relative(docsDir, f)})`);
     lines.push('');
+  }
+  // The detector's calibration (`starpo calibrate`), written beside the study's results.
+  try {
+    lines.push(
+      (await readFile(join(dirname(o.out), 'frozen-control', 'calibration.md'), 'utf8')).trimEnd(),
+      '',
+    );
+  } catch {
+    // Not calibrated yet.
   }
   lines.push('## Wall time', '', wallTable(loaded), '');
   // What the runs mean, written by whoever ran them (results/echo-trap/notes.md), kept beside the data.
