@@ -1,5 +1,7 @@
-// Which event the echo-trap banner shows.
+// Which event the echo-trap banner shows: only what the detector fired (nothing of its own, so
+// no verdict before the detector has its baseline — e.g. a Bandit run peaking at iteration 0).
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_DETECTOR, EchoTrapDetector } from '../../core/metrics/detector.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
 import { bannerEvent } from './EchoBanner.js';
 
@@ -25,5 +27,22 @@ describe('bannerEvent', () => {
   it('clears a collapse once the run recovered, keeping later warnings', () => {
     expect(bannerEvent([echo(3, 'collapse'), echo(9, 'recovery')])).toBeNull();
     expect(bannerEvent([echo(3, 'collapse'), echo(9, 'recovery'), echo(12, 'warning')])?.iteration).toBe(12);
+  });
+
+  it('shows nothing of its own: no verdict in the detector’s warm-up, then exactly its events', () => {
+    const d = new EchoTrapDetector();
+    const events: TrainerEvent[] = [];
+    const feed = (iteration: number, success: number) => {
+      for (const e of d.update({ iteration, 'rollout/successRate': success }))
+        events.push({ type: 'echo', ...e } as TrainerEvent);
+    };
+    // A Bandit-like start: the peak at iteration 0, then a fall, all inside the warm-up.
+    for (const [i, v] of [0.5, 0.05, 0, 0, 0].slice(0, DEFAULT_DETECTOR.warmup).entries()) feed(i, v);
+    expect(bannerEvent(events)).toBeNull();
+    // A long rise and a collapse: whatever the detector fires is what the banner shows.
+    for (let i = 0; i < 40; i++) feed(10 + i, i < 15 ? i / 15 : Math.max(0, 1 - (i - 15) / 5));
+    const fired = events.filter((e) => e.type === 'echo' && (e.kind === 'collapse' || e.kind === 'warning'));
+    expect(fired.length).toBeGreaterThan(0);
+    expect(fired).toContain(bannerEvent(events));
   });
 });

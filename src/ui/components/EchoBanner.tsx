@@ -1,6 +1,7 @@
 // The echo-trap banner: when the detector fires a collapse or an early warning, say what
-// happened in its own plain words and offer to jump to the iteration (charts mark it, the
-// viewer shows the sample nearest to it).
+// happened in the detector's own plain words and offer to jump to the iteration (charts mark it,
+// the viewer shows the sample nearest to it). It judges nothing itself: no event, no banner —
+// so nothing shows before the detector has its baseline.
 import type { TrainerEvent } from '../../core/rl/trainer.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
 import { useApp } from '../store/index.js';
