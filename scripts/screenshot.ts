@@ -1,0 +1,135 @@
+// Makes the README's picture (docs/screenshot.png) from a real browser run: builds the app,
+// serves it with `vite preview`, opens it in Debian's Chromium (Playwright, headless), presses
+// "Watch the echo trap", sets Backend to wasm, presses Start and waits until the run has
+// `--iters` iterations (default: the preset's, 30) or has finished, then shows the trajectory
+// viewer on the latest sample and takes a screenshot of the page as a person sees it — the success
+// curve with the detector's markers, the banner, and the viewer. Nothing is mocked: the shipped
+// base model from public/models trains in the page. It prints how long the first iteration took
+// after Start, the backend, the markers and the final success, for the README's caption.
+// Run: npx tsx scripts/screenshot.ts [--iters 30] [--out docs/screenshot.png] [--port 4310]
+//   [--width 1400] [--height 900] [--timeout-min 40] [--no-build]
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chromium, type Page } from '@playwright/test';
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i] as string;
+  if (!a.startsWith('--')) continue;
+  const next = process.argv[i + 1];
+  if (next === undefined || next.startsWith('--')) args.set(a.slice(2), 'true');
+  else {
+    args.set(a.slice(2), next);
+    i++;
+  }
+}
+const out = args.get('out') ?? 'docs/screenshot.png';
+const port = Number(args.get('port') ?? 4310);
+const width = Number(args.get('width') ?? 1400);
+const height = Number(args.get('height') ?? 900);
+const timeoutMs = Number(args.get('timeout-min') ?? 40) * 60_000;
+const chromiumPath = process.env.STARPO_CHROMIUM ?? '/usr/bin/chromium';
+
+async function waitForServer(url: string, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not answer within ${ms / 1000} s`);
+}
+
+const num = async (page: Page, testId: string, attr: string) =>
+  Number(await page.getByTestId(testId).getAttribute(attr));
+
+async function main(): Promise<void> {
+  if (args.get('no-build') !== 'true') {
+    const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('vite build failed');
+  }
+  const server: ChildProcess = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], {
+    stdio: 'ignore',
+    detached: true,
+  });
+  const stopServer = () => {
+    if (server.pid) process.kill(-server.pid, 'SIGTERM');
+  };
+  try {
+    const base = `http://localhost:${port}/`;
+    await waitForServer(base, 60_000);
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+    const page = await browser.newPage({ viewport: { width, height } });
+    await page.goto(base);
+    await page.getByTestId('preset-echo-trap').click();
+    await page.getByTestId('backend-override').selectOption('wasm');
+    const planned =
+      Number(args.get('iters') ?? 0) || Number(await page.getByTestId('field-iterations').inputValue()) || 30;
+    const start = page.getByTestId('btn-start');
+    await start.waitFor({ state: 'visible' });
+    if (!(await start.isEnabled())) throw new Error('Start is disabled on the echo-trap preset');
+    const t0 = Date.now();
+    await start.click();
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="rows-count"]')?.getAttribute('data-rows')) >= 1,
+      null,
+      { timeout: timeoutMs, polling: 500 },
+    );
+    const firstIterationS = (Date.now() - t0) / 1000;
+    console.log(`first iteration after Start: ${firstIterationS.toFixed(1)} s`);
+    // Until `planned` iterations are in or the run ends (a failure ends it too).
+    await page.waitForFunction(
+      (n) => {
+        const rows = Number(document.querySelector('[data-testid="rows-count"]')?.getAttribute('data-rows'));
+        const phase = document.querySelector('[data-testid="phase"]')?.getAttribute('data-phase');
+        return rows >= n || phase === 'finished' || phase === 'failed' || phase === 'paused';
+      },
+      planned,
+      { timeout: timeoutMs, polling: 1000 },
+    );
+    const rows = await num(page, 'rows-count', 'data-rows');
+    const backend = await page.getByTestId('backend-status').getAttribute('data-backend');
+    const notice = page.getByTestId('notice');
+    if ((await notice.count()) > 0 && (await notice.getAttribute('data-kind')) === 'error')
+      throw new Error(`the run failed: ${await notice.textContent()}`);
+    if (rows < planned) {
+      const phase = await page.getByTestId('phase').getAttribute('data-phase');
+      console.log(`the run stopped at ${rows} iterations (phase ${phase})`);
+    }
+    // Show the trajectory tab on the latest sample, the success chart in view.
+    await page.getByTestId('tab-trajectory').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: out });
+    const legend = await page.getByTestId('chart-success').locator('.chart-legend').textContent();
+    const banner = page.getByTestId('echo-banner');
+    const bannerText = (await banner.count()) > 0 ? await banner.textContent() : '(no echo-trap banner)';
+    const totalS = (Date.now() - t0) / 1000;
+    console.log(
+      JSON.stringify(
+        {
+          out,
+          backend,
+          iterations: rows,
+          firstIterationS: Number(firstIterationS.toFixed(1)),
+          totalS: Math.round(totalS),
+          successLegend: (legend ?? '').replace(/\s+/g, ' ').trim(),
+          banner: (bannerText ?? '').replace(/\s+/g, ' ').trim(),
+        },
+        null,
+        1,
+      ),
+    );
+    await browser.close();
+  } finally {
+    stopServer();
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(err.message);
+  process.exit(1);
+});
