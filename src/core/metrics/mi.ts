@@ -3,8 +3,12 @@
 // sample, L[i][j] = log p(z_i | x_j); MI = mean_i(L[i][i] − (logsumexp_j L[i][j] − log N)),
 // at most log N; retrieval accuracy = share of i whose own prompt scores highest (chance 1/N).
 // Reasoning-agnostic thinking scores the same under every prompt, so MI → 0.
+// Prompts are distinct (`miPairs`): a prompt repeated in the matrix can never be retrieved
+// uniquely and caps MI below log N, so N is the number of distinct first-turn prompts.
 import type { Model } from '../model/params.js';
 import { scoreSequences } from '../model/scoring.js';
+import type { Trajectory } from '../rl/rollout.js';
+import { thinkTokenCount } from './rolloutMetrics.js';
 
 export interface ReasoningPair {
   /** The prompt the thinking was sampled under (ends with the forced `<think>`). */
@@ -19,6 +23,29 @@ export interface MiResult {
   /** −mean L[i][i] / token: the conditional entropy per thinking token (nats). */
   condEntropyPerToken: number;
   n: number;
+}
+
+/**
+ * (prompt, thinking) pairs for the proxy: the first turn of the first trajectory of each
+ * distinct first-turn prompt (token for token), at most `n`, in trajectory order. Rollouts of
+ * one group share a prompt, and two groups can too (Bandit has two prompts), so the proxy may
+ * get fewer than `n` pairs; the caller reports how many.
+ */
+export function miPairs(trajs: readonly Trajectory[], n: number, thinkCloseId: number): ReasoningPair[] {
+  const seen = new Set<string>();
+  const pairs: ReasoningPair[] = [];
+  for (const t of trajs) {
+    const first = t.turns[0];
+    if (!first || pairs.length >= n) continue;
+    const key = first.promptIds.join(',');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    pairs.push({
+      promptIds: first.promptIds,
+      thinkIds: first.responseIds.slice(0, thinkTokenCount(first.responseIds, thinkCloseId)),
+    });
+  }
+  return pairs;
 }
 
 function logSumExp(xs: readonly number[]): number {

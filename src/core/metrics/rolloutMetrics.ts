@@ -1,5 +1,5 @@
 // The rollout/* and reasoning/* metrics of one iteration's trajectories (DESIGN §6).
-import { meanStd } from '../rl/advantages.js';
+import { meanStd, ZERO_STD } from '../rl/advantages.js';
 import type { Trajectory } from '../rl/rollout.js';
 import { distinct2, modalShare, mutualInformation } from './reasoning.js';
 
@@ -25,6 +25,8 @@ export function rolloutMetrics(trajs: readonly Trajectory[], thinkCloseId: numbe
     'rollout/successRate': mean(trajs.map((t) => (t.success ? 1 : 0))),
     'rollout/returnMean': mean(trajs.map((t) => t.reward)),
     'rollout/inGroupRewardStd': mean([...groups.values()].map((r) => meanStd(r).std)),
+    // TRL's frac_reward_zero_std: groups whose rewards are all equal (a single rollout counts).
+    'rollout/zeroStdShare': mean([...groups.values()].map((r) => (meanStd(r).std < ZERO_STD ? 1 : 0))),
     'rollout/responseLength': mean(turns.map((t) => t.responseIds.length)),
     'rollout/thinkLength': mean(turns.map((t) => thinkTokenCount(t.responseIds, thinkCloseId))),
     'rollout/formatValidRate': mean(turns.map((t) => (t.parsed.formatOk ? 1 : 0))),

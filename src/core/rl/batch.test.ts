@@ -3,9 +3,11 @@
 // and the trajectory's return on every window's last agent token.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../config.js';
 import { createPolicy, disposeModel, type Model } from '../model/params.js';
 import { Rng } from '../rng.js';
-import { trajectorySamples, turnSamples, turnWindows } from './batch.js';
+import { applyAlgorithm } from './algorithms.js';
+import { trainingSamples, trajectorySamples, turnSamples, turnWindows } from './batch.js';
 import { type EnvLike, InProcessEnvPool } from './envPool.js';
 import { rollout, type Trajectory } from './rollout.js';
 import { sideEnvTokenizer } from './sideEnv.fixture.js';
@@ -130,6 +132,13 @@ describe('trajectorySamples with history cut', () => {
       expect(s.ids.slice(-turn.responseIds.length)).toEqual(turn.responseIds);
       expect(s.ids).not.toContain(rewardId);
     }
+  });
+
+  it('gives DPO the same windows as StarPO: responses scored in the context they were sampled in', () => {
+    const base = { ...defaultConfig(), ...opts, historyTurns: 1 };
+    const dpo = trainingSamples(tok, trajs, { ...applyAlgorithm(base, 'dpo-online'), historyTurns: 1 });
+    expect(dpo).toEqual(trainingSamples(tok, trajs, applyAlgorithm(base, 'starpo-ppo')));
+    expect(dpo).toHaveLength(6);
   });
 
   it('history covering every turn: one sequence per trajectory, every response trained', () => {

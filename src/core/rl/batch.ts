@@ -10,6 +10,7 @@
 // (ctx_manager get_lm_inputs, prepare_for_update). Arrays are in *target coordinates*: index t
 // refers to token t+1, the token predicted from position t — the layout of policyLogProbs'
 // [B, T−1] output.
+import type { Config } from '../config.js';
 import { buildSequence, type PromptTurn } from '../prompt.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { promptTurns, type Trajectory } from './rollout.js';
@@ -157,4 +158,27 @@ export function turnSamples(tok: Tokenizer, trajs: readonly Trajectory[], o: Sam
     });
   });
   return out;
+}
+
+/**
+ * The training samples of an iteration's kept trajectories under `config`: one per turn for
+ * turn-level GAE (`ppo-turn`), else trajectory windows of the `historyTurns` the rollout
+ * prompts kept — for every algorithm, DPO included, so each response is scored in the context
+ * it was sampled in.
+ */
+export function trainingSamples(
+  tok: Tokenizer,
+  trajs: readonly Trajectory[],
+  config: Pick<
+    Config,
+    'advantage' | 'contextLength' | 'lossOnEnvTokens' | 'rewardPlacement' | 'historyTurns'
+  >,
+): Sample[] {
+  const o: SampleOptions = {
+    contextLength: config.contextLength,
+    lossOnEnvTokens: config.lossOnEnvTokens,
+    rewardPlacement: config.rewardPlacement,
+    historyTurns: config.historyTurns,
+  };
+  return config.advantage === 'turn-gae' ? turnSamples(tok, trajs, o) : trajectorySamples(tok, trajs, o);
 }

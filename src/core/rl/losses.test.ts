@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clippedPolicyLoss, clippedValueLoss, dpoLoss, klPerToken, maskedMean } from './losses.js';
+import { aggregate, clippedPolicyLoss, clippedValueLoss, dpoLoss, klPerToken, maskedMean } from './losses.js';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -95,5 +95,40 @@ describe('sumScalars', () => {
       const expected = xs.reduce((a, _, i) => a + (i * 0.5 + 1), 0);
       expect(await val(sumScalars(xs))).toBeCloseTo(expected, 5);
     }
+  });
+});
+
+describe('loss aggregation (verl loss_agg_mode)', () => {
+  // Row 0: three masked tokens 1, 2, 3; row 1: one masked token 10; row 2: none.
+  const x = () =>
+    tf.tensor2d([
+      [1, 2, 3],
+      [10, 0, 0],
+      [7, 7, 7],
+    ]);
+  const mask = () =>
+    tf.tensor2d([
+      [1, 1, 1],
+      [1, 0, 0],
+      [0, 0, 0],
+    ]);
+
+  it('token-mean weights every masked token alike: (1 + 2 + 3 + 10) / 4', async () => {
+    expect(await val(aggregate(x(), mask(), 'token-mean'))).toBeCloseTo(4, 6);
+  });
+
+  it('seq-mean-token-mean weights every sequence alike: (2 + 10) / 2, empty rows left out', async () => {
+    expect(await val(aggregate(x(), mask(), 'seq-mean-token-mean'))).toBeCloseTo(6, 6);
+  });
+
+  it('the clipped surrogate follows the switch', async () => {
+    // ratio 1 everywhere: pgLoss = −mean A under each aggregation.
+    const zeros = tf.zeros([3, 3]);
+    const tokenMean = clippedPolicyLoss(zeros, zeros, x(), mask(), 0.2, 0.2, 'token-mean');
+    const seqMean = clippedPolicyLoss(zeros, zeros, x(), mask(), 0.2, 0.2, 'seq-mean-token-mean');
+    expect(await val(tokenMean.pgLoss)).toBeCloseTo(-4, 6);
+    expect(await val(seqMean.pgLoss)).toBeCloseTo(-6, 6);
+    // clipFrac and approxKl stay token means (as verl).
+    expect(await val(seqMean.approxKl)).toBeCloseTo(0, 6);
   });
 });

@@ -5,6 +5,7 @@
 // Optional KL early stop ends the pass when a step's approx KL exceeds the threshold.
 import type * as tf from '@tensorflow/tfjs';
 import type { Config } from '../config.js';
+import type { MetricKey } from '../metrics/keys.js';
 import type { Model } from '../model/params.js';
 import { bucketLength } from '../model/scoring.js';
 import type { Rng } from '../rng.js';
@@ -13,6 +14,8 @@ import type { PreparedSample } from './prepare.js';
 import { criticStep, type DpoBatch, dpoStep, type Minibatch, policyStep, type StepResult } from './update.js';
 
 export interface UpdateReport {
+  /** Which update made it: the clipped surrogate (all advantage estimators) or DPO. */
+  kind: 'ppo' | 'dpo';
   policySteps: number;
   criticSteps: number;
   samplesPerStep: number;
@@ -21,6 +24,32 @@ export interface UpdateReport {
   /** A step hit NaN/Inf: the update stopped there. */
   nonFinite: string | null;
   klStopped: boolean;
+}
+
+/**
+ * The actor/* and critic/* metrics of an update: PPO's clipped surrogate (`actor/pgLoss`, the
+ * surrogate term alone), or DPO's own loss, margin and pair accuracy; absent when no policy
+ * step was made (critic warm-up, no DPO pairs).
+ */
+export function updateMetrics(report: UpdateReport): Partial<Record<MetricKey, number>> {
+  const m = report.means;
+  const out: Partial<Record<MetricKey, number>> = {
+    'actor/optimizerSteps': report.policySteps,
+    'actor/samplesPerStep': report.samplesPerStep,
+  };
+  if (report.policySteps > 0) {
+    if (report.kind === 'dpo') {
+      out['actor/dpoLoss'] = m.loss ?? 0;
+      out['actor/dpoMargin'] = m.margin ?? 0;
+      out['actor/dpoAccuracy'] = m.accuracy ?? 0;
+    } else out['actor/pgLoss'] = m.pgLoss ?? 0;
+    out['actor/gradNorm'] = m.gradNorm ?? 0;
+    if (m.entropy !== undefined) out['actor/entropy'] = m.entropy;
+    if (m.approxKl !== undefined) out['actor/approxKl'] = m.approxKl;
+    if (m.clipFrac !== undefined) out['actor/clipFrac'] = m.clipFrac;
+  }
+  if (m.vfLoss !== undefined) out['critic/vfLoss'] = m.vfLoss;
+  return out;
 }
 
 /** Lists the minibatches (sample indices) of this iteration. */
@@ -86,8 +115,9 @@ export function packMinibatch(samples: readonly PreparedSample[], context: numbe
   return mb;
 }
 
+/** Adds a step's total loss (`loss`), gradient norm and statistics to the running sums. */
 function accumulate(into: Record<string, number>, step: StepResult): void {
-  into.pgLoss = (into.pgLoss ?? 0) + step.loss;
+  into.loss = (into.loss ?? 0) + step.loss;
   into.gradNorm = (into.gradNorm ?? 0) + step.gradNorm;
   for (const [k, v] of Object.entries(step.stats)) into[k] = (into[k] ?? 0) + v;
 }
@@ -107,6 +137,7 @@ export async function ppoUpdate(
 ): Promise<UpdateReport> {
   const plan = planMinibatches(samples.length, config, rng);
   const report: UpdateReport = {
+    kind: 'ppo',
     policySteps: 0,
     criticSteps: 0,
     samplesPerStep: 0,
@@ -161,19 +192,31 @@ export async function ppoUpdate(
   return report;
 }
 
-/** Chosen/rejected pairs: the best and worst sample of each group, ties skipped. */
-export function dpoPairs(samples: readonly PreparedSample[]): [number, number][] {
+/** A DPO pair of trajectories, each as the indices of its samples (its history windows). */
+export interface DpoPair {
+  chosen: number[];
+  rejected: number[];
+}
+
+/**
+ * Chosen/rejected pairs: the best and worst trajectory (by reward) of each group, ties
+ * skipped; the first met wins ties for best and worst. Samples of one trajectory (windows)
+ * stay together.
+ */
+export function dpoPairs(samples: readonly Pick<PreparedSample, 'traj' | 'group' | 'reward'>[]): DpoPair[] {
   const groups = indicesBy(samples.map((s) => s.group));
-  const pairs: [number, number][] = [];
+  const pairs: DpoPair[] = [];
   for (const idx of groups.values()) {
-    let best = idx[0] as number;
-    let worst = idx[0] as number;
-    for (const i of idx) {
-      if ((samples[i] as PreparedSample).reward > (samples[best] as PreparedSample).reward) best = i;
-      if ((samples[i] as PreparedSample).reward < (samples[worst] as PreparedSample).reward) worst = i;
+    const byTraj = indicesBy(idx.map((i) => samples[i]!.traj));
+    const trajs = [...byTraj.values()].map((js) => js.map((j) => idx[j] as number));
+    const reward = (t: number[]) => samples[t[0] as number]!.reward;
+    let best = trajs[0] as number[];
+    let worst = best;
+    for (const t of trajs) {
+      if (reward(t) > reward(best)) best = t;
+      if (reward(t) < reward(worst)) worst = t;
     }
-    if ((samples[best] as PreparedSample).reward > (samples[worst] as PreparedSample).reward)
-      pairs.push([best, worst]);
+    if (reward(best) > reward(worst)) pairs.push({ chosen: best, rejected: worst });
   }
   return pairs;
 }
@@ -182,6 +225,41 @@ function seqSum(s: PreparedSample, a: Float32Array): number {
   let sum = 0;
   for (let t = 0; t < s.lossMask.length; t++) if (s.lossMask[t] === 1) sum += a[t] as number;
   return sum;
+}
+
+/** Packs pairs into one DPO minibatch: chosen trajectories' rows, then rejected ones'. */
+export function packDpoBatch(
+  samples: readonly PreparedSample[],
+  pairs: readonly DpoPair[],
+  context: number,
+): DpoBatch {
+  const P = pairs.length;
+  const slots = [...pairs.map((p) => p.chosen), ...pairs.map((p) => p.rejected)];
+  const rows = slots.flat();
+  const mb = packMinibatch(
+    rows.map((i) => samples[i] as PreparedSample),
+    context,
+  );
+  const owner = new Float32Array(2 * P * rows.length);
+  let r = 0;
+  slots.forEach((members, j) => {
+    for (let k = 0; k < members.length; k++) owner[j * rows.length + r++] = 1;
+  });
+  const refSum = (members: number[]) =>
+    members.reduce(
+      (a, i) => a + seqSum(samples[i] as PreparedSample, (samples[i] as PreparedSample).refLogp),
+      0,
+    );
+  return {
+    pairs: P,
+    rows: rows.length,
+    T: mb.T,
+    tokens: mb.tokens,
+    mask: mb.mask,
+    owner,
+    refChosen: Float32Array.from(pairs.map((p) => refSum(p.chosen))),
+    refRejected: Float32Array.from(pairs.map((p) => refSum(p.rejected))),
+  };
 }
 
 /** Online DPO update over the groups' best/worst pairs. */
@@ -194,6 +272,7 @@ export async function dpoUpdate(
 ): Promise<UpdateReport> {
   const pairs = dpoPairs(samples);
   const report: UpdateReport = {
+    kind: 'dpo',
     policySteps: 0,
     criticSteps: 0,
     samplesPerStep: 0,
@@ -209,24 +288,18 @@ export async function dpoUpdate(
   const sums: Record<string, number> = {};
   let seen = 0;
   for (const idx of plan) {
-    const chosen = idx.map((i) => samples[pairs[i]![0]] as PreparedSample);
-    const rejected = idx.map((i) => samples[pairs[i]![1]] as PreparedSample);
-    const mb = packMinibatch([...chosen, ...rejected], policy.config.context);
-    const batch: DpoBatch = {
-      pairs: idx.length,
-      T: mb.T,
-      tokens: mb.tokens,
-      mask: mb.mask,
-      refChosen: Float32Array.from(chosen.map((s) => seqSum(s, s.refLogp))),
-      refRejected: Float32Array.from(rejected.map((s) => seqSum(s, s.refLogp))),
-    };
+    const batch = packDpoBatch(
+      samples,
+      idx.map((i) => pairs[i] as DpoPair),
+      policy.config.context,
+    );
     const r = await dpoStep(policy, optimizer, batch, config.dpoBeta, config.gradClip, config.temperature);
     if (!r.ok) {
       report.nonFinite = `DPO loss ${r.loss}, gradient norm ${r.gradNorm}`;
       break;
     }
     report.policySteps++;
-    seen += 2 * idx.length;
+    seen += batch.rows;
     accumulate(sums, r);
   }
   report.means = averaged(sums, report.policySteps);

@@ -97,11 +97,15 @@ describe('Trainer', () => {
         'actor/optimizerSteps',
         'actor/samplesPerStep',
         'actor/klRef',
+        'rollout/zeroStdShare',
+        'reasoning/miPrompts',
         'memory/numTensors',
       ] as const) {
         expect(r[k], k).toBeTypeOf('number');
         expect(Number.isFinite(r[k]), k).toBe(true);
       }
+      // SideEnv has two prompts ("the goal is left/right"): the MI proxy never repeats one.
+      expect(r['reasoning/miPrompts']).toBeLessThanOrEqual(2);
       expect(tensors[2]).toBe(tensors[1]);
       expect(tf.memory().numTensors).toBe(before);
     },

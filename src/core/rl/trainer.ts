@@ -8,20 +8,20 @@ import { now } from '../clock.js';
 import { type Config, FIELDS, formatErrors, validateConfig } from '../config.js';
 import { type EchoEvent, EchoTrapDetector, type RunSummary } from '../metrics/detector.js';
 import type { MetricRow } from '../metrics/keys.js';
-import { type ReasoningPair, reasoningMi } from '../metrics/mi.js';
-import { rolloutMetrics, thinkTokenCount } from '../metrics/rolloutMetrics.js';
+import { miPairs, reasoningMi } from '../metrics/mi.js';
+import { rolloutMetrics } from '../metrics/rolloutMetrics.js';
 import { gpuBytes } from '../model/gpuMemory.js';
 import { cloneModel, copyWeights, disposeModel, type Model } from '../model/params.js';
 import { NonFiniteError } from '../model/sampling.js';
 import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
-import { trajectorySamples, turnSamples } from './batch.js';
+import { trainingSamples } from './batch.js';
 import { type EnvPool, streamInstance } from './envPool.js';
 import { EVAL_SEED_BASE, type EvalResult, evaluatePolicy } from './evaluate.js';
 import { faultSuggestion, MAX_CONSECUTIVE_FAULTS, weightsFinite } from './faults.js';
 import { dropOutliers, filterGroups, groupsToKeep, groupsToRollOut } from './filter.js';
-import { dpoUpdate, ppoUpdate, type UpdateReport } from './optimize.js';
+import { dpoUpdate, ppoUpdate, type UpdateReport, updateMetrics } from './optimize.js';
 import { computeAdvantages, scoreSamples } from './prepare.js';
 import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
 
@@ -285,17 +285,8 @@ export class Trainer {
 
     // 3. Samples, scores, advantages.
     const u0 = now();
-    const sampleOpts = {
-      contextLength: c.contextLength,
-      lossOnEnvTokens: c.lossOnEnvTokens,
-      rewardPlacement: c.rewardPlacement,
-      // DPO compares whole trajectories' log-probs, so it keeps one sequence each.
-      historyTurns: c.algorithm === 'dpo-online' ? undefined : c.historyTurns,
-    };
-    const samples =
-      c.advantage === 'turn-gae'
-        ? turnSamples(this.tok, kept, sampleOpts)
-        : trajectorySamples(this.tok, kept, sampleOpts);
+    // Windows of the turns the rollout prompts kept (DPO sums a trajectory's windows).
+    const samples = trainingSamples(this.tok, kept, c);
     const scores = await scoreSamples(samples, this.policy, this.reference, this.critic, c.temperature);
     const { prepared, stats: prep } = computeAdvantages(samples, scores, kept, c);
     row['actor/klRef'] = prep.klRef;
@@ -330,17 +321,7 @@ export class Trainer {
     } else {
       this.unconfirmedUpdate = true;
     }
-    const m = report.means;
-    if (m.pgLoss !== undefined && report.policySteps > 0) {
-      row['actor/pgLoss'] = c.advantage === 'none' ? m.pgLoss : m.pgLoss;
-      row['actor/gradNorm'] = m.gradNorm ?? 0;
-      if (m.entropy !== undefined) row['actor/entropy'] = m.entropy;
-      if (m.approxKl !== undefined) row['actor/approxKl'] = m.approxKl;
-      if (m.clipFrac !== undefined) row['actor/clipFrac'] = m.clipFrac;
-    }
-    if (m.vfLoss !== undefined) row['critic/vfLoss'] = m.vfLoss;
-    row['actor/optimizerSteps'] = report.policySteps;
-    row['actor/samplesPerStep'] = report.samplesPerStep;
+    Object.assign(row, updateMetrics(report));
     const updateMs = now() - u0;
 
     // 5. Periodic evaluation and reasoning MI.
@@ -350,11 +331,11 @@ export class Trainer {
       row['eval/sampledSuccessRate'] = e.sampled;
     }
     if (c.miEvery > 0 && it % c.miEvery === 0) {
-      const r = await reasoningMi(this.policy, this.miPairs(trajectories, c.miSamples), {
-        temperature: c.temperature,
-      });
+      const pairs = miPairs(trajectories, c.miSamples, this.tok.special['</think>']);
+      const r = await reasoningMi(this.policy, pairs, { temperature: c.temperature });
       row['reasoning/mi'] = r.mi;
       row['reasoning/retrievalAcc'] = r.retrievalAcc;
+      row['reasoning/miPrompts'] = r.n;
     }
 
     row['time/rolloutMs'] = rolloutMs;
@@ -380,24 +361,6 @@ export class Trainer {
   async run(shouldStop: () => boolean = () => false): Promise<RunSummary> {
     while (this.iteration < this.config.iterations && !shouldStop() && !this.haltReason) await this.step();
     return this.detector.summary();
-  }
-
-  /** First-turn (prompt, thinking) pairs of distinct groups, for the MI proxy. */
-  private miPairs(trajs: readonly Trajectory[], n: number): ReasoningPair[] {
-    const close = this.tok.special['</think>'];
-    const seen = new Set<number>();
-    const pairs: ReasoningPair[] = [];
-    for (const t of trajs) {
-      const first = t.turns[0];
-      if (!first || pairs.length >= n) continue;
-      if (seen.has(t.group) && seen.size < new Set(trajs.map((x) => x.group)).size) continue;
-      seen.add(t.group);
-      pairs.push({
-        promptIds: first.promptIds,
-        thinkIds: first.responseIds.slice(0, thinkTokenCount(first.responseIds, close)),
-      });
-    }
-    return pairs;
   }
 
   private sampleOf(trajs: readonly Trajectory[], iteration: number): SampledTrajectory {

@@ -155,7 +155,13 @@ export async function policyStep(
   const adv = targets(mb, mb.advantages);
   const old = targets(mb, mb.oldLogp);
   const ref = targets(mb, mb.refLogp);
-  let parts: { clipFrac: tf.Scalar; approxKl: tf.Scalar; entropy: tf.Scalar; klRef: tf.Scalar } | null = null;
+  let parts: {
+    pgLoss: tf.Scalar;
+    clipFrac: tf.Scalar;
+    approxKl: tf.Scalar;
+    entropy: tf.Scalar;
+    klRef: tf.Scalar;
+  } | null = null;
   try {
     return await applyChecked(
       optimizer,
@@ -165,7 +171,7 @@ export async function policyStep(
         const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg);
         const ent = aggregate(entropy, mask, agg);
         const kl = aggregate(klPerToken(logp, ref, s.klEstimator), mask, agg);
-        parts = { clipFrac: pl.clipFrac, approxKl: pl.approxKl, entropy: ent, klRef: kl };
+        parts = { pgLoss: pl.pgLoss, clipFrac: pl.clipFrac, approxKl: pl.approxKl, entropy: ent, klRef: kl };
         let loss = tf.sub(pl.pgLoss, tf.mul(s.entropyCoef, ent));
         if (s.klLossCoef > 0) loss = tf.add(loss, tf.mul(s.klLossCoef, kl));
         return loss as tf.Scalar;
@@ -207,13 +213,23 @@ export async function criticStep(
   }
 }
 
-/** A DPO minibatch: `pairs` chosen rows followed by `pairs` rejected rows. */
+/**
+ * A DPO minibatch over `pairs` chosen/rejected trajectories. Each trajectory may span several
+ * rows (its history windows, each in the context the rollout saw); `owner` [2·pairs, rows]
+ * is 1 where a row belongs to slot j (chosen j < pairs, rejected pairs + j), so a trajectory's
+ * log-prob is the sum over its rows.
+ */
 export interface DpoBatch {
   pairs: number;
+  rows: number;
   T: number;
+  /** [rows, T] */
   tokens: Int32Array;
+  /** [rows, T−1] */
   mask: Float32Array;
-  /** Reference sequence log-probs: [pairs] chosen, [pairs] rejected. */
+  /** [2·pairs, rows] */
+  owner: Float32Array;
+  /** Reference trajectory log-probs: [pairs] chosen, [pairs] rejected. */
   refChosen: Float32Array;
   refRejected: Float32Array;
 }
@@ -230,9 +246,10 @@ export async function dpoStep(
   gradClip: number,
   temperature = 1,
 ): Promise<StepResult> {
-  const n = 2 * batch.pairs;
+  const n = batch.rows;
   const tokens = tf.tensor2d(batch.tokens, [n, batch.T], 'int32');
   const mask = tf.tensor2d(batch.mask, [n, batch.T - 1]);
+  const owner = tf.tensor2d(batch.owner, [2 * batch.pairs, n]);
   const refC = tf.tensor1d(batch.refChosen);
   const refR = tf.tensor1d(batch.refRejected);
   let parts: Record<string, tf.Scalar> = {};
@@ -241,7 +258,8 @@ export async function dpoStep(
       optimizer,
       () => {
         const { logp, entropy } = policyLogProbs(policy, tokens, temperature);
-        const seq = tf.sum(tf.mul(logp, mask), 1); // [2P]
+        const rowSums = tf.sum(tf.mul(logp, mask), 1, true); // [rows, 1]
+        const seq = tf.matMul(owner, rowSums).reshape([2 * batch.pairs]); // [2P, rows] x [rows, 1] -> [2P]
         const chosen = seq.slice([0], [batch.pairs]);
         const rejected = seq.slice([batch.pairs], [batch.pairs]);
         const r = dpoLoss(chosen, rejected, refC, refR, beta);
@@ -253,6 +271,6 @@ export async function dpoStep(
       () => parts,
     );
   } finally {
-    tf.dispose([tokens, mask, refC, refR]);
+    tf.dispose([tokens, mask, owner, refC, refR]);
   }
 }
