@@ -111,12 +111,17 @@ function onReport(r: RunReport): void {
         });
       });
       return;
-    case 'runError':
-      // Repeated NaN/Inf iterations: the fault banner explains and suggests; not an error notice.
-      if (haltEvent(s.events)) s.setRunStatus('paused');
+    case 'runError': {
+      // Repeated NaN/Inf iterations: the fault banner explains and suggests a live change, then
+      // Resume. Any other error ends the run as failed, its saved rows and checkpoint kept.
+      const halted = haltEvent(s.events) !== null;
+      if (halted) s.setRunStatus('paused');
       else s.failRun(r.message);
-      write(() => db.patchRun(id, { status: 'paused' }));
+      savedStatus = halted ? 'paused' : 'failed';
+      write(() => db.patchRun(id, { status: halted ? 'paused' : 'failed' }));
+      void flushWrites().then(refreshRuns);
       return;
+    }
   }
 }
 
@@ -216,54 +221,46 @@ export function startRun(paused = false): Promise<void> {
 }
 
 async function doStart(c: TrainClient, paused: boolean): Promise<void> {
-  {
-    const s = useApp.getState();
-    if (s.configErrors.length > 0) throw new Error('fix the setup first');
-    if (!s.baseModelsReady) throw new Error('the base models are still loading: try again in a moment');
-    if (s.sweepProgress) throw new Error('a sweep is running in the train worker: wait for it or stop it');
-    const config = s.config;
-    const runId = `run-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
-    const name = `${config.algorithm} · ${config.env.replace(/^minigrid\//, '')} · seed ${config.seed}`;
-    const base = await baseFor(config);
-    s.beginRun(runId, name, config.iterations, config.env);
-    resetSampleThinning();
-    savedStatus = paused ? 'paused' : 'running';
-    const meta: RunMeta = {
-      id: runId,
-      name,
-      createdAt: Date.now(),
-      updatedAt: Date.now(),
-      status: paused ? 'paused' : 'running',
-      config,
-      iteration: 0,
-      summary: null,
-      base: {
-        id: base.choice.kind === 'fresh' ? 'fresh' : base.label,
-        label: base.label,
-        untrained: base.untrained,
-      },
-      backend: null,
-      hasCheckpoint: false,
-    };
-    write(() => db.putRun(meta));
-    void refreshRuns();
-    try {
-      const { info, report } = await c.start(runId, config, base.choice, paused);
-      useApp.getState().setStartInfo(info);
-      useApp.getState().setBackendReady(report);
-      write(() =>
-        db.patchRun(runId, {
-          backend: report.backend,
-          base: { id: info.baseId, label: info.baseLabel, untrained: info.untrained },
-        }),
-      );
-    } catch (err) {
-      useApp.getState().failRun((err as Error).message);
-      useApp.getState().setRunStatus('failed');
-      write(() => db.patchRun(runId, { status: 'failed' }));
-      throw err;
-    }
+  const s = useApp.getState();
+  if (s.configErrors.length > 0) throw new Error('fix the setup first');
+  if (!s.baseModelsReady) throw new Error('the base models are still loading: try again in a moment');
+  if (s.sweepProgress) throw new Error('a sweep is running in the train worker: wait for it or stop it');
+  const config = s.config;
+  const runId = `run-${crypto.randomUUID()}`;
+  const name = `${config.algorithm} · ${config.env.replace(/^minigrid\//, '')} · seed ${config.seed}`;
+  // A new start clears what the last one said.
+  s.setNotice(null);
+  const base = await baseFor(config);
+  s.beginRun(runId, name, config.iterations, config.env);
+  resetSampleThinning();
+  savedStatus = paused ? 'paused' : 'running';
+  let started: Awaited<ReturnType<TrainClient['start']>>;
+  try {
+    started = await c.start(runId, config, base.choice, paused);
+  } catch (err) {
+    // Nothing was stored: a run that never had an iteration is shown as failed, not kept.
+    useApp.getState().failRun(`the run could not start: ${(err as Error).message}`);
+    return;
   }
+  const { info, report } = started;
+  useApp.getState().setStartInfo(info);
+  useApp.getState().setBackendReady(report);
+  // Stored once the worker has it: queued before any of its reports, so they find the record.
+  const meta: RunMeta = {
+    id: runId,
+    name,
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+    status: savedStatus === 'paused' ? 'paused' : 'running',
+    config,
+    iteration: 0,
+    summary: null,
+    base: { id: info.baseId, label: info.baseLabel, untrained: info.untrained },
+    backend: report.backend,
+    hasCheckpoint: false,
+  };
+  write(() => db.putRun(meta));
+  void refreshRuns();
 }
 
 export const pauseRun = () => guarded((c) => c.pause());
@@ -287,6 +284,7 @@ export const resetRun = () =>
   guarded(async (c) => {
     const { runId, runStatus } = useApp.getState();
     await c.reset();
+    useApp.getState().setNotice(null);
     // A run dropped mid-way is kept, as stopped (its last checkpoint is the periodic one).
     if (runId && runStatus !== 'finished' && runStatus !== 'failed')
       write(() => db.patchRun(runId, { status: 'stopped' }));

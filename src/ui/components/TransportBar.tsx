@@ -24,7 +24,8 @@ export function TransportBar() {
   const runPlanned = useApp((s) => s.planned);
   const configPlanned = useApp((s) => s.config.iterations);
   const rows = useApp((s) => s.rows);
-  const backend = useApp((s) => s.config.backend);
+  const backend = useApp((s) => s.values.backend);
+  const runError = useApp((s) => s.runError);
   const setField = useApp((s) => s.setField);
   const planned = status === 'idle' ? configPlanned : runPlanned;
   const ready = useApp((s) => s.baseModelsReady);
@@ -52,7 +53,14 @@ export function TransportBar() {
           className="primary"
           data-testid="btn-start"
           disabled={!canStart}
-          title={reason || (status === 'paused' ? 'Continue training' : 'Start a new run with this setup')}
+          title={
+            reason ||
+            (status === 'paused'
+              ? 'Continue training'
+              : status === 'failed'
+                ? 'Start a new run with this setup (a failed run is not resumed where it failed: its saved rows and last checkpoint stay in the run list, and the checkpoint can be chosen as the base model)'
+                : 'Start a new run with this setup')
+          }
           onClick={() => (status === 'paused' ? resumeRun() : startRun())}
         >
           {status === 'paused' ? 'Resume' : 'Start'}
@@ -109,12 +117,18 @@ export function TransportBar() {
           </span>
         </div>
         <div
-          className={`phase phase-${phase ?? 'idle'}`}
+          className={`phase phase-${status === 'failed' ? 'failed' : (phase ?? 'idle')}`}
           data-testid="phase"
-          data-phase={phase ?? 'idle'}
+          data-phase={status === 'failed' ? 'failed' : (phase ?? 'idle')}
           aria-live="polite"
         >
-          {status === 'stopping' ? 'Stopping after this iteration…' : phase ? PHASE_TEXT[phase] : 'Ready'}
+          {status === 'stopping'
+            ? 'Stopping after this iteration…'
+            : status === 'failed'
+              ? `Failed: ${runError ?? 'unknown error'}`
+              : phase
+                ? PHASE_TEXT[phase]
+                : 'Ready'}
         </div>
       </div>
       <label className="backend-override">

@@ -143,7 +143,9 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     });
   },
   finishRun: (summary) => set({ summary, runStatus: 'finished', phase: 'finished' }),
-  failRun: (runError) => set({ runError, runStatus: get().runId ? 'paused' : 'failed' }),
+  // A failed run cannot be resumed where it failed (the trainer's state after a failed
+  // iteration is not trusted); its rows and last checkpoint stay stored.
+  failRun: (runError) => set({ runError, runStatus: 'failed' }),
   clearRun: () => set({ ...empty }),
   openRun(data) {
     if (LIVE_STATUSES.has(get().runStatus)) return false;

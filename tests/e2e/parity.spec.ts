@@ -1,0 +1,89 @@
+// Parity (issue 17): the browser, as a person uses it — the built app, the shipped base models
+// from public/models (no route mocking), a preset button, Iterations 3, Backend wasm, Start,
+// then Export — writes the same metric rows as `npm run starpo -- train --preset <same>` on
+// WASM in Node: counts exactly, floats to 1e-6 relative; time, memory and throughput keys aside.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, type Page, test } from '@playwright/test';
+
+const run = promisify(execFile);
+const ITERATIONS = 3;
+
+type Row = Record<string, number>;
+
+/** Keys that measure the machine, not the run. */
+const MACHINE = /^(time|memory|perf)\//;
+
+async function cliRows(preset: string): Promise<Row[]> {
+  const out = await mkdtemp(join(tmpdir(), `starpo-parity-${preset}-`));
+  await run(
+    'npx',
+    [
+      'tsx',
+      'src/cli/main.ts',
+      'train',
+      '--preset',
+      preset,
+      '--iters',
+      String(ITERATIONS),
+      '--seed',
+      '1',
+    ].concat(['--backend', 'wasm', '--out', out, '--quiet']),
+    { timeout: 300_000 },
+  );
+  const text = await readFile(join(out, 'metrics.jsonl'), 'utf8');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Row);
+}
+
+async function browserRows(page: Page, preset: string): Promise<Row[]> {
+  await page.goto('/');
+  await page.getByTestId(`preset-${preset}`).click();
+  await page.getByTestId('field-iterations').fill(String(ITERATIONS));
+  await page.getByTestId('backend-override').selectOption('wasm');
+  await page.getByTestId('btn-start').click();
+  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 600_000 });
+  await page.getByTestId('tab-runs').click();
+  const item = page.getByTestId('run-item').first();
+  const download = page.waitForEvent('download');
+  await item.getByTestId('run-export').click();
+  const file = JSON.parse(await readFile(await (await download).path(), 'utf8')) as { rows: Row[] };
+  return file.rows;
+}
+
+function expectSameRows(browser: Row[], cli: Row[]): void {
+  expect(browser.length).toBe(ITERATIONS);
+  expect(cli.length).toBe(ITERATIONS);
+  for (let i = 0; i < ITERATIONS; i++) {
+    const b = browser[i] as Row;
+    const c = cli[i] as Row;
+    const keys = (r: Row) =>
+      Object.keys(r)
+        .filter((k) => !MACHINE.test(k))
+        .sort();
+    expect(keys(b), `iteration ${i}: metric keys`).toEqual(keys(c));
+    for (const k of keys(c)) {
+      const [x, y] = [b[k] as number, c[k] as number];
+      if (Number.isInteger(y) && Number.isInteger(x)) expect(x, `iteration ${i} ${k}`).toBe(y);
+      else
+        expect(Math.abs(x - y), `iteration ${i} ${k}: ${x} vs ${y}`).toBeLessThanOrEqual(
+          1e-6 * Math.max(1, Math.abs(y)),
+        );
+    }
+  }
+}
+
+for (const preset of ['echo-trap', 'bandit-starpo']) {
+  test(`the ${preset} preset gives the CLI's metric rows in the browser (WASM, seed 1, ${ITERATIONS} iterations)`, async ({
+    page,
+  }) => {
+    test.setTimeout(900_000);
+    const [cli, browser] = await Promise.all([cliRows(preset), browserRows(page, preset)]);
+    expectSameRows(browser, cli);
+  });
+}
