@@ -15,6 +15,7 @@ import {
   type FieldError,
   validateConfig,
 } from './config.js';
+import { memoryRefusal } from './model/memory.js';
 import { PRESETS } from './presets.js';
 import { ALGORITHMS } from './rl/algorithms.js';
 
@@ -36,7 +37,18 @@ export interface BaseLayer {
   settings: Partial<Record<(typeof EPISODE_KEYS)[number], number>>;
   /** Longest sequence the model's position table holds; null for an untrained base (built to fit). */
   context: number | null;
+  /** The model's vocabulary size, for the memory estimate (absent: unknown). */
+  vocab?: number;
 }
+
+/** The memory a run may use (core/model/memory.ts), when the caller knows its backend. */
+export interface MemoryBudget {
+  backend: string;
+  bytes: number;
+}
+
+/** Vocabulary assumed for the estimate when the base does not say (an untrained base's is small). */
+const UNKNOWN_VOCAB = 512;
 
 export interface ConfigLayers {
   /** The base model's layer; absent for an untrained base. */
@@ -86,16 +98,21 @@ export function episodeSettings(settings: Record<string, unknown> | undefined): 
  * pretrain and by runs; `settings` overrides them, e.g. a models-index entry) and its context.
  */
 export function manifestLayer(
-  manifest: { policy?: { config?: { context?: number } }; meta?: Record<string, unknown> },
+  manifest: {
+    policy?: { config?: { context?: number; vocabSize?: number } };
+    meta?: Record<string, unknown>;
+  },
   label: string,
   settings?: Record<string, unknown>,
 ): BaseLayer {
   const meta = manifest.meta?.settings as Record<string, unknown> | undefined;
   const context = manifest.policy?.config?.context;
+  const vocab = (manifest.policy?.config as { vocabSize?: unknown } | undefined)?.vocabSize;
   return {
     label,
     settings: episodeSettings({ ...meta, ...settings }),
     context: typeof context === 'number' ? context : null,
+    ...(typeof vocab === 'number' ? { vocab } : {}),
   };
 }
 
@@ -112,10 +129,15 @@ export function baseErrors(config: Config, base: BaseLayer | null | undefined): 
 
 /**
  * Merges the layers and validates the result (field ranges, cross-field rules, the base
- * model's limits). `knownEnvs`, when given, also checks the env id. Unknown preset names are
- * an error on `(preset)`; values are still returned for the form.
+ * model's limits and, with `memory`, whether its largest step fits the backend). `knownEnvs`,
+ * when given, also checks the env id. Unknown preset names are an error on `(preset)`; values
+ * are still returned for the form.
  */
-export function resolveConfig(layers: ConfigLayers, knownEnvs?: readonly string[]): Resolved {
+export function resolveConfig(
+  layers: ConfigLayers,
+  knownEnvs?: readonly string[],
+  memory?: MemoryBudget,
+): Resolved {
   const errors: FieldError[] = [];
   const preset = layers.preset ? PRESETS[layers.preset] : undefined;
   if (layers.preset && !preset)
@@ -149,12 +171,25 @@ export function resolveConfig(layers: ConfigLayers, knownEnvs?: readonly string[
   const r = validateConfig(values, knownEnvs);
   if (!r.ok) errors.push(...r.errors);
   else errors.push(...baseErrors(r.config, layers.base));
+  if (r.ok && memory && errors.length === 0) {
+    const refusal = memoryRefusal(
+      r.config,
+      layers.base?.vocab ?? UNKNOWN_VOCAB,
+      memory.backend,
+      memory.bytes,
+    );
+    if (refusal) errors.push({ field: 'groups', message: `this run ${refusal}` });
+  }
   return { values: values as unknown as Config, sources, errors };
 }
 
 /** `resolveConfig`, throwing one line per error (for the CLI and scripts). */
-export function resolveOrThrow(layers: ConfigLayers, knownEnvs?: readonly string[]): Config {
-  const r = resolveConfig(layers, knownEnvs);
+export function resolveOrThrow(
+  layers: ConfigLayers,
+  knownEnvs?: readonly string[],
+  memory?: MemoryBudget,
+): Config {
+  const r = resolveConfig(layers, knownEnvs, memory);
   if (r.errors.length > 0) throw new Error(r.errors.map((e) => `${e.field}: ${e.message}`).join('\n'));
   return r.values;
 }

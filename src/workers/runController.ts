@@ -10,6 +10,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../core/config.js';
 import { loadCheckpoint, saveCheckpoint } from '../core/model/checkpoint.js';
+import { estimateRunMemory, formatBytes, isOutOfMemory } from '../core/model/memory.js';
 import { copyWeights, disposeModel, modelVariables } from '../core/model/params.js';
 import { createTrainer, type RunModels } from '../core/rl/session.js';
 import type { Trainer } from '../core/rl/trainer.js';
@@ -58,6 +59,17 @@ function loadResume(models: RunModels, resume: ResumePoint): void {
 }
 
 type Post = (msg: FromTrainWorker, transfer?: Transferable[]) => void;
+
+/**
+ * A failed iteration in words: an out-of-memory says so, with the estimate of the run's largest
+ * step and what to lower (tfjs-wasm words it "table index is out of bounds").
+ */
+export function runErrorText(err: unknown, config: Config, backend: string, vocab?: number): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (!isOutOfMemory(err)) return message;
+  const e = estimateRunMemory(config, vocab ?? 512);
+  return `out of memory on ${backend} (${message}); its largest step needs about ${formatBytes(e.bytes)} (${e.phase}: ${e.rows} rows × ${e.T} tokens): lower groups, group size, the context length or the minibatch. Everything up to the last checkpoint is kept.`;
+}
 
 /** Owns at most one run at a time. */
 export class RunController {
@@ -212,7 +224,11 @@ export class RunController {
         this.onGpuFault(`a training iteration failed on the GPU: ${message}`);
         return;
       }
-      this.post({ type: 'runError', runId: r.runId, message });
+      this.post({
+        type: 'runError',
+        runId: r.runId,
+        message: runErrorText(err, r.config, r.backend, r.tokenizer.size),
+      });
     }
     r.batcher.flush();
     if (r.trainer.iteration >= r.trainer.config.iterations && !r.wantStop) await this.finish(r, 'completed');

@@ -14,6 +14,7 @@ import {
 } from '../../core/config.js';
 import { summaryFile } from '../../core/metrics/summaryFile.js';
 import { type CheckpointManifest, saveCheckpoint } from '../../core/model/checkpoint.js';
+import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
 import { findBaseModel } from '../../core/model/modelIndex.js';
 import { PRESETS } from '../../core/presets.js';
 import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
@@ -103,7 +104,12 @@ export async function resolveTrainConfig(
   const edits = { ...file, ...fromFlags } as Partial<Config>;
   const { env, modelSize } = layersEnv({ preset, edits });
   const base = envIds().includes(env) ? await lookupBase(env, modelSize) : null;
-  const r = resolveConfig({ base, preset, edits }, envIds());
+  // Node's 'auto' is WASM (nodeBackend.ts); its heap has the browser's limit.
+  const backend = edits.backend === undefined || edits.backend === 'auto' ? 'wasm' : edits.backend;
+  const r = resolveConfig({ base, preset, edits }, envIds(), {
+    backend,
+    bytes: BACKEND_MEMORY_BYTES[backend],
+  });
   if (r.errors.length > 0) {
     const byKey = new Map(FIELDS.map((f) => [f.key, f.flag]));
     throw new UsageError(

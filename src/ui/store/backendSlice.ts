@@ -30,7 +30,11 @@ export const createBackendSlice: StateCreator<AppState, [], [], BackendSlice> = 
   backendError: null,
   startupStatus: null,
   selfCheck: { running: false, results: [], maxAbsDiff: null, error: null },
-  setBackendReady: (report) => set({ backendStatus: 'ready', backendReport: report, backendError: null }),
+  setBackendReady: (report) => {
+    set({ backendStatus: 'ready', backendReport: report, backendError: null });
+    // The memory check of the setup depends on the backend in use.
+    get().resolveSetup();
+  },
   setBackendFailed: (message) => set({ backendStatus: 'failed', backendError: message }),
   setSelfCheck: (patch) => set({ selfCheck: { ...get().selfCheck, ...patch } }),
   setStartupStatus: (status) => set({ startupStatus: status }),

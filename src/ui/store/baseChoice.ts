@@ -51,6 +51,9 @@ export function baseLayerOf(base: ChosenBase): BaseLayer | null {
         label: `the base model ${base.entry.id}`,
         settings: episodeSettings(base.entry.settings),
         context: base.entry.settings.contextLength ?? null,
+        ...(typeof base.entry.pretrain.vocabulary === 'number'
+          ? { vocab: base.entry.pretrain.vocabulary }
+          : {}),
       };
     case 'run': {
       const c = base.run.config;

@@ -12,6 +12,7 @@ import {
   fieldByKey,
   parseFieldText,
 } from '../../core/config.js';
+import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
 import { EPISODE_KEYS, type FieldSource, layersEnv, resolveConfig } from '../../core/resolve.js';
 import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import { decodeHashFields } from '../../core/urlHash.js';
@@ -74,7 +75,12 @@ function resolved(
 ): Pick<ConfigSlice, 'config' | 'values' | 'sources' | 'preset' | 'edits' | 'drafts' | 'configErrors'> {
   const { env, modelSize } = layersEnv({ preset, edits });
   const base = baseLayerOf(chooseBase(s.baseChoice, env, modelSize, s.baseModels, s.storedRuns));
-  const r = resolveConfig({ base, preset, edits }, ENV_IDS);
+  // The memory budget of the backend a run will use: the one in use when 'auto' keeps it.
+  const backend =
+    (edits.backend ?? 'auto') === 'auto' ? (s.backendReport?.backend ?? 'wasm') : (edits.backend as string);
+  const bytes =
+    BACKEND_MEMORY_BYTES[backend as keyof typeof BACKEND_MEMORY_BYTES] ?? BACKEND_MEMORY_BYTES.wasm;
+  const r = resolveConfig({ base, preset, edits }, ENV_IDS, { backend, bytes });
   const draftErrors: FieldError[] = [];
   for (const [key, text] of Object.entries(drafts)) {
     const f = fieldByKey.get(key);

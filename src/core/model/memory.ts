@@ -1,0 +1,105 @@
+// How much memory a run's largest step needs, estimated before Start (issue 17: a config whose
+// rollouts × context would not fit the backend is refused with the estimate and what to lower),
+// and an out-of-memory error said in those words when it happens anyway. The estimate counts the
+// float32 tensors alive at the peak of each phase, worst case (every row padded to the context):
+//   update  — b rows × T tokens: the one-hot input and the logits with their softmax and
+//             gradient (4 × b·T·V), per layer the activations kept for the backward pass
+//             (~16 × b·T·D) and the attention scores, weights and their gradients (3 × b·H·T²);
+//   scoring — the same forward without gradients, in chunks of SCORE_CHUNK rows (2 × b·T·V + …);
+//   rollout — the KV cache of every active row (2 × L × rows × T × D) and one step's logits.
+// It is an estimate, not an accounting: tfjs keeps intermediate copies of its own.
+import type { Config } from '../config.js';
+import { MODEL_PRESETS } from './config.js';
+
+/** Rows per scoring chunk (core/model/scoring.ts scores 32 rows at a time). */
+export const SCORE_CHUNK = 32;
+
+/**
+ * Peak bytes each backend is trusted with. WASM: tfjs-wasm's 32-bit heap tops out at 4 GiB and
+ * its allocations beyond ~2 GiB fail as "table index is out of bounds", so 1.5 GiB. WebGPU: a
+ * conservative share of a discrete GPU's memory (most adapters cap one buffer at 1–2 GiB). CPU:
+ * the JavaScript heap of a tab.
+ */
+export const BACKEND_MEMORY_BYTES: Readonly<Record<'wasm' | 'webgpu' | 'cpu', number>> = {
+  wasm: 1.5 * 2 ** 30,
+  webgpu: 2 * 2 ** 30,
+  cpu: 2 * 2 ** 30,
+};
+
+export interface MemoryEstimate {
+  bytes: number;
+  /** The phase with the peak. */
+  phase: 'update' | 'scoring' | 'rollout';
+  /** Rows of that phase's largest batch and the tokens each is padded to. */
+  rows: number;
+  T: number;
+}
+
+/** Training windows per trajectory: turns in windows of `historyTurns` (ppo-turn: one per turn). */
+function windowsPerTrajectory(c: Config): number {
+  const history = c.advantage === 'turn-gae' ? 1 : c.historyTurns;
+  return Math.ceil(c.maxTurns / Math.max(1, Math.min(history, c.maxTurns)));
+}
+
+/** The largest step of a run of `config` with a vocabulary of `vocab` tokens. */
+export function estimateRunMemory(c: Config, vocab: number): MemoryEstimate {
+  const { dModel: D, nLayers: L, nHeads: H } = MODEL_PRESETS[c.modelSize];
+  const T = c.contextLength;
+  const V = vocab;
+  const rolled = Math.ceil(c.groups * c.groupSize * (c.filterMode === 'oversample' ? 1 / c.filterRatio : 1));
+  const kept =
+    c.filterMode === 'subsample'
+      ? Math.ceil(rolled * c.filterRatio)
+      : Math.min(rolled, c.groups * c.groupSize);
+  const samples = kept * windowsPerTrajectory(c);
+  const stepRows =
+    c.stepsPerIteration > 0
+      ? Math.ceil(samples / c.stepsPerIteration)
+      : c.algorithm === 'dpo-online'
+        ? Math.min(samples, 2 * Math.max(1, Math.floor(c.minibatch / 2)))
+        : Math.min(samples, c.minibatch);
+  const floats = (rows: number, grad: boolean) =>
+    rows * T * ((grad ? 4 : 2) * V + L * ((grad ? 16 : 6) * D + (grad ? 3 : 1) * H * T));
+  const phases: MemoryEstimate[] = [
+    { phase: 'update', rows: stepRows, T, bytes: 4 * floats(stepRows, true) },
+    {
+      phase: 'scoring',
+      rows: Math.min(SCORE_CHUNK, samples),
+      T,
+      bytes: 4 * floats(Math.min(SCORE_CHUNK, samples), false),
+    },
+    { phase: 'rollout', rows: rolled, T, bytes: 4 * rolled * (2 * L * T * D + 2 * V) },
+  ];
+  return phases.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+}
+
+/** "1.2 GiB", "640 MiB". */
+export function formatBytes(bytes: number): string {
+  return bytes >= 2 ** 30
+    ? `${(bytes / 2 ** 30).toFixed(1)} GiB`
+    : `${Math.max(1, Math.round(bytes / 2 ** 20))} MiB`;
+}
+
+/** What to lower for the phase that does not fit. */
+function whatToLower(e: MemoryEstimate): string {
+  if (e.phase === 'rollout') return 'lower groups, group size or the context length';
+  if (e.phase === 'scoring') return 'lower the context length or use a smaller model';
+  return 'raise steps per iteration or lower the minibatch (fewer rows per step), or lower groups, group size or the context length';
+}
+
+/**
+ * The refusal for a config whose peak does not fit `budget` bytes on `backend` ('' when it fits).
+ */
+export function memoryRefusal(c: Config, vocab: number, backend: string, budget: number): string {
+  const e = estimateRunMemory(c, vocab);
+  if (e.bytes <= budget) return '';
+  return `needs about ${formatBytes(e.bytes)} at its largest step (${e.phase}: ${e.rows} rows × ${e.T} tokens, vocabulary ${vocab}) — more than the ${formatBytes(budget)} ${backend} can hold: ${whatToLower(e)}`;
+}
+
+/** Whether an error from tfjs is the backend running out of memory (WASM heap, GPU, JS heap). */
+export function isOutOfMemory(err: unknown): boolean {
+  const m = err instanceof Error ? `${err.name} ${err.message}` : String(err);
+  return /table index is out of bounds|memory access out of bounds|out of memory|cannot allocate|allocation failed|WebAssembly\.Memory|maximum memory size|invalid typed array length|OperationError.*memory/i.test(
+    m,
+  );
+}
