@@ -1,0 +1,35 @@
+// The first thing every user does (issue 17): open the built app and press Start without
+// touching anything. The page as loaded is the echo-trap experiment on the shipped DoorKey base
+// model (no route mocking); it must train — iterations count up, training success is above 0 —
+// on the backend auto chose, which here (a software WebGPU adapter only) must be WASM.
+import { expect, test } from '@playwright/test';
+import { iteration } from './helpers.js';
+
+test('Start on the page as loaded trains the echo-trap preset from the DoorKey base on WASM', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto('/');
+  await expect(page.getByTestId('preset-echo-trap')).toHaveAttribute('aria-pressed', 'true');
+  // The form shows the base model's episode settings, marked as such.
+  await expect(page.getByTestId('field-contextLength')).toHaveValue('256');
+  await expect(page.getByTestId('source-contextLength')).toHaveText('base model');
+  await expect(page.getByTestId('field-maxTurns')).toHaveValue('3');
+  await expect(page.getByTestId('btn-start')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('btn-start').click();
+  await expect.poll(() => iteration(page), { timeout: 240_000 }).toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId('status-line')).toContainText('Backend: wasm');
+  await expect(page.getByTestId('status-line')).toContainText('renders in software');
+  await expect(page.getByTestId('status-line')).toContainText('base model minigrid-doorkey-5x5-nano');
+  const success = await page.evaluate(() => {
+    const m = document.body.innerText.match(/Success \(train\)\s*([0-9.]+)/);
+    return m ? Number(m[1]) : -1;
+  });
+  expect(success).toBeGreaterThan(0);
+  await expect(page.locator('[role=alert]')).toHaveCount(0);
+  await page.getByTestId('btn-stop').click();
+  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 120_000 });
+  expect(errors).toEqual([]);
+});
