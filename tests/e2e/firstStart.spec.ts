@@ -23,10 +23,8 @@ test('Start on the page as loaded trains the echo-trap preset from the DoorKey b
   await expect(page.getByTestId('status-line')).toContainText('Backend: wasm');
   await expect(page.getByTestId('status-line')).toContainText('renders in software');
   await expect(page.getByTestId('status-line')).toContainText('base model minigrid-doorkey-5x5-nano');
-  const success = await page.evaluate(() => {
-    const m = document.body.innerText.match(/Success \(train\)\s*([0-9.]+)/);
-    return m ? Number(m[1]) : -1;
-  });
+  const legend = page.getByTestId('chart-success').getByTestId('legend-value').first();
+  const success = Number((await legend.textContent())?.trim());
   expect(success).toBeGreaterThan(0);
   await expect(page.locator('[role=alert]')).toHaveCount(0);
   await page.getByTestId('btn-stop').click();
