@@ -228,11 +228,12 @@ function decodeCheckpoint(c: z.infer<typeof checkpointSchema>): StoredCheckpoint
 }
 
 /**
- * A file's config: fields added to the config after the file was written take their defaults
- * (as the CLI completes a config file), so older runs and the tour's recordings still open; a
+ * A file's config (run files, sweep bundles): fields added to the config after the file was
+ * written take their defaults (as the CLI completes a config file), so older runs, sweeps and the
+ * tour's recordings still open; a
  * config that does not even name its env and algorithm, or has a bad value, is refused.
  */
-function fileConfig(raw: unknown): ReturnType<typeof completeConfig> {
+export function fileConfig(raw: unknown): ReturnType<typeof completeConfig> {
   const named = (k: string) => typeof raw === 'object' && raw !== null && k in raw;
   const missing = ['env', 'algorithm'].filter((k) => !named(k));
   if (missing.length > 0)

@@ -4,9 +4,10 @@
 // the table.json content plus every run's files — which the browser exports and imports, and
 // which `starpo sweep-bundle` makes from a CLI sweep directory. Pure: no DOM, no Node.
 import { z } from 'zod';
-import { type Config, formatErrors, validateConfig } from '../../core/config.js';
+import { type Config, formatErrors } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
+import { fileConfig } from '../runs/runFile.js';
 
 export const SWEEP_BUNDLE_FORMAT = 'starpo-sweep-bundle';
 
@@ -168,7 +169,7 @@ export function parseBundle(text: string): ParsedBundle {
   }
   const runs: SweepRunFiles[] = [];
   for (const [i, run] of r.data.runs.entries()) {
-    const cfg = validateConfig(run.config);
+    const cfg = fileConfig(run.config);
     if (!cfg.ok) return { ok: false, message: `runs.${i}.config: ${formatErrors(cfg.errors)}` };
     const [preset, algo, seedPart] = run.path.split('/') as [string, string, string];
     const metrics = run.metrics.map((row) => {
