@@ -56,7 +56,8 @@ export function estimateRunMemory(c: Config, vocab: number): MemoryEstimate {
     c.stepsPerIteration > 0
       ? Math.ceil(samples / c.stepsPerIteration)
       : c.algorithm === 'dpo-online'
-        ? Math.min(samples, 2 * Math.max(1, Math.floor(c.minibatch / 2)))
+        ? // pairs of whole trajectories, each with all its history windows
+          Math.min(samples, 2 * Math.max(1, Math.floor(c.minibatch / 2)) * windowsPerTrajectory(c))
         : Math.min(samples, c.minibatch);
   const floats = (rows: number, grad: boolean) =>
     rows * T * ((grad ? 4 : 2) * V + L * ((grad ? 16 : 6) * D + (grad ? 3 : 1) * H * T));
