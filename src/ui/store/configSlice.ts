@@ -12,13 +12,12 @@ import {
   fieldByKey,
   parseFieldText,
 } from '../../core/config.js';
-import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
-import { EPISODE_KEYS, type FieldSource, layersEnv, resolveConfig } from '../../core/resolve.js';
+import { EPISODE_KEYS, type FieldSource, resolveConfig } from '../../core/resolve.js';
 import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import { decodeHashFields } from '../../core/urlHash.js';
 import { envIds } from '../../envs/registry.js';
-import { baseLayerOf, chooseBase } from './baseChoice.js';
 import type { AppState } from './index.js';
+import { setupLayers } from './setupLayers.js';
 
 /** The experiment the page opens with: the echo-trap preset, ready to Start. */
 export const START_PRESET = 'echo-trap';
@@ -73,14 +72,8 @@ function resolved(
   edits: Partial<Config>,
   drafts: Record<string, string>,
 ): Pick<ConfigSlice, 'config' | 'values' | 'sources' | 'preset' | 'edits' | 'drafts' | 'configErrors'> {
-  const { env, modelSize } = layersEnv({ preset, edits });
-  const base = baseLayerOf(chooseBase(s.baseChoice, env, modelSize, s.baseModels, s.storedRuns));
-  // The memory budget of the backend a run will use: the one in use when 'auto' keeps it.
-  const backend =
-    (edits.backend ?? 'auto') === 'auto' ? (s.backendReport?.backend ?? 'wasm') : (edits.backend as string);
-  const bytes =
-    BACKEND_MEMORY_BYTES[backend as keyof typeof BACKEND_MEMORY_BYTES] ?? BACKEND_MEMORY_BYTES.wasm;
-  const r = resolveConfig({ base, preset, edits }, ENV_IDS, { backend, bytes });
+  const layers = setupLayers(s, preset, edits);
+  const r = resolveConfig(layers, ENV_IDS, layers.memory);
   const draftErrors: FieldError[] = [];
   for (const [key, text] of Object.entries(drafts)) {
     const f = fieldByKey.get(key);

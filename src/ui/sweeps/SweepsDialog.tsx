@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { fieldByKey } from '../../core/config.js';
 import { useApp } from '../store/index.js';
+import { setupLayers } from '../store/setupLayers.js';
 import { importBundle } from './bundleImport.js';
 import { SweepResults } from './SweepResults.js';
 import { makeBundle, type SweepAxis } from './sweepBundle.js';
@@ -82,7 +83,8 @@ function NewSweep() {
     const it = Number(iters);
     if (!Number.isInteger(it) || it < 1 || it > 100000)
       throw new Error('iterations per run: a whole number from 1');
-    plan = planSweep({ ...config, iterations: it }, axes, seedList);
+    const setup = setupLayers(useApp.getState());
+    plan = planSweep({ ...setup, edits: { ...setup.edits, iterations: it } }, axes, seedList);
   } catch (err) {
     problem = (err as Error).message;
   }
@@ -236,6 +238,11 @@ export function SweepsDialog() {
                     {s.status} · {s.runs.length}
                     {s.planned ? `/${s.planned}` : ''} runs
                   </span>
+                  {s.reason ? (
+                    <span className="field-error" data-testid="sweep-reason">
+                      {s.reason}
+                    </span>
+                  ) : null}
                   <span className="run-actions">
                     <button
                       type="button"

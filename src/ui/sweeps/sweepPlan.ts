@@ -1,16 +1,10 @@
 // Planning an in-browser sweep: up to two hyperparameters with a few values each × seeds, on top
-// of the current setup. Each run's config is validated by core's schema (an algorithm axis
-// applies that algorithm's switches first, as the setup form does) and placed in the CLI's
-// layout <preset>/<algo>/seed-<s>, the preset naming the non-algorithm axis values.
-import {
-  type Config,
-  FIELDS,
-  type FieldError,
-  fieldByKey,
-  parseFieldText,
-  validateConfig,
-} from '../../core/config.js';
-import { applyAlgorithm } from '../../core/rl/algorithms.js';
+// of the current setup. Each run's config is resolved as the setup's is (core/resolve.ts: the
+// base model's settings, the preset, the user's edits, then the cell's values) and placed in
+// the CLI's layout <preset>/<algo>/seed-<s>, the preset naming the non-algorithm axis values.
+import { type Config, FIELDS, type FieldError, fieldByKey, parseFieldText } from '../../core/config.js';
+import { type BaseLayer, type MemoryBudget, resolveConfig } from '../../core/resolve.js';
+import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import { runPath, type SweepAxis } from './sweepBundle.js';
 
 /** Fields that make sense as sweep axes (not the seed: seeds are their own dimension). */
@@ -61,8 +55,24 @@ function typed(key: string, value: string): unknown {
   return f ? parseFieldText(f, value) : value;
 }
 
-/** Every run of the sweep (axis 1 outermost, seeds innermost); throws on an invalid cell. */
-export function planSweep(base: Config, axes: readonly SweepAxis[], seeds: readonly number[]): PlannedRun[] {
+/** The setup a sweep varies: its layers as the setup panel holds them (core/resolve.ts). */
+export interface SweepSetup {
+  preset: string | null;
+  edits: Partial<Config>;
+  base: BaseLayer | null;
+  memory?: MemoryBudget;
+}
+
+/**
+ * Every run of the sweep (axis 1 outermost, seeds innermost), each resolved as the setup is —
+ * the cell's values and the seed as edits over the setup's (an algorithm cell sets its
+ * switches, as choosing it in the form does); throws on an invalid cell, naming it.
+ */
+export function planSweep(
+  setup: SweepSetup,
+  axes: readonly SweepAxis[],
+  seeds: readonly number[],
+): PlannedRun[] {
   if (axes.length > 2) throw new Error('at most two axes');
   const cells: Record<string, string>[] = [{}];
   for (const axis of axes) {
@@ -72,6 +82,7 @@ export function planSweep(base: Config, axes: readonly SweepAxis[], seeds: reado
   }
   const total = cells.length * seeds.length;
   if (total > MAX_SWEEP_RUNS) throw new Error(`${total} runs: at most ${MAX_SWEEP_RUNS} in the browser`);
+  const switches = Object.keys(ALGORITHMS['starpo-ppo'].switches);
   const runs: PlannedRun[] = [];
   for (const cell of cells) {
     const preset =
@@ -79,21 +90,26 @@ export function planSweep(base: Config, axes: readonly SweepAxis[], seeds: reado
         .filter(([k]) => k !== 'algorithm')
         .map(([k, v]) => `${k}=${v}`)
         .join(',') || 'custom';
+    const own = Object.fromEntries(Object.entries(cell).map(([k, v]) => [k, typed(k, v)]));
+    const kept = cell.algorithm
+      ? Object.fromEntries(Object.entries(setup.edits).filter(([k]) => !switches.includes(k)))
+      : setup.edits;
     for (const seed of seeds) {
-      let candidate: Config = { ...base, seed };
-      if (cell.algorithm) candidate = applyAlgorithm(candidate, cell.algorithm as Config['algorithm']);
-      for (const [k, v] of Object.entries(cell)) candidate = { ...candidate, [k]: typed(k, v) };
-      const r = validateConfig(candidate);
-      if (!r.ok)
+      const r = resolveConfig(
+        { base: setup.base, preset: setup.preset, edits: { ...kept, ...own, seed } as Partial<Config> },
+        undefined,
+        setup.memory,
+      );
+      if (r.errors.length > 0)
         throw new Error(
           `${preset} seed ${seed}: ${r.errors.map((e: FieldError) => `${e.field} ${e.message}`).join('; ')}`,
         );
       runs.push({
-        path: runPath(preset, r.config.algorithm, seed),
+        path: runPath(preset, r.values.algorithm, seed),
         preset,
-        algo: r.config.algorithm,
+        algo: r.values.algorithm,
         seed,
-        config: r.config,
+        config: r.values,
       });
     }
   }

@@ -96,7 +96,7 @@ export async function runSweep(
     throw new Error('stop the current run first: the train worker runs one thing at a time');
   cancelled = false;
   const record: SweepRecord = {
-    id: `sweep-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`,
+    id: `sweep-${crypto.randomUUID()}`,
     name,
     createdAt: Date.now(),
     status: 'running',
@@ -124,8 +124,10 @@ export async function runSweep(
     record.status = cancelled ? 'stopped' : 'finished';
   } catch (err) {
     record.status = 'stopped';
-    if (!cancelled)
-      useApp.getState().setNotice({ kind: 'error', text: `The sweep stopped: ${(err as Error).message}` });
+    if (!cancelled) {
+      record.reason = `stopped at run ${record.runs.length + 1} of ${plan.length}: ${(err as Error).message}`;
+      useApp.getState().setNotice({ kind: 'error', text: `The sweep ${record.reason}` });
+    }
   } finally {
     await putSweep(record);
     useApp.getState().setSweeps({ sweepProgress: null });

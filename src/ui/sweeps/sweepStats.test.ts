@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.js';
 import { inferAxes, makeBundle, parseBundle } from './sweepBundle.js';
-import { parseAxis, parseSeeds, planSweep } from './sweepPlan.js';
+import { parseAxis, parseSeeds, planSweep, type SweepSetup } from './sweepPlan.js';
 import { finalByValue, heatmap, resultRows, type SweepRun, sortRows } from './sweepStats.js';
 
 const base = defaultConfig();
+/** The page's start: the echo-trap preset over a DoorKey-like base (context 256). */
+const setup: SweepSetup = {
+  preset: 'echo-trap',
+  edits: {},
+  base: { label: 'the base model doorkey', settings: { contextLength: 256, historyTurns: 1 }, context: 256 },
+};
 const run = (
   lr: number,
   temperature: number,
@@ -24,7 +30,7 @@ const run = (
 describe('planSweep', () => {
   it('crosses two axes with seeds, validates, and names runs in the CLI layout', () => {
     const plan = planSweep(
-      base,
+      setup,
       [parseAxis('lr', '0.001, 0.01'), parseAxis('algorithm', 'starpo-grpo,starpo-s')],
       [1, 2],
     );
@@ -35,13 +41,26 @@ describe('planSweep', () => {
     expect(plan[2]?.config.klCoef).toBe(0);
     expect(plan[0]?.config.advantage).toBe('grpo');
     expect(plan[7]?.config.lr).toBe(0.01);
+    // Resolved as the setup is: the base model's episode settings, then the preset.
+    expect(plan[0]?.config.contextLength).toBe(256);
+    expect(plan[0]?.config.groups).toBe(4);
+  });
+
+  it('names a cell the base model cannot run', () => {
+    expect(() => planSweep(setup, [parseAxis('contextLength', '256, 512')], [1])).toThrow(
+      /contextLength=512 seed 1: contextLength must be at most 256/,
+    );
   });
 
   it('refuses bad values, naming the field', () => {
     expect(() => parseAxis('lr', '0.01, fast')).toThrow(/lr/);
     expect(() => parseAxis('lr', '0.01, 0.01')).toThrow(/repeated/);
     expect(() =>
-      planSweep(base, [parseAxis('groups', '1,2,3,4,5,6,7,8'), parseAxis('lr', '0.1,0.01,0.001')], [1, 2, 3]),
+      planSweep(
+        setup,
+        [parseAxis('groups', '1,2,3,4,5,6,7,8'), parseAxis('lr', '0.1,0.01,0.001')],
+        [1, 2, 3],
+      ),
     ).toThrow(/at most 64/);
     expect(parseSeeds('3')).toEqual([1, 2, 3]);
     expect(parseSeeds('4, 9')).toEqual([4, 9]);

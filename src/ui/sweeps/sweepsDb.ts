@@ -16,6 +16,8 @@ export interface SweepRecord {
   /** Runs planned (0 for imports). */
   planned: number;
   runs: SweepRunFiles[];
+  /** Why it stopped before its plan was done (absent when it finished or was cancelled). */
+  reason?: string;
 }
 
 interface SweepsSchema extends DBSchema {

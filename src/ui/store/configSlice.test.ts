@@ -1,0 +1,107 @@
+// The setup as its layers (issue 17): the page opens on the echo-trap preset over the shipped
+// base model's episode settings; an invalid edit stays (with its error) when another field is
+// edited; a new env shows its own base model's settings; a bad URL hash keeps its valid fields
+// and names every bad one.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { BaseModelEntry } from '../../core/model/modelIndex.js';
+import { START_PRESET } from './configSlice.js';
+import { useApp } from './index.js';
+
+const entry = (env: string, id: string, settings: Record<string, number>): BaseModelEntry => ({
+  id,
+  env,
+  size: 'nano',
+  manifest: `${id}.json`,
+  blob: `${id}.bin`,
+  params: 1,
+  greedySuccess: 0.4,
+  sampledSuccess: 0.2,
+  settings,
+  pretrain: { vocabulary: 80 },
+});
+
+const MODELS = [
+  entry('minigrid/DoorKey-5x5', 'doorkey', {
+    contextLength: 256,
+    maxTurns: 3,
+    maxActionsPerTurn: 5,
+    maxActionsPerTraj: 15,
+    historyTurns: 1,
+    maxTokensPerTurn: 40,
+  }),
+  entry('frozenlake/FrozenLake-4x4', 'lake', {
+    contextLength: 256,
+    maxTurns: 5,
+    maxActionsPerTurn: 2,
+    maxActionsPerTraj: 10,
+    historyTurns: 1,
+    maxTokensPerTurn: 40,
+  }),
+];
+
+const s = () => useApp.getState();
+const error = (field: string) => s().configErrors.find((e) => e.field === field)?.message;
+
+beforeEach(() => {
+  s().setBaseChoice('auto');
+  s().applyPreset(START_PRESET);
+  s().setBaseModels(MODELS);
+});
+
+describe('the setup as layers', () => {
+  it('opens on the echo-trap preset with the base model’s episode settings, marked', () => {
+    expect(s().preset).toBe('echo-trap');
+    expect(s().configErrors).toEqual([]);
+    expect(s().config.contextLength).toBe(256);
+    expect(s().config.historyTurns).toBe(1);
+    expect(s().sources.contextLength).toBe('base');
+    expect(s().sources.lr).toBe('preset');
+  });
+
+  it('refuses a context the base model cannot read, at the field, keeping the runnable config', () => {
+    s().setField('contextLength', '512');
+    expect(error('contextLength')).toMatch(/must be at most 256: the base model doorkey reads 256 tokens/);
+    expect(s().values.contextLength).toBe(512);
+    expect(s().config.contextLength).toBe(256);
+  });
+
+  it('keeps an invalid edit, and its error, when another field is edited', () => {
+    s().setField('groups', '3.7');
+    expect(error('groups')).toBe('must be a whole number from 1 to 128');
+    s().setField('seed', '5');
+    expect(s().values.groups).toBe(3.7);
+    expect(error('groups')).toBe('must be a whole number from 1 to 128');
+    expect(s().values.seed).toBe(5);
+    s().setField('groups', '6');
+    expect(s().configErrors).toEqual([]);
+    expect(s().config.groups).toBe(6);
+    expect(s().config.seed).toBe(5);
+  });
+
+  it('shows the new env’s base-model settings when the env changes', () => {
+    s().setField('maxTurns', '2');
+    s().setField('env', 'frozenlake/FrozenLake-4x4');
+    expect(s().config.maxTurns).toBe(5);
+    expect(s().config.maxActionsPerTurn).toBe(2);
+    expect(s().sources.maxTurns).toBe('base');
+  });
+
+  it('a preset drops earlier edits but keeps the backend choice', () => {
+    s().setField('backend', 'wasm');
+    s().setField('lr', '0.01');
+    s().applyPreset('stable');
+    expect(s().config.algorithm).toBe('starpo-s');
+    expect(s().config.lr).not.toBe(0.01);
+    expect(s().config.backend).toBe('wasm');
+  });
+
+  it('a URL hash keeps its valid fields and names every bad one', () => {
+    const errors = s().loadHash('#seed=9&colour=red&groups=abc&lr=0.002');
+    expect(errors.map((e) => e.field).sort()).toEqual(['colour', 'groups']);
+    expect(s().values.seed).toBe(9);
+    expect(s().values.lr).toBe(0.002);
+    expect(s().drafts.groups).toBe('abc');
+    // Still the echo-trap experiment underneath, on the base model's settings.
+    expect(s().values.contextLength).toBe(256);
+  });
+});
