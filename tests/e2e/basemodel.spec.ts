@@ -1,41 +1,36 @@
-// A shipped base model (served here from tests/fixtures, as public/models would serve it) is
-// offered for its env, chosen by default, and the run starts from it; other envs say plainly
-// that they start untrained.
-import { readFile } from 'node:fs/promises';
+// The shipped base models (public/models, no mocking): each env with one offers it by default,
+// with its episode settings in the fields marked as the base model's; an edit it cannot run is
+// refused at the field; envs without one say plainly that they start untrained, and do.
 import { expect, test } from '@playwright/test';
-import { openTiny, points } from './helpers.js';
+import { points } from './helpers.js';
 
-const fixture = (name: string) => readFile(new URL(`../fixtures/${name}`, import.meta.url));
-
-test('a listed base model is used for its env; other envs start untrained', async ({ page }) => {
-  const index = [
-    {
-      id: 'fixture-empty',
-      env: 'minigrid/Empty-5x5',
-      size: 'nano',
-      manifest: 'base-fixture.json',
-      blob: 'base-fixture.bin',
-      greedySuccess: 0.2,
-      sampledSuccess: 0.25,
-    },
-  ];
-  await page.route('**/models/index.json', (r) => r.fulfill({ json: index }));
-  await page.route('**/models/base-fixture.json', async (r) =>
-    r.fulfill({ body: await fixture('base-fixture.json'), contentType: 'application/json' }),
+test('each env offers its shipped base model and its settings; envs without one start untrained', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(page.getByTestId('field-base')).toHaveValue('model:minigrid-doorkey-5x5-nano');
+  await expect(page.getByTestId('base-help')).toContainText('contextLength 256');
+  await page.getByTestId('field-contextLength').fill('512');
+  await expect(page.getByTestId('field-error-contextLength')).toContainText(
+    'must be at most 256: the base model minigrid-doorkey-5x5-nano reads 256 tokens',
   );
-  await page.route('**/models/base-fixture.bin', async (r) =>
-    r.fulfill({ body: await fixture('base-fixture.bin'), contentType: 'application/octet-stream' }),
-  );
-  await openTiny(page, { contextLength: '128' });
-  await expect(page.getByTestId('field-base')).toHaveValue('model:fixture-empty');
-  await page.getByTestId('btn-start').click();
-  await expect.poll(() => points(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
-  await expect(page.getByTestId('run-base')).toHaveAttribute('data-untrained', 'false');
-  await expect(page.getByTestId('run-base')).toContainText('fixture-empty');
-  await page.getByTestId('btn-reset').click();
-  await expect(page.getByTestId('iteration')).toHaveAttribute('data-iteration', '0');
+  await expect(page.getByTestId('btn-start')).toBeDisabled();
 
-  await page.getByTestId('field-env').selectOption('minigrid/DoorKey-5x5');
+  await page.getByTestId('field-env').selectOption('frozenlake/FrozenLake-4x4');
+  await expect(page.getByTestId('field-base')).toHaveValue('model:frozenlake-frozenlake-4x4-nano');
+  await expect(page.getByTestId('field-maxTurns')).toHaveValue('5');
+  await expect(page.getByTestId('source-maxTurns')).toHaveText('base model');
+  // The new env's base reads 256 tokens too: its own setting replaced the refused edit.
+  await expect(page.getByTestId('field-contextLength')).toHaveValue('256');
+  await expect(page.getByTestId('field-error-contextLength')).toHaveCount(0);
+
+  await page.getByTestId('preset-tiny').click();
   await expect(page.getByTestId('field-base')).toHaveValue('');
   await expect(page.getByTestId('untrained-base')).toContainText('no base model exists for this environment');
+  await page.getByTestId('backend-override').selectOption('wasm');
+  await page.getByTestId('btn-start').click();
+  await expect.poll(() => points(page), { timeout: 120_000 }).toBeGreaterThanOrEqual(1);
+  await expect(page.getByTestId('run-base')).toHaveAttribute('data-untrained', 'true');
+  await page.getByTestId('btn-reset').click();
+  await expect(page.getByTestId('iteration')).toHaveAttribute('data-iteration', '0');
 });
