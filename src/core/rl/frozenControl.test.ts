@@ -61,6 +61,8 @@ async function train(algo: Config['algorithm'], lr: number): Promise<Moved> {
     evalPool: new InProcessEnvPool(() => new SideEnv()),
     callbacks: { onMetrics: (r) => rows.push(r) },
   });
+  // The echo-trap detector's noise bound is sized to this run's P × N = 2 × 4 rollouts.
+  expect(trainer.detector.options.rollouts).toBe(8);
   const policyBefore = await snapshot(policy);
   const criticBefore = await snapshot(critic);
   await trainer.run();

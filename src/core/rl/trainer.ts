@@ -6,7 +6,12 @@
 import * as tf from '@tensorflow/tfjs';
 import { now } from '../clock.js';
 import { type Config, FIELDS, formatErrors, validateConfig } from '../config.js';
-import { type EchoEvent, EchoTrapDetector, type RunSummary } from '../metrics/detector.js';
+import {
+  detectorOptionsFor,
+  type EchoEvent,
+  EchoTrapDetector,
+  type RunSummary,
+} from '../metrics/detector.js';
 import type { MetricRow } from '../metrics/keys.js';
 import { miPairs, reasoningMi } from '../metrics/mi.js';
 import { rolloutMetrics } from '../metrics/rolloutMetrics.js';
@@ -85,7 +90,8 @@ export const LIVE_FIELDS: ReadonlySet<string> = new Set(FIELDS.filter((f) => f.l
 export class Trainer {
   config: Config;
   iteration = 0;
-  readonly detector = new EchoTrapDetector();
+  /** The echo-trap detector, its noise bound sized to this run's P × N rollouts per iteration. */
+  readonly detector: EchoTrapDetector;
   private readonly tok: Tokenizer;
   private readonly policy: Model;
   private readonly reference: Model;
@@ -115,6 +121,7 @@ export class Trainer {
 
   constructor(setup: TrainerSetup) {
     this.config = setup.config;
+    this.detector = new EchoTrapDetector(detectorOptionsFor(setup.config));
     this.tok = setup.tokenizer;
     this.policy = setup.policy;
     this.reference = cloneModel(setup.policy, false);
