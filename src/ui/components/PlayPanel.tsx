@@ -1,5 +1,5 @@
-// "Play it yourself" (REINFORCEjs' WaterWorld): the env of the setup, playable with clicks or
-// the keyboard under the setup's episode rules (turns, actions per turn, action budget:
+// "Play it yourself" (REINFORCEjs' WaterWorld): the env the setup shows, playable with clicks
+// or the keyboard under the setup's episode rules (turns, actions per turn, action budget:
 // playEpisode.ts), showing exactly the text the agent reads — the instruction, then each turn's
 // "turn i state: … actions left: k" — and the env drawn beside it. Only the actions the agent is
 // shown are offered (WebShop's greyed results are not).
@@ -34,11 +34,12 @@ function hiddenToAgent(view: unknown): Set<string> {
 }
 
 export function PlayPanel() {
-  const envId = useApp((s) => s.config.env);
-  const maxTurns = useApp((s) => s.config.maxTurns);
-  const maxActionsPerTurn = useApp((s) => s.config.maxActionsPerTurn);
-  const budget = useApp((s) => s.config.maxActionsPerTraj);
-  const formatPenalty = useApp((s) => s.config.formatPenalty);
+  // What the form shows, runnable or not: Start may be refused (memory, say) while play is not.
+  const envId = useApp((s) => s.values.env);
+  const maxTurns = useApp((s) => Math.max(1, s.values.maxTurns));
+  const maxActionsPerTurn = useApp((s) => Math.max(1, s.values.maxActionsPerTurn));
+  const budget = useApp((s) => Math.max(1, s.values.maxActionsPerTraj));
+  const formatPenalty = useApp((s) => s.values.formatPenalty);
   const [seed, setSeed] = useState(1);
   const [typed, setTyped] = useState('');
   const [state, setState] = useState<PlayState | null>(null);
