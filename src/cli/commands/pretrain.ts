@@ -33,6 +33,22 @@ const FLAGS: readonly FlagSpec[] = [
   { name: 'steps', kind: 'int', help: 'SFT optimizer steps (default 1500)' },
   { name: 'batch', kind: 'int', help: 'sequences per SFT step (default 16)' },
   { name: 'lr', kind: 'number', help: 'Adam learning rate (default 0.001)' },
+  { name: 'warmup', kind: 'int', help: 'steps of linear learning-rate warm-up (default 0)' },
+  {
+    name: 'env-weight',
+    kind: 'number',
+    help: "weight of the env tokens' loss beside the agent's, e.g. 0.5 (default 0: agent tokens only)",
+  },
+  {
+    name: 'schedule',
+    kind: 'string',
+    help: 'constant, or cosine: decay to 10% of --lr by the last step (default constant)',
+  },
+  {
+    name: 'eval-every',
+    kind: 'int',
+    help: 'also measure held-out success every N steps, on --eval-episodes (default 0: at the end only)',
+  },
   { name: 'context', kind: 'int', help: `model context in tokens (default ${d.contextLength})` },
   { name: 'max-turns', kind: 'int', help: `turns per episode (default ${d.maxTurns})` },
   { name: 'max-actions-per-turn', kind: 'int', help: `actions per turn (default ${d.maxActionsPerTurn})` },
@@ -41,6 +57,11 @@ const FLAGS: readonly FlagSpec[] = [
   { name: 'max-tokens', kind: 'int', help: `tokens per turn at evaluation (default ${d.maxTokensPerTurn})` },
   { name: 'eval-episodes', kind: 'int', help: 'held-out episodes to measure success on (default 64)' },
   { name: 'backend', kind: 'string', help: 'cpu, wasm or webgpu (default wasm)' },
+  {
+    name: 'tokenizer',
+    kind: 'string',
+    help: 'words, or pieces: ids and rare words spelled by character (default words)',
+  },
   {
     name: 'init',
     kind: 'string',
@@ -75,6 +96,14 @@ export const pretrainCommand: Command = {
     const steps = positive('steps', Number(f.steps ?? 1500), 1_000_000);
     const batch = positive('batch', Number(f.batch ?? 16), 1024);
     const lr = Number(f.lr ?? 1e-3);
+    const warmupSteps = Number(f.warmup ?? 0);
+    const envWeight = Number(f['env-weight'] ?? 0);
+    if (!(envWeight >= 0 && envWeight <= 10))
+      throw new UsageError(`--env-weight must be within 0–10, got ${envWeight}`);
+    const schedule = String(f.schedule ?? 'constant');
+    if (schedule !== 'constant' && schedule !== 'cosine')
+      throw new UsageError(`--schedule must be constant or cosine, got "${schedule}"`);
+    const evalEvery = Number(f['eval-every'] ?? 0);
     const settings = {
       contextLength: positive('context', Number(f.context ?? d.contextLength), 2048),
       maxTurns: positive('max-turns', Number(f['max-turns'] ?? d.maxTurns), 50),
@@ -88,6 +117,9 @@ export const pretrainCommand: Command = {
       maxTokensPerTurn: positive('max-tokens', Number(f['max-tokens'] ?? d.maxTokensPerTurn), 256),
     };
     const evalEpisodes = positive('eval-episodes', Number(f['eval-episodes'] ?? 64), 4096);
+    const tokenizer = String(f.tokenizer ?? 'words');
+    if (tokenizer !== 'words' && tokenizer !== 'pieces')
+      throw new UsageError(`--tokenizer must be words or pieces, got "${tokenizer}"`);
     const out = String(f.out ?? 'public/models');
     const stem = String(f.name ?? `${env.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}-${size}`);
     const backend = await setupNodeBackend(
@@ -105,7 +137,10 @@ export const pretrainCommand: Command = {
     ];
     const init = typeof f.init === 'string' ? await readCheckpointFile(f.init) : null;
     // Continuing keeps the checkpoint's vocabulary; words it lacks become <unk>.
-    const tok = init ? init.base.tokenizer : new Tokenizer(buildVocabulary(texts));
+    const tok = init
+      ? init.base.tokenizer
+      : new Tokenizer(buildVocabulary(texts, { pieces: tokenizer === 'pieces' }));
+    const initSteps = Number((init?.meta.steps as number | undefined) ?? 0);
     const examples: SftExample[] = demos.map((x) => ({
       instruction: x.instruction,
       turns: x.turns.map((t) => ({
@@ -129,29 +164,64 @@ export const pretrainCommand: Command = {
         `--init: the checkpoint's context is ${init.base.policy.config.context}, not --context ${settings.contextLength}`,
       );
     }
+    const evalId = spec.heldOutId ?? env;
+    const pool = new InProcessEnvPool(() => envSpec(evalId).make());
+    const evaluate = async () => {
+      const r = await evaluatePolicy(
+        policy,
+        tok,
+        pool,
+        { ...settings, formatPenalty: d.formatPenalty },
+        evalEpisodes,
+        seed,
+      );
+      log(
+        `greedy success ${r.greedy.toFixed(3)} (mean reward ${r.greedyReturn.toFixed(3)}), ` +
+          `sampled success ${r.sampled.toFixed(3)} (mean reward ${r.sampledReturn.toFixed(3)})`,
+      );
+      return r;
+    };
     const t0 = performance.now();
+    let evalMs = 0;
+    let recent: number[] = [];
     const losses = await sftTrain(policy, sequences, {
       steps,
       batchSize: batch,
       lr,
+      warmupSteps,
+      schedule,
+      envWeight,
       epsilon: 1e-8,
-      rng: rng.fork('sft'),
+      // A continued run draws new batches, not the first run's again.
+      rng: rng.fork(initSteps > 0 ? `sft/${initSteps}` : 'sft'),
       onStep: (s, loss) => {
-        if (s % 100 === 0 || s === steps - 1) log(`step ${s} loss ${loss.toFixed(4)}`);
+        recent.push(loss);
+        if (s % 50 === 0 || s === steps - 1) {
+          const mean = recent.reduce((a, b) => a + b, 0) / recent.length;
+          const secs = (performance.now() - t0 - evalMs) / 1000;
+          log(
+            `step ${initSteps + s} loss ${loss.toFixed(4)} (mean of last ${recent.length} ${mean.toFixed(4)}) ${secs.toFixed(0)} s`,
+          );
+          recent = [];
+        }
       },
+      ...(evalEvery > 0
+        ? {
+            periodic: {
+              every: evalEvery,
+              run: async (done: number) => {
+                const e0 = performance.now();
+                log(`held-out check after ${initSteps + done} steps:`);
+                await evaluate();
+                evalMs += performance.now() - e0;
+              },
+            },
+          }
+        : {}),
     });
-    const trainSeconds = (performance.now() - t0) / 1000;
-    const evalId = spec.heldOutId ?? env;
-    const pool = new InProcessEnvPool(() => envSpec(evalId).make());
-    const result = await evaluatePolicy(
-      policy,
-      tok,
-      pool,
-      { ...settings, formatPenalty: d.formatPenalty },
-      evalEpisodes,
-      seed,
-    );
-    log(`greedy success ${result.greedy.toFixed(3)}, sampled success ${result.sampled.toFixed(3)}`);
+    // SFT time only: the periodic held-out checks are left out.
+    const trainSeconds = (performance.now() - t0 - evalMs) / 1000;
+    const result = await evaluate();
 
     const saved = await saveCheckpoint({
       policy,
@@ -161,7 +231,8 @@ export const pretrainCommand: Command = {
         size,
         seed,
         settings,
-        steps: steps + Number((init?.meta.steps as number | undefined) ?? 0),
+        steps: steps + initSteps,
+        trainSeconds: Math.round(trainSeconds + Number((init?.meta.trainSeconds as number | undefined) ?? 0)),
         greedySuccess: result.greedy,
         sampledSuccess: result.sampled,
       },
@@ -183,15 +254,22 @@ export const pretrainCommand: Command = {
         seed,
         episodes,
         noise,
-        steps: steps + Number((init?.meta.steps as number | undefined) ?? 0),
+        steps: steps + initSteps,
         batch,
         lr,
+        warmup: warmupSteps,
+        envWeight,
+        schedule,
         init: typeof f.init === 'string' ? 'continued' : 'fresh',
         demoSuccess,
         firstLoss: losses[0] ?? Number.NaN,
         finalLoss: losses.slice(-20).reduce((a, b) => a + b, 0) / Math.min(20, losses.length),
         vocabulary: tok.size,
-        trainSeconds: Math.round(trainSeconds),
+        tokenizer: tok.vocab.version === 2 ? 'pieces' : 'words',
+        greedyReward: result.greedyReturn,
+        sampledReward: result.sampledReturn,
+        // Seconds of SFT over every run that led to this checkpoint (continued runs add up).
+        trainSeconds: Math.round(trainSeconds + Number((init?.meta.trainSeconds as number | undefined) ?? 0)),
         backend: backend.backend,
       },
     };

@@ -1,6 +1,6 @@
-// SFT's loss on the target rows only: the same value and gradients as the masked mean of the
-// full-sequence log-probs (the RL scorer's path), on the cpu and wasm backends; batch layout by
-// hand.
+// SFT's loss on the target rows only: the same value and gradients as the masked means of the
+// full-sequence log-probs (the RL scorer's path; agent tokens plus weighted env tokens), on the
+// cpu and wasm backends; batch layout and the learning-rate schedule by hand.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setupNodeBackend } from '../../cli/nodeBackend.js';
@@ -9,7 +9,7 @@ import { createPolicy, disposeModel, modelVariables } from '../model/params.js';
 import { policyLogProbs } from '../model/scoring.js';
 import { Rng } from '../rng.js';
 import { maskedMean } from './losses.js';
-import { type SftSequence, selectRows, sftBatch, sftLoss } from './sft.js';
+import { type SftSequence, selectRows, sftBatch, sftLearningRate, sftLoss } from './sft.js';
 
 const config: ModelConfig = { vocabSize: 23, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 4 };
 
@@ -26,6 +26,21 @@ describe('sftBatch', () => {
     // row 0: t = 1 → 6, t = 2 → 7; row 1: t = 0 → 8 at 32.
     expect(Array.from(b.positions)).toEqual([1, 2, 32]);
     expect(Array.from(b.targets)).toEqual([6, 7, 8]);
+    expect(Array.from(b.weights)).toEqual([1 / 3, 1 / 3, 1 / 3].map(Math.fround));
+    expect(b.agentTargets).toBe(3);
+  });
+
+  it('adds the env tokens after the agent ones, weighted to envWeight × their mean', () => {
+    const seqs: SftSequence[] = [
+      { ids: [1, 5, 6, 7], mask: Float32Array.from([0, 0, 1]), envMask: Float32Array.from([1, 1, 0]) },
+    ];
+    const b = sftBatch(seqs, 64, 0.5);
+    expect(Array.from(b.positions)).toEqual([2, 0, 1]);
+    expect(Array.from(b.targets)).toEqual([7, 5, 6]);
+    expect(Array.from(b.weights)).toEqual([1, 0.25, 0.25]);
+    expect(b.agentTargets).toBe(1);
+    // envWeight 0 (the default) leaves them out.
+    expect(Array.from(sftBatch(seqs, 64).positions)).toEqual([2]);
   });
 });
 
@@ -41,22 +56,29 @@ describe.each(['cpu', 'wasm'] as const)('sftLoss on %s', (backend) => {
     const seqs: SftSequence[] = [10, 7, 12].map((n) => ({
       ids: Array.from({ length: n }, () => rng.int(1, config.vocabSize)),
       mask: Float32Array.from({ length: n - 1 }, (_, t) => (t >= 3 ? 1 : 0)),
+      envMask: Float32Array.from({ length: n - 1 }, (_, t) => (t >= 1 && t < 3 ? 1 : 0)),
     }));
-    const b = sftBatch(seqs, config.context);
+    const envWeight = 0.3;
+    const b = sftBatch(seqs, config.context, envWeight);
     const tokens = tf.tensor2d(b.tokens, [b.B, b.T], 'int32');
     const positions = tf.tensor1d(b.positions, 'int32');
     const targets = tf.tensor1d(b.targets, 'int32');
-    const maskFlat = new Float32Array(b.B * (b.T - 1));
-    for (const [i, s] of seqs.entries()) maskFlat.set(s.mask, i * (b.T - 1));
-    const mask = tf.tensor2d(maskFlat, [b.B, b.T - 1]);
+    const weights = tf.tensor1d(b.weights);
+    const flat = (pick: (s: SftSequence) => Float32Array) => {
+      const m = new Float32Array(b.B * (b.T - 1));
+      for (const [i, s] of seqs.entries()) m.set(pick(s), i * (b.T - 1));
+      return tf.tensor2d(m, [b.B, b.T - 1]);
+    };
+    const mask = flat((s) => s.mask);
+    const envMask = flat((s) => s.envMask as Float32Array);
     const vars = modelVariables(policy);
     const full = () => {
       const { logp, entropy } = policyLogProbs(policy, tokens);
       entropy.dispose();
-      return tf.neg(maskedMean(logp, mask)) as tf.Scalar;
+      return tf.neg(maskedMean(logp, mask).add(maskedMean(logp, envMask).mul(envWeight))) as tf.Scalar;
     };
     const a = tf.variableGrads(full, vars);
-    const c = tf.variableGrads(() => sftLoss(policy, tokens, positions, targets), vars);
+    const c = tf.variableGrads(() => sftLoss(policy, tokens, positions, targets, weights), vars);
     expect((await c.value.data())[0]).toBeCloseTo((await a.value.data())[0] as number, 5);
     for (const name of Object.keys(a.grads)) {
       const ga = await (a.grads[name] as tf.Tensor).data();
@@ -70,7 +92,9 @@ describe.each(['cpu', 'wasm'] as const)('sftLoss on %s', (backend) => {
       tokens,
       positions,
       targets,
+      weights,
       mask,
+      envMask,
       a.value,
       c.value,
       ...Object.values(a.grads),
@@ -92,5 +116,17 @@ describe.each(['cpu', 'wasm'] as const)('sftLoss on %s', (backend) => {
     expect(Array.from(await g.data())).toEqual([3, 4, 0, 0, 1, 2]);
     expect(Array.from(await selectRows(x, idx).data())).toEqual([5, 6, 1, 2]);
     tf.dispose([x, idx, g]);
+  });
+});
+
+describe('sftLearningRate', () => {
+  it('warms up linearly, then holds or decays by cosine to 10% at the last step', () => {
+    const o = { lr: 1, steps: 11, warmupSteps: 2 };
+    expect([0, 1, 2, 10].map((k) => sftLearningRate(o, k))).toEqual([0.5, 1, 1, 1]);
+    const c = { ...o, schedule: 'cosine' as const };
+    // after the warm-up, progress (k − 2) / 8: 0 → 1, 0.5 → 0.55, 1 → 0.1.
+    expect(sftLearningRate(c, 2)).toBeCloseTo(1, 12);
+    expect(sftLearningRate(c, 6)).toBeCloseTo(0.55, 12);
+    expect(sftLearningRate(c, 10)).toBeCloseTo(0.1, 12);
   });
 });

@@ -7,7 +7,7 @@
 // tokens (~15% of a sequence) are targets. So the loss takes the trunk's hidden states at the
 // target positions only (a row gather whose gradient is a scatter-add, since tfjs-wasm has no
 // gather gradient) and runs the tied LM head and log-softmax on those rows alone, with no
-// entropy. Batches are drawn from one length bucket, so a batch is padded to its own length.
+// entropy. Optionally the environment's tokens are targets too, with their own weight. Batches are drawn from one length bucket, so a batch is padded to its own length.
 import * as tf from '@tensorflow/tfjs';
 import { fusedAdamActive, fusedMinimize } from '../model/kernels/adam.js';
 import { type Model, modelVariables } from '../model/params.js';
@@ -27,6 +27,8 @@ export interface SftSequence {
   ids: number[];
   /** [n−1] target mask of the agent's tokens. */
   mask: Float32Array;
+  /** [n−1] mask of the environment's tokens (observations, turn headers, rewards), if kept. */
+  envMask?: Float32Array;
 }
 
 /**
@@ -49,10 +51,15 @@ export function sftSequences(
       const seq = buildSequence(tok, ex.instruction, ex.turns.slice(0, k + 1), {
         historyTurns,
         maxTokens: contextLength,
+        lossOnEnvTokens: true,
       });
       const mask = new Float32Array(seq.ids.length - 1);
-      for (let t = 0; t + 1 < seq.ids.length; t++) mask[t] = seq.agentMask[t + 1] as number;
-      out.push({ ids: seq.ids, mask });
+      const envMask = new Float32Array(seq.ids.length - 1);
+      for (let t = 0; t + 1 < seq.ids.length; t++) {
+        mask[t] = seq.agentMask[t + 1] as number;
+        envMask[t] = (seq.lossMask[t + 1] as number) - (seq.agentMask[t + 1] as number);
+      }
+      out.push({ ids: seq.ids, mask, envMask });
     }
   }
   return out;
@@ -64,8 +71,34 @@ export interface SftOptions {
   lr: number;
   epsilon: number;
   rng: Rng;
-  /** Called after each step with the step's loss (read back once per step). */
-  onStep?(step: number, loss: number): void;
+  /**
+   * Weight of the environment tokens' NLL beside the agent's (default 0: agent tokens only):
+   * the loss is the mean over agent tokens + envWeight × the mean over env tokens. Reading the
+   * pages as a language model teaches the copying the agent needs (ids, option values) from
+   * many more tokens than its own turns hold.
+   */
+  envWeight?: number;
+  /** Steps of linear learning-rate warm-up from lr/warmup (default 0). */
+  warmupSteps?: number;
+  /** 'cosine': after the warm-up, decay to 10% of lr by the last step; default 'constant'. */
+  schedule?: 'constant' | 'cosine';
+  /** Called after each step with the step's loss (read back once per step) and batch shape. */
+  onStep?(step: number, loss: number, batch: { T: number; targets: number }): void;
+  /** Awaited after every `every` steps (and not after the last), e.g. a held-out evaluation. */
+  periodic?: { every: number; run(stepsDone: number): Promise<void> };
+}
+
+/** The learning rate of step `step` (0-based) under `o`'s warm-up and schedule. */
+export function sftLearningRate(
+  o: Pick<SftOptions, 'lr' | 'steps' | 'warmupSteps' | 'schedule'>,
+  step: number,
+): number {
+  const warm = o.warmupSteps ?? 0;
+  if (step < warm) return (o.lr * (step + 1)) / warm;
+  if (o.schedule !== 'cosine') return o.lr;
+  const span = Math.max(1, o.steps - 1 - warm);
+  const progress = Math.min(1, (step - warm) / span);
+  return o.lr * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
 }
 
 /**
@@ -92,10 +125,17 @@ export interface SftBatch {
   /** Positions (b·T + t) whose next token tokens[b, t+1] is a target. */
   positions: Int32Array;
   targets: Int32Array;
+  /** Each target's weight in the loss: 1/#agent for agent tokens, envWeight/#env for env tokens. */
+  weights: Float32Array;
+  /** How many of the targets (the first ones) are the agent's. */
+  agentTargets: number;
 }
 
-/** Pads `batch` to one length bucket and lists its target positions. */
-export function sftBatch(batch: readonly SftSequence[], context: number): SftBatch {
+/**
+ * Pads `batch` to one length bucket and lists its target positions: the agent's tokens, then
+ * (when `envWeight` > 0) the environment's, weighted so that the loss is a mean over each.
+ */
+export function sftBatch(batch: readonly SftSequence[], context: number, envWeight = 0): SftBatch {
   const T = bucketLength(Math.max(...batch.map((s) => s.ids.length)), context);
   const tokens = padRows(
     batch.map((s) => s.ids),
@@ -104,32 +144,47 @@ export function sftBatch(batch: readonly SftSequence[], context: number): SftBat
   );
   const positions: number[] = [];
   const targets: number[] = [];
-  batch.forEach((s, b) => {
-    for (let t = 0; t < s.mask.length; t++) {
-      if (s.mask[t] === 0) continue;
-      positions.push(b * T + t);
-      targets.push(s.ids[t + 1] as number);
+  const take = (pick: (s: SftSequence) => Float32Array | undefined) => {
+    for (const [b, s] of batch.entries()) {
+      const m = pick(s);
+      if (!m) continue;
+      for (let t = 0; t < m.length; t++) {
+        if (m[t] === 0) continue;
+        positions.push(b * T + t);
+        targets.push(s.ids[t + 1] as number);
+      }
     }
-  });
+  };
+  take((s) => s.mask);
+  const agentTargets = positions.length;
+  if (envWeight > 0) take((s) => s.envMask);
+  const envTargets = positions.length - agentTargets;
+  const weights = new Float32Array(positions.length);
+  weights.fill(1 / Math.max(1, agentTargets), 0, agentTargets);
+  if (envTargets > 0) weights.fill(envWeight / envTargets, agentTargets);
   return {
     tokens,
     B: batch.length,
     T,
     positions: Int32Array.from(positions),
     targets: Int32Array.from(targets),
+    weights,
+    agentTargets,
   };
 }
 
 /**
- * Differentiable token-mean NLL of `batch`'s targets under `policy`, the same value as the
- * masked mean of policyLogProbs's log-probs (teacher forcing, temperature 1). Call it inside a
- * gradient function; the caller owns the tensors it passes.
+ * Differentiable weighted NLL −Σ weights·log p(target) of a batch's targets under `policy`
+ * (teacher forcing, temperature 1). With sftBatch's weights: the agent tokens' mean — the same
+ * value as the masked mean of policyLogProbs's log-probs — plus envWeight × the env tokens'
+ * mean. Call it inside a gradient function; the caller owns the tensors it passes.
  */
 export function sftLoss(
   policy: Model,
   tokens: tf.Tensor2D,
   positions: tf.Tensor1D,
   targets: tf.Tensor1D,
+  weights: tf.Tensor1D,
 ): tf.Scalar {
   return tf.tidy(() => {
     const [B, T] = tokens.shape;
@@ -139,8 +194,9 @@ export function sftLoss(
     const rows = selectRows(hidden.reshape([B * T, D]) as tf.Tensor2D, positions);
     const logits = lmLogits(policy, rows.reshape([1, -1, D]) as tf.Tensor3D);
     const logProbs = tf.logSoftmax(logits); // [1, M, V]
-    const picked = logProbs.mul(tf.oneHot(targets, policy.config.vocabSize).expandDims(0)).sum(); // scalar
-    return picked.div(Math.max(1, positions.shape[0])).neg() as tf.Scalar;
+    // [1, M, V] -> [M]
+    const picked = logProbs.mul(tf.oneHot(targets, policy.config.vocabSize).expandDims(0)).sum([0, 2]);
+    return picked.mul(weights).sum().neg() as tf.Scalar;
   });
 }
 
@@ -180,24 +236,29 @@ export async function sftTrain(
   const losses: number[] = [];
   try {
     for (let step = 0; step < o.steps; step++) {
+      (optimizer as unknown as { learningRate: number }).learningRate = sftLearningRate(o, step);
       const b = sftBatch(
         drawBatch(o.rng, sequences, buckets, Math.min(o.batchSize, sequences.length), context),
         context,
+        o.envWeight ?? 0,
       );
       const tokens = tf.tensor2d(b.tokens, [b.B, b.T], 'int32');
       const positions = tf.tensor1d(b.positions, 'int32');
       const targets = tf.tensor1d(b.targets, 'int32');
-      const nll = () => sftLoss(policy, tokens, positions, targets);
+      const weights = tf.tensor1d(b.weights);
+      const nll = () => sftLoss(policy, tokens, positions, targets, weights);
       // webgpu: the fused Adam step (model/kernels/adam.ts); elsewhere tfjs's own.
       const loss = fusedAdamActive(optimizer)
         ? fusedMinimize(optimizer, nll, vars)
         : optimizer.minimize(nll, true, vars);
       const value = loss ? ((await loss.data())[0] as number) : Number.NaN;
-      tf.dispose([tokens, positions, targets, loss as tf.Tensor]);
+      tf.dispose([tokens, positions, targets, weights, loss as tf.Tensor]);
       if (!Number.isFinite(value))
         throw new Error(`sftTrain: loss became ${value} at step ${step}; lower the learning rate`);
       losses.push(value);
-      o.onStep?.(step, value);
+      o.onStep?.(step, value, { T: b.T, targets: b.positions.length });
+      if (o.periodic && (step + 1) % o.periodic.every === 0 && step + 1 < o.steps)
+        await o.periodic.run(step + 1);
     }
   } finally {
     optimizer.dispose();
