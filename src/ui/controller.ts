@@ -6,16 +6,16 @@ import { type Config, FIELDS } from '../core/config.js';
 import { parseModelIndex } from '../core/model/modelIndex.js';
 import type { RunReport } from '../workers/client.js';
 import { TrainClient } from '../workers/client.js';
-import type { BaseChoice } from '../workers/protocol.js';
+import { assertNever, type BaseChoice } from '../workers/protocol.js';
 import { haltEvent } from './components/FaultBanner.js';
 import { MAX_RUN_FILE_BYTES, sizeRefusal } from './runs/fileLimits.js';
 import { checkpointToFile, importedName, parseFile, type RunMeta, runToFile } from './runs/runFile.js';
 import {
   flushWrites,
-  gatherBatch,
   resetSampleThinning,
   rewindSaved,
   samplesToStore,
+  saveReports,
   write,
 } from './runs/runSaver.js';
 import * as db from './runs/runsDb.js';
@@ -70,19 +70,11 @@ function onReport(r: RunReport): void {
   if (r.runId !== s.runId) return; // a late report of a run that was reset
   const id = r.runId;
   switch (r.type) {
-    case 'metrics':
-      s.addReports(r.rows, [], []);
-      gatherBatch(id, { rows: r.rows });
+    case 'reports':
+      // One batch from the worker: shown, and stored in one transaction.
+      s.addReports(r.rows, r.events, r.samples);
+      saveReports(id, { rows: r.rows, events: r.events, samples: samplesToStore(r.samples, s.planned) });
       return;
-    case 'events':
-      s.addReports([], r.events, []);
-      gatherBatch(id, { events: r.events });
-      return;
-    case 'sample': {
-      s.addReports([], [], r.samples);
-      gatherBatch(id, { samples: samplesToStore(r.samples, s.planned) });
-      return;
-    }
     case 'progress': {
       // 'finished' is shown once the run's end is saved (see below).
       if (r.phase === 'finished') return;
@@ -102,13 +94,11 @@ function onReport(r: RunReport): void {
       write(() =>
         db.patchRun(id, { status: r.reason === 'completed' ? 'finished' : 'stopped', summary: r.summary }),
       );
-      // Shown as finished once everything before it is saved (the last batch is queued in a
-      // microtask of this same task), so a reload right after finds the run stored as ended.
-      queueMicrotask(() => {
-        void flushWrites().then(() => {
-          if (useApp.getState().runId === id) useApp.getState().finishRun(r.summary);
-          void refreshRuns();
-        });
+      // Shown as finished once everything before it is saved, so a reload right after finds
+      // the run stored as ended.
+      void flushWrites().then(() => {
+        if (useApp.getState().runId === id) useApp.getState().finishRun(r.summary);
+        void refreshRuns();
       });
       return;
     case 'runError': {
@@ -122,6 +112,8 @@ function onReport(r: RunReport): void {
       void flushWrites().then(refreshRuns);
       return;
     }
+    default:
+      assertNever(r);
   }
 }
 

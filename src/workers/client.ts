@@ -94,14 +94,6 @@ export class TrainClient {
   }
 
   private receive(msg: FromTrainWorker): void {
-    if (msg.type === 'reports') {
-      // Split in one task, so a listener can gather the parts into one write.
-      const { runId } = msg;
-      if (msg.rows.length) this.emit({ type: 'metrics', runId, rows: msg.rows });
-      if (msg.events.length) this.emit({ type: 'events', runId, events: msg.events });
-      if (msg.samples.length) this.emit({ type: 'sample', runId, samples: msg.samples });
-      return;
-    }
     if (msg.type === 'startup') {
       for (const l of this.startupListeners) l(msg.status);
       return;

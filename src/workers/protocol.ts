@@ -130,14 +130,11 @@ export type FromTrainWorker =
 export type FaultKind = 'gpu-lost' | 'gpu-error' | 'crash';
 
 /**
- * Run reports as listeners receive them: a `reports` batch arrives split into metrics, events and
- * sample (in that order, in one task), plus the recovery notes the client adds itself.
+ * Run reports as listeners receive them: the worker's messages as they came (a `reports` batch
+ * whole, so it is stored in one transaction), plus the recovery notes the client adds itself.
  */
 export type RunReport =
-  | { type: 'metrics'; runId: string; rows: MetricRow[] }
-  | { type: 'events'; runId: string; events: TrainerEvent[] }
-  | { type: 'sample'; runId: string; samples: SampledTrajectory[] }
-  | Extract<FromTrainWorker, { type: 'progress' | 'checkpoint' | 'finished' | 'runError' }>
+  | Extract<FromTrainWorker, { type: 'reports' | 'progress' | 'checkpoint' | 'finished' | 'runError' }>
   /** A fault was seen; the workers are being restarted (`runId` null when no run was active). */
   | { type: 'recovering'; runId: string | null; fault: FaultKind; message: string }
   /** The run continues in a fresh worker from `iteration` (its last checkpoint, or 0). */

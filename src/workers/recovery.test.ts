@@ -60,7 +60,7 @@ const blob = new Uint8Array([1, 2, 3, 4]);
 function observeRun(rec: RunRecovery, n: number, checkpointAt: number | null): void {
   rec.began('r1', config, base, false);
   rec.observe({ type: 'progress', runId: 'r1', iteration: 0, planned: 10, phase: 'running' });
-  rec.observe({ type: 'metrics', runId: 'r1', rows: rows(0, n) });
+  rec.observe({ type: 'reports', runId: 'r1', rows: rows(0, n), events: [], samples: [] });
   if (checkpointAt !== null)
     rec.observe({
       type: 'checkpoint',
@@ -137,7 +137,7 @@ describe('RunRecovery', () => {
     for (let k = 0; k < MAX_RESTARTS; k++) await rec.fault('crash', `crash ${k}`);
     expect(h.starts).toHaveLength(MAX_RESTARTS);
     // One new row resets the count; then MAX_RESTARTS more faults are still recovered.
-    rec.observe({ type: 'metrics', runId: 'r1', rows: rows(2, 3) });
+    rec.observe({ type: 'reports', runId: 'r1', rows: rows(2, 3), events: [], samples: [] });
     for (let k = 0; k < MAX_RESTARTS; k++) await rec.fault('crash', `again ${k}`);
     expect(h.starts).toHaveLength(2 * MAX_RESTARTS);
     await rec.fault('crash', 'once too often');

@@ -77,7 +77,7 @@ export class RunRecovery {
     const run = this.run;
     if (!run || r.runId !== run.runId) return;
     switch (r.type) {
-      case 'metrics':
+      case 'reports':
         run.rows.push(...r.rows);
         if (r.rows.length > 0) run.restarts = 0;
         return;

@@ -22,15 +22,10 @@ const config: Config = tinyRunConfig({ iterations: 6, checkpointEvery: 1, backen
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-/** A worker message as the client hands it to listeners (a batch split into its parts). */
+/** A worker message as the client hands it to listeners (a batch whole). */
 function reportsOf(m: FromTrainWorker): RunReport[] {
   switch (m.type) {
     case 'reports':
-      return [
-        ...(m.rows.length ? [{ type: 'metrics' as const, runId: m.runId, rows: m.rows }] : []),
-        ...(m.events.length ? [{ type: 'events' as const, runId: m.runId, events: m.events }] : []),
-        ...(m.samples.length ? [{ type: 'sample' as const, runId: m.runId, samples: m.samples }] : []),
-      ];
     case 'progress':
     case 'checkpoint':
     case 'finished':
@@ -60,7 +55,7 @@ async function killAfter(messages: readonly FromTrainWorker[]) {
   s.beginRun('k', 'killed', config.iterations, config.env);
   for (const r of messages.flatMap(reportsOf)) {
     rec.observe(r);
-    if (r.type === 'metrics') useApp.getState().addReports(r.rows, [], []);
+    if (r.type === 'reports') useApp.getState().addReports(r.rows, [], []);
   }
   await rec.fault('crash', 'the train worker was killed');
   if (recovered !== null) useApp.getState().rewindRun(recovered);
@@ -128,7 +123,7 @@ describe('a worker killed mid-run resumes with the rows before its checkpoint', 
     await rc2.start(1, 'k', config, { kind: 'fresh' }, true, resume);
     await rc2.stepOne();
     for (const r of again.flatMap(reportsOf))
-      if (r.type === 'metrics') useApp.getState().addReports(r.rows, [], []);
+      if (r.type === 'reports') useApp.getState().addReports(r.rows, [], []);
     expect(useApp.getState().rows.map((r) => r.iteration)).toEqual(range(k + 1));
     await rc2.reset();
   }, 60_000);

@@ -41,7 +41,7 @@ vi.mock('./runsDb.js', () => {
   };
 });
 
-const { flushWrites, gatherBatch, rewindSaved } = await import('./runSaver.js');
+const { flushWrites, saveReports, rewindSaved } = await import('./runSaver.js');
 
 const rows = (from: number, to: number, tag = 'first'): MetricRow[] =>
   Array.from({ length: to - from }, (_, i) => ({ iteration: from + i, tag }) as unknown as MetricRow);
@@ -67,7 +67,7 @@ beforeEach(() => {
 
 describe('runSaver across a rewind', () => {
   it('drops the rewound rows of a batch that failed to save after the rewind was asked for', async () => {
-    gatherBatch('r1', { rows: rows(0, 3) });
+    saveReports('r1', { rows: rows(0, 3), events: [], samples: [] });
     await saved();
     expect(storedIterations()).toEqual([0, 1, 2]);
     expect(stored.iteration).toBe(3);
@@ -75,7 +75,7 @@ describe('runSaver across a rewind', () => {
     // Rows 3..5 arrive and are being written when the worker dies; the write then hits a full
     // quota. The recovery continues from the checkpoint at 4 (rows 0..3 are held in memory).
     stored.failNext = true;
-    gatherBatch('r1', { rows: rows(3, 6) });
+    saveReports('r1', { rows: rows(3, 6), events: [], samples: [] });
     await nextTask();
     rewindSaved('r1', 4, 'wasm');
     await saved();
@@ -84,7 +84,7 @@ describe('runSaver across a rewind', () => {
     expect(storedIterations()).toEqual(range(stored.iteration));
 
     // The resumed run's row 4 arrives; saving works again and takes the kept row 3 with it.
-    gatherBatch('r1', { rows: rows(4, 5, 'resumed') });
+    saveReports('r1', { rows: rows(4, 5, 'resumed'), events: [], samples: [] });
     await saved();
     expect(stored.iteration).toBe(5);
     expect(storedIterations()).toEqual(range(5));
@@ -92,13 +92,13 @@ describe('runSaver across a rewind', () => {
   });
 
   it('counts exactly the rows before the checkpoint after a rewind with nothing in flight', async () => {
-    gatherBatch('r2', { rows: rows(0, 6) });
+    saveReports('r2', { rows: rows(0, 6), events: [], samples: [] });
     await saved();
     rewindSaved('r2', 4, 'wasm');
     await saved();
     expect(stored.iteration).toBe(4);
     expect(storedIterations()).toEqual(range(4));
-    gatherBatch('r2', { rows: rows(4, 7, 'resumed') });
+    saveReports('r2', { rows: rows(4, 7, 'resumed'), events: [], samples: [] });
     await saved();
     expect(stored.iteration).toBe(7);
     expect(storedIterations()).toEqual(range(7));

@@ -1,6 +1,6 @@
 // Incremental saving of the current run to IndexedDB (issue 10). Writes go one after another so a
-// run's record never races its rows. The parts of one `reports` message (rows, events, sample)
-// are gathered and saved in ONE transaction with the record's iteration count; a batch that
+// run's record never races its rows. One `reports` message (rows, events, samples) is saved in
+// ONE transaction with the record's iteration count; a batch that
 // fails (a full quota) is reported — with what to delete — and kept, to be saved with the next
 // one, so the stored run never has a gap. After a worker restart the run is rewound to its
 // checkpoint here and in IndexedDB.
@@ -13,9 +13,7 @@ import { isQuotaError, saveFailureText } from './storageErrors.js';
 type Batch = db.RunBatch & { runId: string };
 
 let writes: Promise<unknown> = Promise.resolve();
-// The batch being gathered from one `reports` message (split into parts in one task), and a
-// batch whose save failed, merged into the next attempt.
-let gathering: Batch | null = null;
+// A batch whose save failed, merged into the next attempt.
 let unsaved: Batch | null = null;
 let lastStoredSample = Number.NEGATIVE_INFINITY;
 
@@ -52,19 +50,9 @@ export function samplesToStore(samples: readonly SampledTrajectory[], planned: n
   });
 }
 
-/** Adds report parts to the batch of this task; the batch is saved once the task's parts are in. */
-export function gatherBatch(runId: string, part: Partial<db.RunBatch>): void {
-  if (!gathering || gathering.runId !== runId) {
-    gathering = { runId, rows: [], events: [], samples: [] };
-    queueMicrotask(() => {
-      const batch = gathering;
-      gathering = null;
-      if (batch) write(() => saveBatch(batch));
-    });
-  }
-  gathering.rows.push(...(part.rows ?? []));
-  gathering.events.push(...(part.events ?? []));
-  gathering.samples.push(...(part.samples ?? []));
+/** Queues one `reports` batch (rows, events, samples) to be saved in one transaction. */
+export function saveReports(runId: string, batch: db.RunBatch): void {
+  write(() => saveBatch({ runId, ...batch }));
 }
 
 /** Saves a batch (with any earlier unsaved one) in one transaction; on failure keeps it and says so. */
@@ -117,7 +105,6 @@ export function rewindSaved(id: string, iteration: number, backend: string): voi
     events: b.events.filter((e) => e.iteration < iteration),
     samples: b.samples.filter((x) => x.iteration < iteration),
   });
-  if (gathering?.runId === id) gathering = keep(gathering);
   lastStoredSample = Math.min(lastStoredSample, iteration - 1);
   write(() => {
     if (unsaved?.runId === id) unsaved = keep(unsaved);

@@ -51,9 +51,10 @@ async function runOne(plan: PlannedRun, runId: string): Promise<SweepRunFiles> {
   abortCurrent = rejectDone;
   const off = c.onReport((r: RunReport) => {
     if (r.runId !== runId) return;
-    if (r.type === 'metrics') rows.push(...r.rows);
-    else if (r.type === 'events') events.push(...r.events);
-    else if (r.type === 'progress') {
+    if (r.type === 'reports') {
+      rows.push(...r.rows);
+      events.push(...r.events);
+    } else if (r.type === 'progress') {
       const p = useApp.getState().sweepProgress;
       if (p) useApp.getState().setSweeps({ sweepProgress: { ...p, iteration: r.iteration } });
     } else if (r.type === 'finished') resolveDone(r.summary);
