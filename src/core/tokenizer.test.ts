@@ -111,8 +111,8 @@ describe('tokenizer with pieces (version 2)', () => {
     expect(tok.vocab.version).toBe(2);
     const base = SPECIAL_TOKENS.length + 11;
     expect(tok.vocab.tokens.slice(base, base + PIECE_TOKENS.length)).toEqual([...PIECE_TOKENS]);
-    // 52 letters + 62 pieces.
-    expect(PIECE_TOKENS).toHaveLength(114);
+    // 52 letters + 62 pieces + <caps>.
+    expect(PIECE_TOKENS).toHaveLength(115);
     expect(tok.idOf('B07TEA0001')).toBeUndefined();
     expect(tok.idOf('TEA')).toBeUndefined();
     expect(tok.idOf('Shampoo')).toBeDefined();
@@ -126,20 +126,25 @@ describe('tokenizer with pieces (version 2)', () => {
 
   it('spells an id as its first character and one piece per following character', () => {
     expect(strings('click[b0001]')).toEqual(['click', '[', 'b', '##0', '##0', '##0', '##1', ']']);
+    // An upper-case id: <caps>, then the same pieces as the lower-case id of its click.
     expect(strings('[SEP] B07TEA0001 [SEP]')).toEqual([
       '[SEP]',
-      'B',
+      '<caps>',
+      'b',
       '##0',
       '##7',
-      '##T',
-      '##E',
-      '##A',
+      '##t',
+      '##e',
+      '##a',
       '##0',
       '##0',
       '##0',
       '##1',
       '[SEP]',
     ]);
+    expect(tok.encode('B07TEA0001').slice(1)).toEqual(tok.encode('b07tea0001'));
+    // Mixed case is spelled as written.
+    expect(strings('B07tea')).toEqual(['B', '##0', '##7', '##t', '##e', '##a']);
     // Letters and digits mixed make an id; digits alone stay digits, words stay words.
     expect(strings('28w x 30 oz')).toEqual(['2', '##8', '##w', 'x', '3', '0', 'oz']);
   });
@@ -149,6 +154,15 @@ describe('tokenizer with pieces (version 2)', () => {
     expect(tok.decode(tok.encode('Zyx, turn: qq.'))).toBe('Zyx, turn: qq.');
     // Non-ASCII letters cannot be spelled.
     expect(tok.encode('café')).toEqual([tok.special['<unk>']]);
+  });
+
+  it('writes <caps> ids in upper case, spacing as the first character says', () => {
+    for (const t of ['x B07TEA0001 y', 'click[b07tea0001] B07TEA0001, 4K', '(B07TEA0001)', 'A1 b2']) {
+      expect(tok.decode(tok.encode(t))).toBe(t);
+    }
+    const id = (t: string) => tok.idOf(t) as number;
+    // <caps> lasts through the pieces after its character and ends at the next token.
+    expect(tok.decode([id('<caps>'), id('b'), id('##0'), id('##t'), id('b'), id('##t')])).toBe('B0T bt');
   });
 
   it('joins a piece to whatever precedes it, a stray marker included', () => {

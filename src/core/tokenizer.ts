@@ -19,11 +19,14 @@
 // Pieces (vocabulary version 2, DESIGN §4): so that a catalogue does not give every product id
 // and rare word its own embedding row, a version-2 vocabulary also holds the 52 ASCII letters
 // and 62 continuation pieces `##a`…`##Z`, `##0`…`##9` (a piece joins the previous token with no
-// space). An id — an ASCII run of letters and digits holding both, such as "B07TEA0001" or
-// "28w" — is always spelled: its first character, then one piece per following character
-// (`B ##0 ##7 ##T ##E ##A ##0 ##0 ##0 ##1`), so the model can copy it character by character. A
-// word missing from the vocabulary is spelled the same way (only `<unk>` when it has non-ASCII
-// letters). Version-1 vocabularies (every checkpoint made before) encode exactly as before.
+// space), and the marker `<caps>`. An id — an ASCII run of letters and digits holding both,
+// such as "b07tea0001" or "28w" — is always spelled: its first character, then one piece per
+// following character (`b ##0 ##7 ##t ##e ##a ##0 ##0 ##0 ##1`), so the model can copy it
+// character by character. An id whose letters are all upper case is spelled in lower case after
+// `<caps>` ("B07TEA0001" is `<caps> b ##0 ##7 ##t …`), so a product id listed on a page and the
+// same id in a `click[...]` action are the same pieces. A word missing from the vocabulary is
+// spelled as it is written (only `<unk>` when it has non-ASCII letters). Version-1 vocabularies
+// (every checkpoint made before) encode exactly as before.
 
 /** Special tokens; their ids are their positions here (pad = 0, bos = 1, …). */
 export const SPECIAL_TOKENS = [
@@ -56,10 +59,14 @@ export const PIECE_PREFIX = '##';
 
 const ASCII_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-/** The tokens a version-2 vocabulary adds after the base ones: single letters, then pieces. */
+/** Marks an upper-case id, spelled in lower case after it (version 2). */
+export const CAPS_TOKEN = '<caps>';
+
+/** The tokens a version-2 vocabulary adds after the base ones: letters, pieces, `<caps>`. */
 export const PIECE_TOKENS: readonly string[] = [
   ...ASCII_LETTERS,
   ...[...`${ASCII_LETTERS}0123456789`].map((c) => `${PIECE_PREFIX}${c}`),
+  CAPS_TOKEN,
 ];
 
 /** Whether `token` is a continuation piece (`##` and one character). */
@@ -231,9 +238,11 @@ export class Tokenizer {
     const out: number[] = [];
     const unk = this.special['<unk>'];
     let prev: string | null = null;
+    const caps = this.pieces ? this.ids.get(CAPS_TOKEN) : undefined;
     for (const { token, spaced } of preTokenize(text, this.splitter)) {
       const ids = this.idsOf(token) ?? [unk];
-      const shown = this.vocab.tokens[ids[0] as number] as string;
+      // Spacing is decided by the first character, not by the <caps> marker before it.
+      const shown = this.vocab.tokens[(ids[0] === caps ? ids[1] : ids[0]) as number] as string;
       if (prev !== null && spaced !== defaultSpace(prev, shown)) {
         out.push(spaced ? this.special['<sp>'] : this.special['<nosp>']);
       }
@@ -248,8 +257,10 @@ export class Tokenizer {
     const own = this.ids.get(token);
     const spell = this.pieces && (ID_ONLY.test(token) || (own === undefined && ASCII_WORD.test(token)));
     if (!spell) return own === undefined ? undefined : [own];
-    const chars = [...token];
-    return chars.map((c, i) => this.ids.get(i === 0 ? c : `${PIECE_PREFIX}${c}`) as number);
+    const upper = ID_ONLY.test(token) && token === token.toUpperCase();
+    const chars = [...(upper ? token.toLowerCase() : token)];
+    const spelled = chars.map((c, i) => this.ids.get(i === 0 ? c : `${PIECE_PREFIX}${c}`) as number);
+    return upper ? [this.ids.get(CAPS_TOKEN) as number, ...spelled] : spelled;
   }
 
   /** The token strings of ids, markers included (for per-token viewers). */
@@ -263,6 +274,8 @@ export class Tokenizer {
     let text = '';
     let prev: string | null = null;
     let force: boolean | null = null;
+    // <caps>: the next token and the pieces after it are written in upper case.
+    let caps: 'off' | 'next' | 'on' = 'off';
     for (const id of ids) {
       if (id === sp || id === nosp) {
         force = id === sp;
@@ -270,15 +283,21 @@ export class Tokenizer {
       }
       if (id === pad) continue;
       const token = this.vocab.tokens[id] ?? '<unk>';
+      if (this.pieces && token === CAPS_TOKEN) {
+        caps = 'next';
+        continue;
+      }
       if (isPiece(token)) {
         // A piece always joins the token before it (a stray marker before it is ignored).
-        text += token.slice(PIECE_PREFIX.length);
+        const c = token.slice(PIECE_PREFIX.length);
+        text += caps === 'on' ? c.toUpperCase() : c;
         prev = token;
         force = null;
         continue;
       }
       if (prev !== null && (force ?? defaultSpace(prev, token))) text += ' ';
-      text += token;
+      text += caps === 'next' ? token.toUpperCase() : token;
+      caps = caps === 'next' ? 'on' : 'off';
       prev = token;
       force = null;
     }
