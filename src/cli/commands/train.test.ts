@@ -111,6 +111,7 @@ describe('train command', () => {
       ...defaultConfig(),
       algorithm: 'starpo-grpo',
       advantage: 'grpo',
+      klMode: 'loss',
       groups: 2,
       seed: 3,
       iterations: 2,
