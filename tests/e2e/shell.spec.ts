@@ -71,9 +71,20 @@ test('the URL hash holds the setup and restores it after a reload', async ({ pag
   await expect(page.getByTestId('field-algorithm')).toHaveValue('starpo-grpo');
 });
 
-test('a link with a bad setting says which field is wrong and applies nothing', async ({ page }) => {
+test('a link with bad settings keeps its valid fields, names every bad one, and stays as typed', async ({
+  page,
+}) => {
   await page.goto('/#seed=7&lr=banana&colour=red');
   await expect(page.getByTestId('hash-error')).toContainText('lr');
   await expect(page.getByTestId('hash-error')).toContainText('colour');
-  await expect(page.getByTestId('field-seed')).toHaveValue('1');
+  await expect(page.getByTestId('field-seed')).toHaveValue('7');
+  await expect(page.getByTestId('field-lr')).toHaveValue('banana');
+  await expect(page.getByTestId('field-error-lr')).toContainText('"banana" is not a number');
+  // The link is left as typed until the user changes something.
+  await page.waitForTimeout(500);
+  expect(page.url()).toContain('lr=banana');
+  await page.getByTestId('field-lr').fill('0.0005');
+  await expect(page.getByTestId('hash-error')).toHaveCount(0);
+  await expect(page).toHaveURL(/lr=0\.0005/);
+  await expect(page).toHaveURL(/seed=7/);
 });
