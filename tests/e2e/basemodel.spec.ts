@@ -7,6 +7,7 @@ import { points } from './helpers.js';
 test('each env offers its shipped base model and its settings; envs without one start untrained', async ({
   page,
 }) => {
+  test.setTimeout(300_000);
   await page.goto('/');
   await expect(page.getByTestId('field-base')).toHaveValue('model:minigrid-doorkey-5x5-nano');
   await expect(page.getByTestId('base-help')).toContainText('contextLength 256');
