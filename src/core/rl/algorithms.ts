@@ -2,6 +2,7 @@
 // owns, so changing algorithm never leaves a stale switch from the previous one; every switch
 // stays settable on its own afterwards, so the paper's ablations are one change each.
 import type { Config } from '../config.js';
+import { estimatorOf } from './estimators.js';
 
 type Switches = Pick<
   Config,
@@ -107,7 +108,7 @@ export function applyAlgorithm(config: Config, name: Config['algorithm']): Confi
   return { ...config, ...spec.switches, algorithm: name };
 }
 
-/** Whether the algorithm trains a critic. */
-export function usesCritic(config: Config): boolean {
-  return config.advantage === 'gae' || config.advantage === 'turn-gae';
+/** Whether the config's advantage estimator trains a critic (estimators.ts). */
+export function usesCritic(config: Pick<Config, 'advantage'>): boolean {
+  return estimatorOf(config).critic;
 }

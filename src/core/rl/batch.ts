@@ -13,6 +13,7 @@
 import type { Config } from '../config.js';
 import { buildSequence, type PromptTurn } from '../prompt.js';
 import type { Tokenizer } from '../tokenizer.js';
+import { estimatorOf } from './estimators.js';
 import { promptTurns, type Trajectory } from './rollout.js';
 
 export interface Sample {
@@ -180,5 +181,7 @@ export function trainingSamples(
     rewardPlacement: config.rewardPlacement,
     historyTurns: config.historyTurns,
   };
-  return config.advantage === 'turn-gae' ? turnSamples(tok, trajs, o) : trajectorySamples(tok, trajs, o);
+  return estimatorOf(config).samples === 'turn'
+    ? turnSamples(tok, trajs, o)
+    : trajectorySamples(tok, trajs, o);
 }

@@ -5,8 +5,9 @@ import type { Config } from '../config.js';
 import { qualityWeight, thinkingQuality } from '../metrics/reasoning.js';
 import type { Model } from '../model/params.js';
 import { predictValues, scoreSequences } from '../model/scoring.js';
-import { gae, groupNormalize, indicesBy, meanStd, turnGae, whiten, ZERO_STD } from './advantages.js';
+import { indicesBy, meanStd, whiten, ZERO_STD } from './advantages.js';
 import type { Sample } from './batch.js';
+import { estimatorOf } from './estimators.js';
 import type { Trajectory } from './rollout.js';
 
 /** A sample with everything the update needs, all [n−1] in target coordinates. */
@@ -83,7 +84,8 @@ function concatMasked(samples: readonly { lossMask: Float32Array }[], pick: (i: 
 }
 
 /**
- * Advantages and returns for every sample under `config.advantage`; whitening over the batch
+ * Advantages and returns for every sample by the estimator `config.advantage` selects
+ * (estimators.ts), after any KL penalty in the reward; whitening over the batch
  * (skipped when the batch's reward std is ~0, where it would turn critic noise into full-size
  * updates — reference/echo-trap-feasibility.md); optional σ(thinking-quality) weights.
  */
@@ -94,8 +96,6 @@ export function computeAdvantages(
   config: Config,
 ): { prepared: PreparedSample[]; stats: PrepareStats } {
   const n = samples.length;
-  const adv: Float32Array[] = [];
-  const ret: Float32Array[] = [];
   const kl = samples.map((s, i) =>
     klTokens(scores.oldLogp[i]!, scores.refLogp[i]!, s.lossMask, config.klEstimator),
   );
@@ -135,66 +135,19 @@ export function computeAdvantages(
   const penalised = (i: number, whole: boolean): number =>
     samples[i]!.reward - klIn * ((klSum[i] as number) + (whole ? (laterKl[i] as number) : 0));
 
-  if (config.advantage === 'grpo') {
-    // Normalised over trajectories, not samples: a trajectory cut into windows counts once.
-    const firstOf = new Map<number, number>();
-    samples.forEach((s, i) => {
-      if (!firstOf.has(s.traj)) firstOf.set(s.traj, i);
-    });
-    const reps = [...firstOf.values()];
-    const byTraj = new Map<number, number>();
-    // The first window's KL sum plus its later windows' is the trajectory's (verl sums the
-    // token-level rewards into GRPO's score).
-    groupNormalize(
-      reps.map((i) => penalised(i, true)),
-      reps.map((i) => samples[i]!.group),
-    ).forEach((x, j) => {
-      byTraj.set(samples[reps[j]!]!.traj, x);
-    });
-    samples.forEach((s) => {
-      adv.push(s.lossMask.map((m) => m * (byTraj.get(s.traj) as number)));
-      ret.push(s.lossMask.map((m) => m * s.reward));
-    });
-  } else if (config.advantage === 'turn-gae') {
-    for (let i = 0; i < n; i++) {
-      adv.push(new Float32Array(samples[i]!.lossMask.length));
-      ret.push(new Float32Array(samples[i]!.lossMask.length));
-    }
-    const byTraj = indicesBy(samples.map((s) => s.traj));
-    for (const idx of byTraj.values()) {
-      const turnRewards = idx.map((i) => penalised(i, false));
-      const values = idx.map((i) => scores.values[i]![samples[i]!.stateIndex] ?? 0);
-      // Running out of turns or actions is terminal, as in RAGEN (GAE's next value after the
-      // last token is 0): bootstrapping a cut trajectory with the value of its own last state
-      // (the state after the last action is never scored) made its last advantage r ≥ 0, so
-      // timing out could never be punished.
-      const r = turnGae(turnRewards, values, config.gamma, config.lambda, 0);
-      idx.forEach((i, j) => {
-        const s = samples[i]!;
-        for (let t = 0; t < s.lossMask.length; t++) {
-          if (s.lossMask[t] === 1) {
-            adv[i]![t] = r.advantages[j] as number;
-            ret[i]![t] = r.returns[j] as number;
-          }
-        }
-      });
-    }
-  } else if (config.advantage === 'gae') {
-    samples.forEach((s, i) => {
-      const T = s.lossMask.length;
-      const r = gae(rewards[i]!, scores.values[i]!, s.lossMask, 1, T, config.gamma, config.lambda);
-      adv.push(r.advantages);
-      ret.push(r.returns);
-    });
-  } else {
-    samples.forEach((s) => {
-      adv.push(new Float32Array(s.lossMask.length));
-      ret.push(new Float32Array(s.lossMask.length));
-    });
-  }
+  const est = estimatorOf(config).advantages({
+    samples,
+    values: scores.values,
+    rewards,
+    penalised,
+    gamma: config.gamma,
+    lambda: config.lambda,
+  });
+  const adv = est.advantages;
+  const ret = est.returns;
 
   const rewardStd = meanStd(samples.map((s) => s.reward)).std;
-  const critic = config.advantage === 'gae' || config.advantage === 'turn-gae';
+  const critic = estimatorOf(config).critic;
   const whitened = critic && config.whiten && rewardStd > ZERO_STD;
   if (whitened) {
     const lens = adv.map((a) => a.length);

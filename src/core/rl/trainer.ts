@@ -23,10 +23,11 @@ import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
 import { trainingSamples } from './batch.js';
 import { type EnvPool, streamInstance } from './envPool.js';
+import { estimatorOf } from './estimators.js';
 import { EVAL_SEED_BASE, type EvalResult, evaluatePolicy } from './evaluate.js';
 import { faultSuggestion, MAX_CONSECUTIVE_FAULTS, weightsFinite } from './faults.js';
 import { dropOutliers, filterGroups, groupsToKeep, groupsToRollOut } from './filter.js';
-import { dpoUpdate, ppoUpdate, type UpdateReport, updateMetrics } from './optimize.js';
+import { type UpdateReport, updateMetrics } from './optimize.js';
 import { computeAdvantages, scoreSamples } from './prepare.js';
 import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
 
@@ -182,7 +183,7 @@ export class Trainer {
       maxTokensPerTurn: c.maxTokensPerTurn,
       contextLength: c.contextLength,
       // Per-turn samples (ppo-turn) see only their own state, in rollouts as in training.
-      historyTurns: c.advantage === 'turn-gae' ? 1 : c.historyTurns,
+      historyTurns: estimatorOf(c).samples === 'turn' ? 1 : c.historyTurns,
       temperature,
       formatPenalty: c.formatPenalty,
     };
@@ -304,17 +305,13 @@ export class Trainer {
     if (this.critic && this.backupCritic) copyWeights(this.backupCritic, this.critic);
     (this.policyOpt as unknown as { learningRate: number }).learningRate = this.learningRate();
     const trainPolicy = it >= c.criticWarmup || !this.critic;
-    const report: UpdateReport =
-      c.advantage === 'none'
-        ? await dpoUpdate(prepared, this.policy, this.policyOpt, c, this.shuffleRng)
-        : await ppoUpdate(
-            prepared,
-            { policy: this.policy, critic: this.critic },
-            { policy: this.policyOpt, critic: this.criticOpt },
-            c,
-            trainPolicy,
-            this.shuffleRng,
-          );
+    const report: UpdateReport = await estimatorOf(c).update(
+      prepared,
+      { policy: this.policy, critic: this.critic, policyOpt: this.policyOpt, criticOpt: this.criticOpt },
+      c,
+      trainPolicy,
+      this.shuffleRng,
+    );
     // Finite losses and gradients can still step into NaN/Inf weights (a huge learning rate).
     if (!report.nonFinite && !(await weightsFinite([this.policy, this.critic])))
       report.nonFinite = 'the weights were not finite after the update';
