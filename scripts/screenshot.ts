@@ -7,7 +7,7 @@
 // base model from public/models trains in the page. It prints how long the first iteration took
 // after Start, the backend, the markers and the final success, for the README's caption.
 // Run: npx tsx scripts/screenshot.ts [--iters 30] [--out docs/screenshot.png] [--port 4310]
-//   [--width 1400] [--height 900] [--timeout-min 40] [--no-build]
+//   [--width 1400] [--height 900] [--timeout-min 40] [--dist dist] [--no-build]
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chromium, type Page } from '@playwright/test';
 
@@ -28,6 +28,8 @@ const width = Number(args.get('width') ?? 1400);
 const height = Number(args.get('height') ?? 900);
 const timeoutMs = Number(args.get('timeout-min') ?? 40) * 60_000;
 const chromiumPath = process.env.STARPO_CHROMIUM ?? '/usr/bin/chromium';
+/** Where the app is built and served from (a private folder keeps other builds out of the way). */
+const dist = args.get('dist') ?? 'dist';
 
 async function waitForServer(url: string, ms: number): Promise<void> {
   const end = Date.now() + ms;
@@ -47,15 +49,29 @@ const num = async (page: Page, testId: string, attr: string) =>
 
 async function main(): Promise<void> {
   if (args.get('no-build') !== 'true') {
-    const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+    const build = spawnSync(
+      'npx',
+      ['vite', 'build', '--logLevel', 'warn', '--outDir', dist, '--emptyOutDir'],
+      {
+        stdio: 'inherit',
+      },
+    );
     if (build.status !== 0) throw new Error('vite build failed');
   }
-  const server: ChildProcess = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], {
-    stdio: 'ignore',
-    detached: true,
-  });
+  const server: ChildProcess = spawn(
+    'npx',
+    ['vite', 'preview', '--outDir', dist, '--port', String(port), '--strictPort'],
+    {
+      stdio: 'ignore',
+      detached: true,
+    },
+  );
   const stopServer = () => {
-    if (server.pid) process.kill(-server.pid, 'SIGTERM');
+    try {
+      if (server.pid) process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      server.kill('SIGTERM'); // the group is gone already: the child alone, if it is still there
+    }
   };
   try {
     const base = `http://localhost:${port}/`;
