@@ -6,7 +6,7 @@
 // curve with the detector's markers, the banner, and the viewer. Nothing is mocked: the shipped
 // base model from public/models trains in the page. It prints how long the first iteration took
 // after Start, the backend, the markers and the final success, for the README's caption.
-// Run: npx tsx scripts/screenshot.ts [--iters 30] [--out docs/screenshot.png] [--port 4310]
+// Run: npx tsx scripts/screenshot.ts [--iters 30] [--out docs/screenshot.png] [--port 4391]
 //   [--width 1400] [--height 900] [--timeout-min 40] [--dist dist] [--no-build]
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chromium, type Page } from '@playwright/test';
@@ -23,7 +23,7 @@ for (let i = 2; i < process.argv.length; i++) {
   }
 }
 const out = args.get('out') ?? 'docs/screenshot.png';
-const port = Number(args.get('port') ?? 4310);
+const port = Number(args.get('port') ?? 4391);
 const width = Number(args.get('width') ?? 1400);
 const height = Number(args.get('height') ?? 900);
 const timeoutMs = Number(args.get('timeout-min') ?? 40) * 60_000;
