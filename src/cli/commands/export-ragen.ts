@@ -6,6 +6,7 @@
 // base.yaml (actor_rollout_ref, algorithm, agent_proxy, es_manager).
 import { readFile, writeFile } from 'node:fs/promises';
 import { type Config, completeConfig, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
+import { estimatorOf } from '../../core/rl/estimators.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 
@@ -30,12 +31,14 @@ export interface Mapped {
 /** The RAGEN overrides for a config, in base.yaml order. */
 export function ragenOverrides(c: Config, model: string): { mapped: Mapped[]; unmapped: string[] } {
   const kl = c.klCoef > 0;
+  const estimator = estimatorOf(c);
+  const ragenEstimator = estimator.ragen ?? 'gae';
   // RAGEN's two KL placements (v0423 train_all.sh): PPO runs keep use_kl_loss off and subtract
   // kl_ctrl.kl_coef · KL(old ‖ ref) from the token rewards (apply_kl_penalty; RAGEN main gates it
   // with algorithm.use_kl_in_reward); GRPO runs turn use_kl_loss on with kl_loss_coef.
   const inLoss = kl && c.klMode === 'loss';
   const inReward = kl && c.klMode === 'reward';
-  const estimator = c.klEstimator === 'k3' ? 'low_var_kl' : 'kl';
+  const klType = c.klEstimator === 'k3' ? 'low_var_kl' : 'kl';
   const filtered = c.filterMode !== 'off';
   const mapped: Mapped[] = [
     { path: 'model_path', value: model, from: 'modelSize (the playground trains its own tiny transformer)' },
@@ -48,7 +51,7 @@ export function ragenOverrides(c: Config, model: string): { mapped: Mapped[]; un
       value: inLoss ? c.klCoef : 0,
       from: 'klCoef when klMode = loss',
     },
-    { path: 'actor_rollout_ref.actor.kl_loss_type', value: estimator, from: 'klEstimator (k3 = low_var_kl)' },
+    { path: 'actor_rollout_ref.actor.kl_loss_type', value: klType, from: 'klEstimator (k3 = low_var_kl)' },
     { path: 'actor_rollout_ref.actor.loss_agg_mode', value: c.lossAgg, from: 'lossAgg' },
     { path: 'actor_rollout_ref.actor.clip_ratio_low', value: c.clipLow, from: 'clipLow' },
     { path: 'actor_rollout_ref.actor.clip_ratio_high', value: c.clipHigh, from: 'clipHigh' },
@@ -77,11 +80,11 @@ export function ragenOverrides(c: Config, model: string): { mapped: Mapped[]; un
       value: c.filterOrder === 'lowest-std' ? 'std_rev' : 'std',
       from: 'filterOrder',
     },
-    { path: 'algorithm.adv_estimator', value: c.advantage === 'grpo' ? 'grpo' : 'gae', from: 'advantage' },
+    { path: 'algorithm.adv_estimator', value: ragenEstimator, from: 'advantage (estimators.ts ragen)' },
     { path: 'algorithm.gamma', value: c.gamma, from: 'gamma' },
     { path: 'algorithm.lam', value: c.lambda, from: 'lambda' },
     { path: 'algorithm.use_kl_in_reward', value: inReward, from: 'klCoef > 0 and klMode = reward' },
-    { path: 'algorithm.kl_penalty', value: estimator, from: 'klEstimator (k3 = low_var_kl)' },
+    { path: 'algorithm.kl_penalty', value: klType, from: 'klEstimator (k3 = low_var_kl)' },
     { path: 'algorithm.kl_ctrl.type', value: 'fixed', from: 'klCoef is a fixed coefficient' },
     {
       path: 'algorithm.kl_ctrl.kl_coef',
@@ -100,7 +103,7 @@ export function ragenOverrides(c: Config, model: string): { mapped: Mapped[]; un
     },
     {
       path: 'agent_proxy.reward_normalization.method',
-      value: c.advantage === 'grpo' ? 'mean_std' : 'identity',
+      value: ragenEstimator === 'grpo' ? 'mean_std' : 'identity',
       from: 'advantage (grpo needs mean_std; ragen.md §1)',
     },
     { path: 'es_manager.format_penalty', value: -c.formatPenalty, from: 'formatPenalty (negated)' },
@@ -126,8 +129,10 @@ export function ragenOverrides(c: Config, model: string): { mapped: Mapped[]; un
           `stepsPerIteration ${c.stepsPerIteration}: set ppo_mini_batch_size = kept trajectories / ${c.stepsPerIteration}`,
         ]
       : []),
-    ...(c.algorithm === 'dpo-online' || c.algorithm === 'ppo-turn'
-      ? [`algorithm ${c.algorithm}: not a RAGEN estimator; exported as its nearest (gae)`]
+    ...(estimator.ragen === null
+      ? [
+          `advantage ${c.advantage} (${estimator.label}): not a RAGEN estimator; exported as its nearest (gae)`,
+        ]
       : []),
   ];
   return { mapped, unmapped };

@@ -7,6 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { ALGORITHM_NAMES, type Config, formatErrors } from '../../core/config.js';
 import { ABLATIONS, PRESETS, type Preset } from '../../core/presets.js';
 import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
+import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import { envIds } from '../../envs/registry.js';
 import type { CliIo } from '../command.js';
 import { runSweep, type SweepRun } from '../sweepRunner.js';
@@ -106,15 +107,6 @@ export async function planStudy(o: StudyOptions): Promise<(SweepRun & { env: str
   return runs;
 }
 
-const COLOURS: Record<string, string> = {
-  'starpo-ppo': '#d1495b',
-  'starpo-s': '#2e86ab',
-  'starpo-grpo': '#edae49',
-  'starpo-s+': '#66a182',
-  'ppo-turn': '#8d6a9f',
-  'dpo-online': '#555555',
-};
-
 const FIGURES: [string, string, boolean][] = [
   ['rollout/successRate', 'success (train, T = 1)', false],
   ['rollout/inGroupRewardStd', 'in-group reward std', false],
@@ -131,7 +123,7 @@ async function figures(env: string, runs: readonly LoadedRun[], docsDir: string)
   const series = ['starpo-ppo', 'starpo-s']
     .map((algo) => ({
       label: algo,
-      colour: COLOURS[algo] ?? '#000',
+      colour: ALGORITHMS[algo as Config['algorithm']]?.colour ?? '#000',
       runs: runs.filter((r) => r.algo === algo).map((r) => r.rows),
     }))
     .filter((s) => s.runs.length > 0);

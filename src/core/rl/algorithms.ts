@@ -24,8 +24,13 @@ type Switches = Pick<
 
 export interface AlgorithmSpec {
   name: Config['algorithm'];
+  /** Short name for legends and tables. */
+  label: string;
   /** One line for the algorithm table. */
   summary: string;
+  /** Its line colour in every chart and figure (study, bands), one per algorithm. */
+  colour: string;
+  /** Its advantage estimator, update and critic use are those of `switches.advantage` (estimators.ts). */
   switches: Switches;
 }
 
@@ -59,17 +64,23 @@ const STARPO_S: Switches = {
 export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = {
   'ppo-turn': {
     name: 'ppo-turn',
+    label: 'PPO (per turn)',
+    colour: '#8d6a9f',
     summary: 'Standard PPO: each turn is its own sample (no history), critic + GAE over turns.',
     switches: { ...STARPO, advantage: 'turn-gae', klCoef: 0 },
   },
   'starpo-ppo': {
     name: 'starpo-ppo',
+    label: 'StarPO (PPO)',
+    colour: '#d1495b',
     summary:
       'StarPO: the whole trajectory as one sequence, critic + GAE (γ = λ = 1), KL 0.001 per token in the reward.',
     switches: STARPO,
   },
   'starpo-grpo': {
     name: 'starpo-grpo',
+    label: 'StarPO (GRPO)',
+    colour: '#edae49',
     summary:
       'StarPO with group-normalised advantages (R − mean)/std within each start state, no critic, KL 0.001 in the loss.',
     // RAGEN's GRPO runs (train_all.sh USE_GRPO: use_kl_loss True, kl_loss_coef 0.001): KL in the loss.
@@ -77,12 +88,16 @@ export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = 
   },
   'starpo-s': {
     name: 'starpo-s',
+    label: 'StarPO-S',
+    colour: '#2e86ab',
     summary:
       'StarPO-S: keep the top 25% of groups by reward std, critic (warmed up), clip-higher 0.28, no KL.',
     switches: STARPO_S,
   },
   'starpo-s+': {
     name: 'starpo-s+',
+    label: 'StarPO-S+',
+    colour: '#66a182',
     summary:
       'StarPO-S plus the secondary note’s stabilisers: 2σ drop, thinking critic, clip 0.5, KL stop, LR warm-up.',
     switches: {
@@ -96,6 +111,8 @@ export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = 
   },
   'dpo-online': {
     name: 'dpo-online',
+    label: 'Online DPO',
+    colour: '#555555',
     summary: 'Online DPO: best vs worst trajectory of each group against the reference policy.',
     switches: { ...STARPO, advantage: 'none', klCoef: 0, klMode: 'loss' },
   },
