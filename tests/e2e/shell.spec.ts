@@ -19,17 +19,26 @@ test('the page loads with its regions and no console errors', async ({ page }) =
   expect(problems).toEqual([]);
 });
 
-test('the status shows WebGPU on the SwiftShader adapter', async ({ page }) => {
+test('auto chooses WASM over the SwiftShader adapter and says why; a forced webgpu uses it', async ({
+  page,
+}) => {
   await page.goto('/');
   const status = page.getByTestId('backend-status');
-  await expect(status).toHaveAttribute('data-backend', 'webgpu', { timeout: 60_000 });
+  await expect(status).toHaveAttribute('data-backend', 'wasm', { timeout: 60_000 });
+  await expect(status).toContainText('renders in software (correct but slow): not chosen over WASM');
   await expect(page.getByTestId('gpu-adapter')).toContainText(/swiftshader/i);
+  await page.goto('/#backend=webgpu');
+  await page.reload();
+  await expect(page.getByTestId('backend-status')).toHaveAttribute('data-backend', 'webgpu', {
+    timeout: 60_000,
+  });
 });
 
 test('a 1-layer transformer trained in the worker on WebGPU matches CPU within 1e-4 over 3 Adam steps', async ({
   page,
 }) => {
-  await page.goto('/');
+  // Forced: auto would not pick the software adapter.
+  await page.goto('/#backend=webgpu');
   await expect(page.getByTestId('backend-status')).toHaveAttribute('data-backend', 'webgpu', {
     timeout: 60_000,
   });
