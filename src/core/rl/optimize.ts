@@ -11,45 +11,40 @@ import { bucketLength } from '../model/scoring.js';
 import type { Rng } from '../rng.js';
 import { indicesBy } from './advantages.js';
 import type { PreparedSample } from './prepare.js';
-import { criticStep, type DpoBatch, dpoStep, type Minibatch, policyStep, type StepResult } from './update.js';
+import {
+  criticStep,
+  type DpoBatch,
+  dpoStep,
+  type Minibatch,
+  policyStep,
+  type StepMetrics,
+} from './update.js';
 
 export interface UpdateReport {
-  /** Which update made it: the clipped surrogate (all advantage estimators) or DPO. */
-  kind: 'ppo' | 'dpo';
   policySteps: number;
   criticSteps: number;
   samplesPerStep: number;
-  /** Means over the policy steps taken. */
-  means: Record<string, number>;
+  /**
+   * The steps' metrics under their row keys: actor/* averaged over the policy steps taken,
+   * critic/* over the critic steps (empty when none was taken).
+   */
+  means: StepMetrics;
   /** A step hit NaN/Inf: the update stopped there. */
   nonFinite: string | null;
   klStopped: boolean;
 }
 
 /**
- * The actor/* and critic/* metrics of an update: PPO's clipped surrogate (`actor/pgLoss`, the
- * surrogate term alone), or DPO's own loss, margin and pair accuracy; absent when no policy
- * step was made (critic warm-up, no DPO pairs).
+ * The metric-row values of an update: the step counts and the steps' own metrics as they are
+ * (PPO: actor/pgLoss — the surrogate term alone — clipFrac, approxKl, entropy, gradNorm;
+ * DPO: actor/dpoLoss, dpoMargin, dpoAccuracy, entropy, gradNorm; critic/vfLoss).
  */
-export function updateMetrics(report: UpdateReport): Partial<Record<MetricKey, number>> {
-  const m = report.means;
-  const out: Partial<Record<MetricKey, number>> = {
+export function updateMetrics(report: UpdateReport): StepMetrics {
+  return {
     'actor/optimizerSteps': report.policySteps,
     'actor/samplesPerStep': report.samplesPerStep,
+    ...report.means,
   };
-  if (report.policySteps > 0) {
-    if (report.kind === 'dpo') {
-      out['actor/dpoLoss'] = m.loss ?? 0;
-      out['actor/dpoMargin'] = m.margin ?? 0;
-      out['actor/dpoAccuracy'] = m.accuracy ?? 0;
-    } else out['actor/pgLoss'] = m.pgLoss ?? 0;
-    out['actor/gradNorm'] = m.gradNorm ?? 0;
-    if (m.entropy !== undefined) out['actor/entropy'] = m.entropy;
-    if (m.approxKl !== undefined) out['actor/approxKl'] = m.approxKl;
-    if (m.clipFrac !== undefined) out['actor/clipFrac'] = m.clipFrac;
-  }
-  if (m.vfLoss !== undefined) out['critic/vfLoss'] = m.vfLoss;
-  return out;
 }
 
 /** Lists the minibatches (sample indices) of this iteration. */
@@ -115,15 +110,13 @@ export function packMinibatch(samples: readonly PreparedSample[], context: numbe
   return mb;
 }
 
-/** Adds a step's total loss (`loss`), gradient norm and statistics to the running sums. */
-function accumulate(into: Record<string, number>, step: StepResult): void {
-  into.loss = (into.loss ?? 0) + step.loss;
-  into.gradNorm = (into.gradNorm ?? 0) + step.gradNorm;
-  for (const [k, v] of Object.entries(step.stats)) into[k] = (into[k] ?? 0) + v;
+/** Adds a step's metrics to the running sums, key by key. */
+function accumulate(into: StepMetrics, metrics: StepMetrics): void {
+  for (const [k, v] of Object.entries(metrics) as [MetricKey, number][]) into[k] = (into[k] ?? 0) + v;
 }
 
-function averaged(sums: Record<string, number>, n: number): Record<string, number> {
-  return Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, n > 0 ? v / n : 0]));
+function averaged(sums: StepMetrics, n: number): StepMetrics {
+  return n > 0 ? Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / n])) : {};
 }
 
 /** PPO-style update (all advantage estimators). */
@@ -137,7 +130,6 @@ export async function ppoUpdate(
 ): Promise<UpdateReport> {
   const plan = planMinibatches(samples.length, config, rng);
   const report: UpdateReport = {
-    kind: 'ppo',
     policySteps: 0,
     criticSteps: 0,
     samplesPerStep: 0,
@@ -145,8 +137,8 @@ export async function ppoUpdate(
     nonFinite: null,
     klStopped: false,
   };
-  const sums: Record<string, number> = {};
-  let vfSum = 0;
+  const sums: StepMetrics = {};
+  const criticSums: StepMetrics = {};
   let seen = 0;
   for (const idx of plan) {
     const mb = packMinibatch(
@@ -161,7 +153,7 @@ export async function ppoUpdate(
         break;
       }
       report.criticSteps++;
-      vfSum += c.loss;
+      accumulate(criticSums, c.metrics);
     }
     if (!trainPolicy) continue;
     const p = await policyStep(models.policy, optimizers.policy, mb, {
@@ -179,14 +171,13 @@ export async function ppoUpdate(
       break;
     }
     report.policySteps++;
-    accumulate(sums, p);
-    if (config.klEarlyStop > 0 && (p.stats.approxKl ?? 0) > config.klEarlyStop) {
+    accumulate(sums, p.metrics);
+    if (config.klEarlyStop > 0 && (p.metrics['actor/approxKl'] ?? 0) > config.klEarlyStop) {
       report.klStopped = true;
       break;
     }
   }
-  report.means = averaged(sums, report.policySteps);
-  if (report.criticSteps > 0) report.means.vfLoss = vfSum / report.criticSteps;
+  report.means = { ...averaged(sums, report.policySteps), ...averaged(criticSums, report.criticSteps) };
   const steps = Math.max(report.policySteps, report.criticSteps);
   report.samplesPerStep = steps > 0 ? seen / steps : 0;
   return report;
@@ -272,7 +263,6 @@ export async function dpoUpdate(
 ): Promise<UpdateReport> {
   const pairs = dpoPairs(samples);
   const report: UpdateReport = {
-    kind: 'dpo',
     policySteps: 0,
     criticSteps: 0,
     samplesPerStep: 0,
@@ -285,7 +275,7 @@ export async function dpoUpdate(
     { ...config, minibatch: Math.max(1, Math.floor(config.minibatch / 2)) },
     rng,
   );
-  const sums: Record<string, number> = {};
+  const sums: StepMetrics = {};
   let seen = 0;
   for (const idx of plan) {
     const batch = packDpoBatch(
@@ -300,7 +290,7 @@ export async function dpoUpdate(
     }
     report.policySteps++;
     seen += batch.rows;
-    accumulate(sums, r);
+    accumulate(sums, r.metrics);
   }
   report.means = averaged(sums, report.policySteps);
   report.samplesPerStep = report.policySteps > 0 ? seen / report.policySteps : 0;

@@ -1,9 +1,12 @@
 // One optimizer step of the policy, the critic, or DPO, on a padded minibatch. Each step
 // computes gradients with tf.variableGrads, measures the global gradient norm, clips it, and
 // reads back ONE small vector (loss, norm and the step's statistics) to check for NaN/Inf
-// before anything is applied — a bad step is skipped and reported, never applied.
+// before anything is applied — a bad step is skipped and reported, never applied. Each step's
+// loss function returns its loss and its parts under their metric-row keys (actor/*, critic/*),
+// which come back as the step's `metrics` and go into the row as they are.
 // b = rows in the minibatch, T = padded length; arrays are in target coordinates [b, T−1].
 import * as tf from '@tensorflow/tfjs';
+import type { MetricKey } from '../metrics/keys.js';
 import {
   flattenGradients,
   fusedAdamActive,
@@ -57,11 +60,28 @@ export interface PolicyStepSettings {
   lossAgg?: LossAgg;
 }
 
+/** Metric-row values by key (core/metrics/keys.ts). */
+export type StepMetrics = Partial<Record<MetricKey, number>>;
+
 export interface StepResult {
   ok: boolean;
+  /** The total loss minimised (surrogate − entropy bonus + KL, value loss, or DPO loss). */
   loss: number;
   gradNorm: number;
-  stats: Record<string, number>;
+  /** The step's metrics under their row keys, e.g. actor/pgLoss, actor/clipFrac, critic/vfLoss. */
+  metrics: StepMetrics;
+}
+
+/** What a step's loss function returns: the loss to minimise and its parts by row key. */
+interface StepLoss {
+  loss: tf.Scalar;
+  metrics: Partial<Record<MetricKey, tf.Scalar>>;
+}
+
+/** Row keys for the loss itself and the gradient norm, where the step reports them. */
+interface StepKeys {
+  loss?: MetricKey;
+  gradNorm?: MetricKey;
 }
 
 /**
@@ -94,33 +114,37 @@ function globalNorm(grads: tf.NamedTensorMap): tf.Scalar {
 
 async function applyChecked(
   optimizer: tf.Optimizer,
-  f: () => tf.Scalar,
+  f: () => StepLoss,
   vars: tf.Variable[],
   gradClip: number,
-  extras: () => Record<string, tf.Scalar>,
+  names: StepKeys = {},
 ): Promise<StepResult> {
-  let named: Record<string, tf.Scalar> = {};
+  // tf.variableGrads returns only the loss and the gradients: the parts are kept past its
+  // scope here, the one place they leave the gradient computation.
+  let named: Partial<Record<MetricKey, tf.Scalar>> = {};
   const { value, grads } = tf.variableGrads(() => {
-    const loss = f();
-    named = Object.fromEntries(Object.entries(extras()).map(([k, v]) => [k, tf.keep(v)]));
-    return loss;
+    const r = f();
+    named = Object.fromEntries(Object.entries(r.metrics).map(([k, v]) => [k, tf.keep(v as tf.Scalar)]));
+    return r.loss;
   }, vars);
   // webgpu: flat gradients, a one-dispatch norm and a fused Adam step (model/kernels/adam.ts).
   const flat = fusedAdamActive(optimizer) ? flattenGradients(grads) : null;
   const norm = flat ? fusedGlobalNorm(flat) : globalNorm(grads);
-  const keys = Object.keys(named);
+  const keys = Object.keys(named) as MetricKey[];
   const packed = tf.stack([value, norm, ...keys.map((k) => named[k] as tf.Scalar)]);
   const data = await packed.data();
   packed.dispose();
-  for (const v of Object.values(named)) v.dispose();
+  for (const v of Object.values(named)) v?.dispose();
   const loss = data[0] as number;
   const gradNorm = data[1] as number;
-  const stats: Record<string, number> = {};
+  const metrics: StepMetrics = {};
   keys.forEach((k, i) => {
-    stats[k] = data[i + 2] as number;
+    metrics[k] = data[i + 2] as number;
   });
+  if (names.loss) metrics[names.loss] = loss;
+  if (names.gradNorm) metrics[names.gradNorm] = gradNorm;
   const ok =
-    Number.isFinite(loss) && Number.isFinite(gradNorm) && Object.values(stats).every(Number.isFinite);
+    Number.isFinite(loss) && Number.isFinite(gradNorm) && Object.values(metrics).every(Number.isFinite);
   if (ok) {
     const scale = gradClip > 0 && gradNorm > gradClip ? gradClip / gradNorm : 1;
     if (flat) fusedAdamApply(optimizer, grads, flat, scale);
@@ -136,7 +160,7 @@ async function applyChecked(
   }
   tf.dispose([value, norm, ...Object.values(grads)]);
   flat?.dispose();
-  return { ok, loss, gradNorm, stats };
+  return { ok, loss, gradNorm, metrics };
 }
 
 function targets(mb: Minibatch, a: Float32Array): tf.Tensor2D {
@@ -155,13 +179,6 @@ export async function policyStep(
   const adv = targets(mb, mb.advantages);
   const old = targets(mb, mb.oldLogp);
   const ref = targets(mb, mb.refLogp);
-  let parts: {
-    pgLoss: tf.Scalar;
-    clipFrac: tf.Scalar;
-    approxKl: tf.Scalar;
-    entropy: tf.Scalar;
-    klRef: tf.Scalar;
-  } | null = null;
   try {
     return await applyChecked(
       optimizer,
@@ -170,15 +187,25 @@ export async function policyStep(
         const agg = s.lossAgg ?? 'token-mean';
         const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg);
         const ent = aggregate(entropy, mask, agg);
-        const kl = aggregate(klPerToken(logp, ref, s.klEstimator), mask, agg);
-        parts = { pgLoss: pl.pgLoss, clipFrac: pl.clipFrac, approxKl: pl.approxKl, entropy: ent, klRef: kl };
         let loss = tf.sub(pl.pgLoss, tf.mul(s.entropyCoef, ent));
-        if (s.klLossCoef > 0) loss = tf.add(loss, tf.mul(s.klLossCoef, kl));
-        return loss as tf.Scalar;
+        if (s.klLossCoef > 0)
+          loss = tf.add(
+            loss,
+            tf.mul(s.klLossCoef, aggregate(klPerToken(logp, ref, s.klEstimator), mask, agg)),
+          );
+        return {
+          loss: loss as tf.Scalar,
+          metrics: {
+            'actor/pgLoss': pl.pgLoss,
+            'actor/clipFrac': pl.clipFrac,
+            'actor/approxKl': pl.approxKl,
+            'actor/entropy': ent,
+          },
+        };
       },
       modelVariables(policy),
       s.gradClip,
-      () => (parts ? { ...parts } : {}),
+      { gradNorm: 'actor/gradNorm' },
     );
   } finally {
     tf.dispose([tokens, mask, adv, old, ref]);
@@ -202,11 +229,11 @@ export async function criticStep(
       optimizer,
       () => {
         const values = criticValues(critic, tokens).slice([0, 0], [mb.b, mb.T - 1]); // [b, T−1]
-        return clippedValueLoss(values, oldV, ret, mask, valueClip);
+        return { loss: clippedValueLoss(values, oldV, ret, mask, valueClip), metrics: {} };
       },
       modelVariables(critic),
       gradClip,
-      () => ({}),
+      { loss: 'critic/vfLoss' },
     );
   } finally {
     tf.dispose([tokens, mask, ret, oldV]);
@@ -236,7 +263,7 @@ export interface DpoBatch {
 
 /**
  * One DPO step on chosen/rejected pairs; log-probs at `temperature` (the rollout's, as the
- * reference scores were taken). Stats: margin, accuracy, entropy.
+ * reference scores were taken). Metrics: actor/dpoLoss, dpoMargin, dpoAccuracy, entropy, gradNorm.
  */
 export async function dpoStep(
   policy: Model,
@@ -252,7 +279,6 @@ export async function dpoStep(
   const owner = tf.tensor2d(batch.owner, [2 * batch.pairs, n]);
   const refC = tf.tensor1d(batch.refChosen);
   const refR = tf.tensor1d(batch.refRejected);
-  let parts: Record<string, tf.Scalar> = {};
   try {
     return await applyChecked(
       optimizer,
@@ -263,12 +289,18 @@ export async function dpoStep(
         const chosen = seq.slice([0], [batch.pairs]);
         const rejected = seq.slice([batch.pairs], [batch.pairs]);
         const r = dpoLoss(chosen, rejected, refC, refR, beta);
-        parts = { margin: r.margin, accuracy: r.accuracy, entropy: maskedMean(entropy, mask) };
-        return r.loss;
+        return {
+          loss: r.loss,
+          metrics: {
+            'actor/dpoMargin': r.margin,
+            'actor/dpoAccuracy': r.accuracy,
+            'actor/entropy': maskedMean(entropy, mask),
+          },
+        };
       },
       modelVariables(policy),
       gradClip,
-      () => parts,
+      { loss: 'actor/dpoLoss', gradNorm: 'actor/gradNorm' },
     );
   } finally {
     tf.dispose([tokens, mask, owner, refC, refR]);
