@@ -88,6 +88,8 @@ test('a link with bad settings keeps its valid fields, names every bad one, and 
   await expect(page.getByTestId('hash-error')).toContainText('colour');
   await expect(page.getByTestId('field-seed')).toHaveValue('7');
   await expect(page.getByTestId('field-lr')).toHaveValue('banana');
+  // Its group opens by itself, so the error is in view.
+  await expect(page.getByTestId('field-error-lr')).toBeVisible();
   await expect(page.getByTestId('field-error-lr')).toContainText('"banana" is not a number');
   // The link is left as typed until the user changes something.
   await page.waitForTimeout(500);

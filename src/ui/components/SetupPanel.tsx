@@ -137,6 +137,11 @@ export function SetupPanel() {
   const locked =
     status === 'running' || status === 'paused' || status === 'starting' || status === 'stopping';
   const groups = [...new Set(FIELDS.map((f) => f.group))];
+  // A group holding a field with an error opens, so the error is in view.
+  const errorFields = useApp((s) => s.configErrors.map((e) => e.field).join(','));
+  const errorGroups = new Set(
+    FIELDS.filter((f) => errorFields.split(',').includes(f.key)).map((f) => f.group),
+  );
   return (
     <aside className="setup-panel region" data-testid="setup-panel" aria-label="Experiment setup">
       <h2>Setup</h2>
@@ -148,7 +153,12 @@ export function SetupPanel() {
         </p>
       ) : null}
       {groups.map((g) => (
-        <details key={g} open={g === 'run' || g === 'rollout'} className="field-group">
+        <details
+          key={g}
+          open={g === 'run' || g === 'rollout' || errorGroups.has(g)}
+          className="field-group"
+          data-testid={`group-${g}`}
+        >
           <summary>{GROUP_TITLES[g]}</summary>
           {FIELDS.filter((f) => f.group === g).map((f) => (
             <div key={f.key}>
