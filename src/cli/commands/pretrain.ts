@@ -1,7 +1,9 @@
 // `npm run pretrain -- --env <id> --size <size>`: makes a base model by SFT on the scripted
 // expert's demonstrations with a share of noisy turns (DESIGN §4), measures its greedy and
 // sampled success on held-out start states, and writes a checkpoint plus an entry in the
-// models index (public/models/index.json by default). Seeded and reproducible.
+// models index (public/models/index.json by default). Seeded and reproducible. With
+// --eval-every the held-out success is also measured during training and the checkpoint written
+// at each check, so a long run that stops can go on with --init <out>/<name>.json --steps N.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultConfig } from '../../core/config.js';
@@ -166,6 +168,25 @@ export const pretrainCommand: Command = {
     }
     const evalId = spec.heldOutId ?? env;
     const pool = new InProcessEnvPool(() => envSpec(evalId).make());
+    /** Writes the checkpoint (`<out>/<stem>.json` + `.bin`) after `done` of this run's steps. */
+    const writeModel = async (done: number, seconds: number, r?: { greedy: number; sampled: number }) => {
+      const saved = await saveCheckpoint({
+        policy,
+        tokenizer: tok,
+        meta: {
+          env,
+          size,
+          seed,
+          settings,
+          steps: done + initSteps,
+          trainSeconds: Math.round(seconds + Number((init?.meta.trainSeconds as number | undefined) ?? 0)),
+          ...(r ? { greedySuccess: r.greedy, sampledSuccess: r.sampled } : {}),
+        },
+      });
+      await mkdir(out, { recursive: true });
+      await writeFile(join(out, `${stem}.json`), JSON.stringify(saved.manifest));
+      await writeFile(join(out, `${stem}.bin`), saved.blob);
+    };
     const evaluate = async () => {
       const r = await evaluatePolicy(
         policy,
@@ -212,7 +233,9 @@ export const pretrainCommand: Command = {
               run: async (done: number) => {
                 const e0 = performance.now();
                 log(`held-out check after ${initSteps + done} steps:`);
-                await evaluate();
+                const r = await evaluate();
+                // Saved at every check, so an interrupted run can go on with --init.
+                await writeModel(done, (e0 - t0 - evalMs) / 1000, r);
                 evalMs += performance.now() - e0;
               },
             },
@@ -222,24 +245,7 @@ export const pretrainCommand: Command = {
     // SFT time only: the periodic held-out checks are left out.
     const trainSeconds = (performance.now() - t0 - evalMs) / 1000;
     const result = await evaluate();
-
-    const saved = await saveCheckpoint({
-      policy,
-      tokenizer: tok,
-      meta: {
-        env,
-        size,
-        seed,
-        settings,
-        steps: steps + initSteps,
-        trainSeconds: Math.round(trainSeconds + Number((init?.meta.trainSeconds as number | undefined) ?? 0)),
-        greedySuccess: result.greedy,
-        sampledSuccess: result.sampled,
-      },
-    });
-    await mkdir(out, { recursive: true });
-    await writeFile(join(out, `${stem}.json`), JSON.stringify(saved.manifest));
-    await writeFile(join(out, `${stem}.bin`), saved.blob);
+    await writeModel(steps, trainSeconds, result);
     const entry: BaseModelEntry = {
       id: stem,
       env,
