@@ -14,9 +14,7 @@
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { loadBase } from '../src/cli/baseModel.js';
 import { runTraining } from '../src/cli/commands/train.js';
-import { setupNodeBackend } from '../src/cli/nodeBackend.js';
 import { type Config, completeConfig, defaultConfig } from '../src/core/config.js';
 import type { MetricRow } from '../src/core/metrics/keys.js';
 import { applyAlgorithm } from '../src/core/rl/algorithms.js';
@@ -26,6 +24,8 @@ import type { SampledTrajectory, TrainerEvent } from '../src/core/rl/trainer.js'
 import { envIds, envSpec } from '../src/envs/registry.js';
 import { runToFile } from '../src/ui/runs/runFile.js';
 import { cliRunToRunData, parseJsonl } from '../src/ui/tour/cliRun.js';
+import { setupNodeBackend } from '../src/workers/node/backend.js';
+import { loadBase } from '../src/workers/node/baseModel.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2)

@@ -6,7 +6,6 @@
 // Node only (child process, wasm binaries from node_modules).
 import { cpus } from 'node:os';
 import * as tf from '@tensorflow/tfjs';
-import { setupNodeBackend } from '../cli/nodeBackend.js';
 import { completeConfig, defaultConfig } from '../core/config.js';
 import type { ModelSize } from '../core/model/config.js';
 import { disposeModel } from '../core/model/params.js';
@@ -16,6 +15,7 @@ import { Rng } from '../core/rng.js';
 import { envIds, envSpec } from '../envs/registry.js';
 import { untrainedBase } from '../envs/untrainedBase.js';
 import type { BackendName } from '../workers/backend.js';
+import { setupNodeBackend } from '../workers/node/backend.js';
 import { countDispatches } from './dispatch.js';
 import { benchEnvFamilies, benchEnvPath } from './envBench.js';
 import type { GpuPart } from './gpuPart.js';

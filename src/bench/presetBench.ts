@@ -2,13 +2,14 @@
 // config (4 × 8 rollouts, 4 optimizer steps, evaluation and MI on their schedule) for a few
 // iterations on one backend, and what 200 iterations would take at that rate (issue 9's
 // "200 iterations in under 5 minutes on WASM" target; reported, never asserted).
-import { loadBase } from '../cli/baseModel.js';
+
 import { completeConfig, defaultConfig } from '../core/config.js';
 import { disposeModel } from '../core/model/params.js';
 import { applyPreset } from '../core/presets.js';
 import { InProcessEnvPool } from '../core/rl/envPool.js';
 import { envIds, envSpec } from '../envs/registry.js';
 import type { BackendName } from '../workers/backend.js';
+import { loadBase } from '../workers/node/baseModel.js';
 import { benchTrainer } from './trainerBench.js';
 
 /** The iterations a user plans for the target. */

@@ -11,7 +11,7 @@
 // time budget; the plateau rule itself is tested on hand-made series below, always).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runGpuChild, swiftshaderIcd } from '../bench/nodeGpu.js';
-import { setupNodeBackend } from '../cli/nodeBackend.js';
+import { setupNodeBackend } from '../workers/node/backend.js';
 import { GPU_PLATEAU_MIN_TOLERANCE, gpuPlateau, runSoak, type SoakReport, soakWindow } from './soak.js';
 
 beforeAll(async () => {

@@ -14,8 +14,8 @@ import type { ModelSize } from '../../core/model/config.js';
 import { type CompileProgress, precompileShaders } from '../../core/model/kernels/index.js';
 import { untrainedBase } from '../../envs/untrainedBase.js';
 import type { BackendName } from '../../workers/backend.js';
+import { setupNodeBackend } from '../../workers/node/backend.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
-import { setupNodeBackend } from '../nodeBackend.js';
 
 const SIZES: readonly ModelSize[] = ['nano', 'micro', 'small'];
 const BACKENDS: readonly BackendName[] = ['cpu', 'wasm', 'webgpu'];

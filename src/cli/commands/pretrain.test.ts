@@ -12,8 +12,8 @@ import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { evaluatePolicy } from '../../core/rl/evaluate.js';
 import { Rng } from '../../core/rng.js';
 import { envSpec } from '../../envs/registry.js';
-import { loadBase, readCheckpointFile } from '../baseModel.js';
-import { setupNodeBackend } from '../nodeBackend.js';
+import { setupNodeBackend } from '../../workers/node/backend.js';
+import { loadBase, readCheckpointFile } from '../../workers/node/baseModel.js';
 import { runCommand } from '../testing.js';
 import { pretrainCommand } from './pretrain.js';
 

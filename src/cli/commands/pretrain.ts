@@ -19,10 +19,10 @@ import { Rng } from '../../core/rng.js';
 import { buildVocabulary, Tokenizer } from '../../core/tokenizer.js';
 import { collectDemos, exploreTexts } from '../../envs/demos.js';
 import { envSpec } from '../../envs/registry.js';
-import { readCheckpointFile } from '../baseModel.js';
+import { setupNodeBackend } from '../../workers/node/backend.js';
+import { readCheckpointFile } from '../../workers/node/baseModel.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
-import { setupNodeBackend } from '../nodeBackend.js';
 
 const d = defaultConfig();
 

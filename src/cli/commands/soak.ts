@@ -7,9 +7,9 @@
 import { ALGORITHM_NAMES, type Config } from '../../core/config.js';
 import { envIds } from '../../envs/registry.js';
 import { runSoak } from '../../reliability/soak.js';
+import { setupNodeBackend } from '../../workers/node/backend.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
-import { setupNodeBackend } from '../nodeBackend.js';
 
 const FLAGS: FlagSpec[] = [
   { name: 'iters', kind: 'int', help: 'iterations (default 1000, at most 100000)' },

@@ -21,10 +21,10 @@ import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../c
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { createTrainer } from '../../core/rl/session.js';
 import { envIds, envSpec } from '../../envs/registry.js';
-import { DEFAULT_MODELS_DIR, loadBase, readModelIndex } from '../baseModel.js';
+import { setupNodeBackend } from '../../workers/node/backend.js';
+import { DEFAULT_MODELS_DIR, loadBase, readModelIndex } from '../../workers/node/baseModel.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
-import { setupNodeBackend } from '../nodeBackend.js';
 import { progressLine } from '../progress.js';
 
 /** One flag per config field, named by the field table. */
@@ -104,7 +104,7 @@ export async function resolveTrainConfig(
   const edits = { ...file, ...fromFlags } as Partial<Config>;
   const { env, modelSize } = layersEnv({ preset, edits });
   const base = envIds().includes(env) ? await lookupBase(env, modelSize) : null;
-  // Node's 'auto' is WASM (nodeBackend.ts); its heap has the browser's limit.
+  // Node's 'auto' is WASM (workers/node/backend.ts); its heap has the browser's limit.
   const backend = edits.backend === undefined || edits.backend === 'auto' ? 'wasm' : edits.backend;
   const r = resolveConfig({ base, preset, edits }, envIds(), {
     backend,

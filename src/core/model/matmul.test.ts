@@ -3,7 +3,7 @@
 // ones (split into 2-D products) — and no tensors left behind.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setupNodeBackend } from '../../cli/nodeBackend.js';
+import { setupNodeBackend } from '../../workers/node/backend.js';
 import { Rng } from '../rng.js';
 import { matMulFast } from './matmul.js';
 

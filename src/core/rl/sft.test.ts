@@ -3,7 +3,7 @@
 // cpu and wasm backends; batch layout and the learning-rate schedule by hand.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { setupNodeBackend } from '../../cli/nodeBackend.js';
+import { setupNodeBackend } from '../../workers/node/backend.js';
 import type { ModelConfig } from '../model/config.js';
 import { createPolicy, disposeModel, modelVariables } from '../model/params.js';
 import { policyLogProbs } from '../model/scoring.js';

@@ -1,9 +1,10 @@
-// tfjs backends for the Node commands: cpu, wasm (the .wasm binaries from the installed
-// package) and webgpu through the `webgpu` package (Dawn), whose navigator.gpu must exist
-// before tfjs-backend-webgpu is imported. Reports the real backend as the browser does.
+// tfjs backends in Node (the CLI, benchmarks, tests), the Node side of workers/backend.ts: cpu,
+// wasm (the .wasm binaries from the installed package) and webgpu through the `webgpu` package
+// (Dawn), whose navigator.gpu must exist before tfjs-backend-webgpu is imported. Reports the real
+// backend as the browser does.
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { type BackendPreference, type BackendReport, chooseBackend } from '../workers/backend.js';
+import { type BackendPreference, type BackendReport, chooseBackend } from '../backend.js';
 
 export const NODE_BACKENDS = ['cpu', 'wasm', 'webgpu'] as const;
 

@@ -1,13 +1,14 @@
-// Finding and loading a base model in Node: from the models index by env and size, from an
-// explicit checkpoint manifest path, or `random` (fresh weights with a vocabulary built from the
-// environment's texts, for envs without a pretrained model).
+// Finding and loading a base model in Node (the CLI, benchmarks, scripts), the Node side of
+// workers/baseModel.ts: from the models index by env and size, from an explicit checkpoint
+// manifest path, or `random` (fresh weights with a vocabulary built from the environment's texts,
+// for envs without a pretrained model).
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { loadCheckpoint } from '../core/model/checkpoint.js';
-import type { ModelSize } from '../core/model/config.js';
-import { type BaseModelEntry, findBaseModel, parseModelIndex } from '../core/model/modelIndex.js';
-import type { BaseModel } from '../core/rl/session.js';
-import { untrainedBase } from '../envs/untrainedBase.js';
+import { loadCheckpoint } from '../../core/model/checkpoint.js';
+import type { ModelSize } from '../../core/model/config.js';
+import { type BaseModelEntry, findBaseModel, parseModelIndex } from '../../core/model/modelIndex.js';
+import type { BaseModel } from '../../core/rl/session.js';
+import { untrainedBase } from '../../envs/untrainedBase.js';
 
 export const DEFAULT_MODELS_DIR = 'public/models';
 
