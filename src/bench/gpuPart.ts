@@ -8,10 +8,16 @@ import { setFusedKernels } from '../core/model/kernels/index.js';
 import { disposeModel, type Model } from '../core/model/params.js';
 import { forward, lmLogits, MASKED } from '../core/model/transformer.js';
 import { Rng } from '../core/rng.js';
+import {
+  type StepShape,
+  stepModel,
+  syntheticMinibatch,
+  timeSteps,
+  trainingStep,
+} from '../workers/stepTiming.js';
 import { countDispatches } from './dispatch.js';
 import { checkKernels } from './kernelCheck.js';
 import type { DispatchRow, KernelCheckResult, ModelRow } from './schema.js';
-import { type StepShape, stepModel, syntheticMinibatch, timeSteps, trainingStep } from './stepBench.js';
 
 export interface GpuPart {
   kernelCheck: KernelCheckResult;

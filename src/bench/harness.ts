@@ -16,12 +16,19 @@ import { envIds, envSpec } from '../envs/registry.js';
 import { untrainedBase } from '../envs/untrainedBase.js';
 import type { BackendName } from '../workers/backend.js';
 import { setupNodeBackend } from '../workers/node/backend.js';
+import { PROBE_SHAPE, probeBackends } from '../workers/probe.js';
+import {
+  type StepShape,
+  stepModel,
+  syntheticMinibatch,
+  timeSteps,
+  trainingStep,
+} from '../workers/stepTiming.js';
 import { countDispatches } from './dispatch.js';
 import { benchEnvFamilies, benchEnvPath } from './envBench.js';
 import type { GpuPart } from './gpuPart.js';
 import { runGpuChild, swiftshaderIcd } from './nodeGpu.js';
 import { benchPreset } from './presetBench.js';
-import { PROBE_SHAPE, probeBackends } from './probe.js';
 import { benchRollout } from './rolloutBench.js';
 import {
   type BackendEntry,
@@ -35,7 +42,6 @@ import {
   type ProbeRow,
   type RolloutRow,
 } from './schema.js';
-import { type StepShape, stepModel, syntheticMinibatch, timeSteps, trainingStep } from './stepBench.js';
 import { benchTrainer } from './trainerBench.js';
 
 export interface BenchSettings {

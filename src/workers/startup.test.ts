@@ -2,8 +2,8 @@
 // and a forced backend starting without a probe or a shader warm-up (Node: cpu, no WebGPU).
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
-import { fastestBackend } from '../bench/probe.js';
 import { type BackendReport, describeBackend, describeProbe, type StartupStatus } from './backendInfo.js';
+import { fastestBackend } from './probe.js';
 import { startTfjs, warmupSettled } from './startup.js';
 
 const report: BackendReport = {

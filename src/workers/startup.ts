@@ -7,11 +7,12 @@
 // compiled in parallel (WEBGPU_ENGINE_COMPILE_ONLY + checkCompileCompletionAsync), reporting
 // progress; anything that runs on WebGPU must await `warmupSettled()` first, since a pipeline
 // still compiling cannot be dispatched.
-import { fastestBackend, PROBE_SHAPE, probeBackends } from '../bench/probe.js';
+
 import { type ModelSize, modelConfig } from '../core/model/config.js';
 import { type CompileProgress, precompileShaders } from '../core/model/kernels/index.js';
 import { type BackendName, type BackendPreference, chooseBackend, type WasmPaths } from './backend.js';
 import type { BackendReport, ProbeFigure, StartupStatus } from './backendInfo.js';
+import { fastestBackend, PROBE_SHAPE, probeBackends } from './probe.js';
 
 /** Steps timed per backend after its warm-up step. */
 const PROBE_REPS = 2;

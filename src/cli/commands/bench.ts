@@ -8,13 +8,13 @@ import * as tf from '@tensorflow/tfjs';
 import { runGpuPart } from '../../bench/gpuPart.js';
 import { type BenchSettings, FULL_SETTINGS, QUICK_SETTINGS, runBench } from '../../bench/harness.js';
 import { checkKernels } from '../../bench/kernelCheck.js';
-import { probeBackends } from '../../bench/probe.js';
 import { formatTables } from '../../bench/table.js';
 import type { ModelSize } from '../../core/model/config.js';
 import { type CompileProgress, precompileShaders } from '../../core/model/kernels/index.js';
 import { untrainedBase } from '../../envs/untrainedBase.js';
 import type { BackendName } from '../../workers/backend.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
+import { probeBackends } from '../../workers/probe.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 
 const SIZES: readonly ModelSize[] = ['nano', 'micro', 'small'];

@@ -4,8 +4,8 @@
 // fastest wins. Usable from the train worker: it needs only tfjs and a way to switch backends.
 import * as tf from '@tensorflow/tfjs';
 import type { ModelSize } from '../core/model/config.js';
-import { type BackendName, chooseBackend, type WasmPaths } from '../workers/backend.js';
-import { type StepShape, timeSteps } from './stepBench.js';
+import { type BackendName, chooseBackend, type WasmPaths } from './backend.js';
+import { type StepShape, timeSteps } from './stepTiming.js';
 
 export interface ProbeResult {
   backend: BackendName;
