@@ -9,7 +9,7 @@
 // still compiling cannot be dispatched.
 
 import { type ModelSize, modelConfig } from '../core/model/config.js';
-import { type CompileProgress, precompileShaders } from '../core/model/kernels/index.js';
+import { type CompileProgress, precompileShaders } from '../core/model/precompile.js';
 import { type BackendName, type BackendPreference, chooseBackend, type WasmPaths } from './backend.js';
 import type { BackendReport, ProbeFigure, StartupStatus } from './backendInfo.js';
 import { fastestBackend, PROBE_SHAPE, probeBackends } from './probe.js';

@@ -10,7 +10,7 @@ import { type BenchSettings, FULL_SETTINGS, QUICK_SETTINGS, runBench } from '../
 import { checkKernels } from '../../bench/kernelCheck.js';
 import { formatTables } from '../../bench/table.js';
 import type { ModelSize } from '../../core/model/config.js';
-import { type CompileProgress, precompileShaders } from '../../core/model/kernels/index.js';
+import { type CompileProgress, precompileShaders } from '../../core/model/precompile.js';
 import { untrainedBase } from '../../envs/untrainedBase.js';
 import type { BackendName } from '../../workers/backend.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';

@@ -23,7 +23,6 @@ export { ATTENTION_MAX_TOKENS, fusedAttentionFits, fusedCausalAttention } from '
 export { DECODE_MAX_KEYS, fusedDecodeAttention } from './decodeAttention.js';
 export { fusedGelu } from './gelu.js';
 export { fusedLayerNorm } from './layerNorm.js';
-export { type CompileProgress, type PrecompileShape, precompileShaders } from './precompile.js';
 export { fusedKernelsActive, setFusedKernels } from './switch.js';
 export { fusedTokenLogProbs } from './tokenLogProbs.js';
 

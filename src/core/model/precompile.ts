@@ -6,13 +6,13 @@
 // hand them to the backend with checkCompileCompletionAsync (tfjs PR #7191). Shapes should be
 // the run's (shader keys include ranks and some sizes); anything missed compiles on first use.
 import * as tf from '@tensorflow/tfjs';
-import { now } from '../../clock.js';
-import { Rng } from '../../rng.js';
-import type { ModelConfig } from '../config.js';
-import { createPolicy, disposeModel, modelVariables } from '../params.js';
-import { policyLogProbs } from '../scoring.js';
-import { forward, lmLogits } from '../transformer.js';
-import { flattenGradients, fusedAdamActive, fusedAdamApply, fusedGlobalNorm } from './adam.js';
+import { now } from '../clock.js';
+import { Rng } from '../rng.js';
+import type { ModelConfig } from './config.js';
+import { flattenGradients, fusedAdamActive, fusedAdamApply, fusedGlobalNorm } from './kernels/adam.js';
+import { createPolicy, disposeModel, modelVariables } from './params.js';
+import { policyLogProbs } from './scoring.js';
+import { forward, lmLogits } from './transformer.js';
 
 export interface CompileProgress {
   /** Pipelines compiled so far. */
