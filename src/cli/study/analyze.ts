@@ -36,11 +36,11 @@ export interface LoadedRun extends StudyRun {
 
 /** Signals of the early-warning table, in DESIGN §6 order (warnings, then context). */
 export const WARNING_SIGNALS = [
-  ['actionMiDrop', 'action MI drop'],
   ['thinkMiDrop', 'think MI drop'],
   ['modalThinkRise', 'modal think share rise'],
   ['malformedRise', 'malformed rate rise'],
   ['heldOutDrop', 'held-out success drop'],
+  ['actionMiDrop', 'action MI drop (context)'],
   ['rewardStdDrop', 'reward-std drop (context)'],
   ['entropyRise', 'entropy rise (context)'],
   ['entropyDrop', 'entropy drop (context)'],

@@ -15,6 +15,7 @@ import {
   detectorOptionsFor,
   detectRun,
   EchoTrapDetector,
+  SIGNAL_KINDS,
 } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { Rng } from '../../core/rng.js';
@@ -317,15 +318,7 @@ export interface Calibration {
 }
 
 const SIGNAL_KIND: Record<string, string> = {
-  rewardStdDrop: 'context',
-  entropyRise: 'context',
-  entropyDrop: 'context',
-  gradNormSpike: 'context',
-  actionMiDrop: 'warning',
-  thinkMiDrop: 'warning',
-  modalThinkRise: 'warning',
-  malformedRise: 'warning',
-  heldOutDrop: 'warning',
+  ...SIGNAL_KINDS,
   successCollapse: 'collapse',
   successRecovery: 'recovery',
 };
@@ -462,7 +455,7 @@ export function calibrationMarkdown(c: Calibration, notes = ''): string {
         `| ${r.run} | ${r.label} | ${r.why} | ${f2(r.start)} | ${f2(r.peak)} (${r.peakIteration}) | ${f2(r.final)} | ${f2(r.collapseZ)} | ${r.flagged ? `yes (${r.collapseIteration})` : 'no'} | ${r.storedFlagged === undefined ? '?' : r.storedFlagged ? 'yes' : 'no'} | ${r.firstWarningIteration ?? '–'} |`,
     ),
     '',
-    `**Recall: ${c.recall.flagged} of ${c.recall.of}** rise-and-fall runs flagged; ${c.heldFlagged.flagged} of ${c.heldFlagged.of} held runs flagged. ${c.delays.length > 0 ? `The verdict came ${c.delays.join(', ')} iterations after the peak window ended (mean ${mean(c.delays).toFixed(1)}).` : ''} ${c.leads.length > 0 ? `A warning came before the verdict in ${c.leads.length} of ${c.recall.flagged}, ${c.leads.join(', ')} iterations ahead (mean ${mean(c.leads).toFixed(1)}); read those leads beside the warning's rate on frozen runs above.` : 'No warning came before a flagged collapse.'} These are the only real collapses stored: too few to put a confidence interval worth the name on the recall.`,
+    `**Recall: ${c.recall.flagged} of ${c.recall.of}** rise-and-fall runs flagged; ${c.heldFlagged.flagged} of ${c.heldFlagged.of} held runs flagged. ${c.delays.length > 0 ? `The verdict came ${c.delays.join(', ')} iterations after the peak window ended (mean ${mean(c.delays).toFixed(1)}).` : ''} ${c.leads.length > 0 ? `A warning came before the verdict in ${c.leads.length} of ${c.recall.flagged} (${c.leads.join(', ')} iterations ahead; mean ${mean(c.leads).toFixed(1)}); read each lead beside the signal's rate on frozen runs above.` : 'No warning came before a flagged collapse.'} These are the only real collapses stored: too few to put a confidence interval worth the name on the recall.`,
     '',
     '### Sensitivity',
     '',

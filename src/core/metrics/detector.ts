@@ -7,13 +7,15 @@
 //   warm-up (Bandit's iteration 0) gives no verdict;
 // - convergence: reward std collapsing while success stays high is not a trap (and success that
 //   only dips near 1 never gives back half its rise);
-// - early warnings: action or think MI falling, modal think share rising, malformed rate
-//   rising, held-out success falling — the signals that separated collapsed runs from healthy
-//   ones in the prototype (reference/echo-trap-round2.md); their firing rates on frozen-control
-//   runs are measured by `starpo calibrate` (docs/echo-trap.md);
+// - early warnings: think MI falling, modal think share rising, malformed rate rising, held-out
+//   success falling — the signals that separated collapsed runs from healthy ones in the
+//   prototype (reference/echo-trap-round2.md); their firing rates on frozen-control runs are
+//   measured by `starpo calibrate` (docs/echo-trap.md);
 // - context: in-group reward-std drop, entropy anomaly, gradient-norm spike — the paper's order
 //   of signals (reference/ragen.md §3), shown but not counted as warnings because the prototype
-//   saw them fire in healthy runs too.
+//   saw them fire in healthy runs too — and the action-MI drop, which fired in 7 of the first 8
+//   frozen-control runs (the plug-in MI of 32 rollouts over 4 start states swings 0.07–1.3 on a
+//   policy that never changes), so its "lead" before a collapse was noise.
 // The warning rules smooth with a debiased EMA (TensorBoard's), so the first points are not
 // pulled to zero.
 import type { Config } from '../config.js';
@@ -186,7 +188,7 @@ const RULES: readonly Rule[] = [
       return ref > 0 && last > 5 * ref
         ? { message: `gradient norm spiked to ${(last / ref).toFixed(1)}× its recent median`, value: last, reference: ref } : null;
     } },
-  { signal: 'actionMiDrop', metric: 'reasoning/actionMi', kind: 'warning',
+  { signal: 'actionMiDrop', metric: 'reasoning/actionMi', kind: 'context',
     test: (s) => s.ready && s.peak >= 0.05 && s.smoothed <= 0.5 * s.peak
       ? { message: `the first action now depends much less on the start state (action MI at ${pct(s.smoothed / s.peak)} of its peak): the agent acts the same whatever it sees`, value: s.smoothed, reference: s.peak } : null },
   { signal: 'thinkMiDrop', metric: 'reasoning/mi', kind: 'warning',
@@ -202,6 +204,11 @@ const RULES: readonly Rule[] = [
     test: (s) => s.n >= 3 && s.peak >= 0.2 && s.smoothed <= 0.7 * s.peak
       ? { message: `held-out success fell to ${pct(s.smoothed / s.peak)} of its peak`, value: s.smoothed, reference: s.peak } : null },
 ];
+
+/** Each rule's kind by signal ('warning' counts toward lead times; 'context' is shown only). */
+export const SIGNAL_KINDS: Readonly<Record<string, 'warning' | 'context'>> = Object.fromEntries(
+  RULES.map((r) => [r.signal, r.kind]),
+);
 
 /** Every signal the detector can fire: its rules, then the collapse and recovery of success. */
 export const DETECTOR_SIGNALS: readonly string[] = [
