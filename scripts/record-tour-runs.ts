@@ -16,14 +16,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runTraining } from '../src/cli/commands/train.js';
 import { type Config, completeConfig, defaultConfig } from '../src/core/config.js';
+import { cliRunToRunData, parseJsonl } from '../src/core/files/cliRun.js';
+import { runToFile } from '../src/core/files/runFile.js';
 import type { MetricRow } from '../src/core/metrics/keys.js';
 import { applyAlgorithm } from '../src/core/rl/algorithms.js';
 import { InProcessEnvPool } from '../src/core/rl/envPool.js';
 import { createTrainer } from '../src/core/rl/session.js';
 import type { SampledTrajectory, TrainerEvent } from '../src/core/rl/trainer.js';
 import { envIds, envSpec } from '../src/envs/registry.js';
-import { runToFile } from '../src/ui/runs/runFile.js';
-import { cliRunToRunData, parseJsonl } from '../src/ui/tour/cliRun.js';
 import { setupNodeBackend } from '../src/workers/node/backend.js';
 import { loadBase } from '../src/workers/node/baseModel.js';
 

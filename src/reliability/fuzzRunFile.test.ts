@@ -1,4 +1,4 @@
-// Fuzz of the playground's import path without a browser: parseFile (ui/runs/runFile.ts, a
+// Fuzz of the playground's import path without a browser: parseFile (core/files/runFile.ts, a
 // pure module) on mutated run and checkpoint files, then loadCheckpoint on whatever checkpoint
 // it accepts — the same two gates an imported file passes in the app. parseFile promises
 // never to throw; an accepted run has a valid config and is never live; an accepted
@@ -6,11 +6,11 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig } from '../core/config.js';
+import { checkpointToFile, parseFile, type RunData, runToFile } from '../core/files/runFile.js';
 import { loadCheckpoint, saveCheckpoint } from '../core/model/checkpoint.js';
 import { createPolicy, disposeModel } from '../core/model/params.js';
 import { Rng } from '../core/rng.js';
 import { buildVocabulary, Tokenizer } from '../core/tokenizer.js';
-import { checkpointToFile, parseFile, type RunData, runToFile } from '../ui/runs/runFile.js';
 import { isCleanError, mutateJson, mutateText } from './fuzz.js';
 
 let runText = '';

@@ -3,13 +3,13 @@
 // run reports into store updates and incremental saves — runs/runSaver.ts: one transaction per
 // batch, failures reported and retried, rewinds after a worker restart). Nothing here renders.
 import { type Config, FIELDS } from '../core/config.js';
+import { checkpointToFile, importedName, parseFile, type RunMeta, runToFile } from '../core/files/runFile.js';
 import { parseModelIndex } from '../core/model/modelIndex.js';
 import type { RunReport } from '../workers/client.js';
 import { TrainClient } from '../workers/client.js';
 import { assertNever, type BaseChoice } from '../workers/protocol.js';
 import { haltEvent } from './components/FaultBanner.js';
 import { MAX_RUN_FILE_BYTES, sizeRefusal } from './runs/fileLimits.js';
-import { checkpointToFile, importedName, parseFile, type RunMeta, runToFile } from './runs/runFile.js';
 import {
   flushWrites,
   resetSampleThinning,

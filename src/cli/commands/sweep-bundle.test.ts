@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBundle } from '../../ui/sweeps/sweepBundle.js';
+import { parseBundle } from '../../core/files/sweepBundle.js';
 import { runCommand } from '../testing.js';
 import { sweepCommand } from './sweep.js';
 import { sweepBundleCommand } from './sweep-bundle.js';

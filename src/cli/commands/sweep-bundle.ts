@@ -1,14 +1,19 @@
 // `npm run starpo -- sweep-bundle --dir <sweep dir> --out sweep.json`: packs a CLI sweep
 // directory (table.json plus <preset>/<algo>/seed-<s>/{config.json, metrics.jsonl,
 // events.jsonl, summary.json}, as `starpo sweep` writes it) into one JSON bundle that the
-// playground's Sweeps dialog imports (src/ui/sweeps/sweepBundle.ts defines the format). Runs
+// playground's Sweeps dialog imports (src/core/files/sweepBundle.ts defines the format). Runs
 // listed in table.json but missing their files are an error naming the directory.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateConfig } from '../../core/config.js';
+import {
+  makeBundle,
+  type RunSummaryFile,
+  runPath,
+  type SweepRunFiles,
+} from '../../core/files/sweepBundle.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
-import { makeBundle, type RunSummaryFile, runPath, type SweepRunFiles } from '../../ui/sweeps/sweepBundle.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 

@@ -3,11 +3,11 @@
 // the browser and exports as an ordinary run file. The run summary is recomputed by feeding the
 // rows through the same echo-trap detector the trainer uses (the CLI's summary.json lacks a
 // few fields of it, e.g. the peak's iteration); nothing is invented.
-import type { Config } from '../../core/config.js';
-import { detectorOptionsFor, EchoTrapDetector, type RunSummary } from '../../core/metrics/detector.js';
-import type { MetricRow } from '../../core/metrics/keys.js';
-import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
-import type { RunData } from '../runs/runFile.js';
+import type { Config } from '../config.js';
+import { detectorOptionsFor, EchoTrapDetector, type RunSummary } from '../metrics/detector.js';
+import type { MetricRow } from '../metrics/keys.js';
+import type { SampledTrajectory, TrainerEvent } from '../rl/trainer.js';
+import type { RunData } from './runFile.js';
 
 /** The files of one CLI run directory, already read and parsed. */
 export interface CliRunFiles {

@@ -2,7 +2,7 @@
 // was, and files without a usable version or from a newer playground are refused with a message
 // naming the versions — also through parseFile, for run and checkpoint files alike.
 import { describe, expect, it, vi } from 'vitest';
-import { defaultConfig } from '../../core/config.js';
+import { defaultConfig } from '../config.js';
 import { type FileStep, migrateFile, migrateRunFile, RUN_FILE_VERSION } from './fileVersions.js';
 import { checkpointToFile, parseFile, type RunData, runToFile } from './runFile.js';
 

@@ -1,7 +1,7 @@
 // Run files: export → import gives the same series, events, samples and checkpoint bytes;
 // corrupted, foreign and subtly wrong files are refused with a message naming the problem.
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../core/config.js';
+import { defaultConfig } from '../config.js';
 import {
   checkpointToFile,
   fromBase64,

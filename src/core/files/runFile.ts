@@ -3,10 +3,10 @@
 // bad file is refused with a message naming what is wrong and nothing already saved changes.
 // Older file versions are brought up to date first (fileVersions.ts); newer ones are refused.
 import { z } from 'zod';
-import { type Config, completeConfig, formatErrors } from '../../core/config.js';
-import type { RunSummary } from '../../core/metrics/detector.js';
-import type { MetricRow } from '../../core/metrics/keys.js';
-import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
+import { type Config, completeConfig, formatErrors } from '../config.js';
+import type { RunSummary } from '../metrics/detector.js';
+import type { MetricRow } from '../metrics/keys.js';
+import type { SampledTrajectory, TrainerEvent } from '../rl/trainer.js';
 import {
   CHECKPOINT_FILE_VERSION,
   migrateCheckpointFile,
@@ -152,16 +152,20 @@ const checkpointFileSchema = z.object({
   checkpoint: checkpointSchema,
 });
 
+// btoa and atob are globals in browsers, workers and Node ≥ 16, but not in ES2022's lib (core
+// type-checks without DOM types), hence the typed view of globalThis.
+const base64 = globalThis as unknown as { btoa(s: string): string; atob(s: string): string };
+
 /** Bytes → base64 (chunked so large blobs do not overflow the argument list). */
 export function toBase64(bytes: Uint8Array): string {
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
+  return base64.btoa(s);
 }
 
 /** base64 → bytes; throws on characters outside the alphabet. */
 export function fromBase64(text: string): Uint8Array {
-  const s = atob(text);
+  const s = base64.atob(text);
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;

@@ -4,10 +4,10 @@
 // the table.json content plus every run's files — which the browser exports and imports, and
 // which `starpo sweep-bundle` makes from a CLI sweep directory. Pure: no DOM, no Node.
 import { z } from 'zod';
-import { type Config, formatErrors } from '../../core/config.js';
-import type { MetricRow } from '../../core/metrics/keys.js';
-import type { TrainerEvent } from '../../core/rl/trainer.js';
-import { fileConfig } from '../runs/runFile.js';
+import { type Config, formatErrors } from '../config.js';
+import type { MetricRow } from '../metrics/keys.js';
+import type { TrainerEvent } from '../rl/trainer.js';
+import { fileConfig } from './runFile.js';
 
 export const SWEEP_BUNDLE_FORMAT = 'starpo-sweep-bundle';
 

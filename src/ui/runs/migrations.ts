@@ -14,9 +14,9 @@
 //   4. If it changes the shape of run records, stamp them `schemaVersion: 3` and update RunsSchema.
 //   5. Never edit a released step: a browser that already ran it will not run it again.
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { RunMeta, StoredCheckpoint } from '../../core/files/runFile.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
-import type { RunMeta, StoredCheckpoint } from './runFile.js';
 
 /** The database's name in the browser's IndexedDB. */
 export const DB_NAME = 'starpo-playground';

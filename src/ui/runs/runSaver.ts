@@ -4,9 +4,10 @@
 // fails (a full quota) is reported — with what to delete — and kept, to be saved with the next
 // one, so the stored run never has a gap. After a worker restart the run is rewound to its
 // checkpoint here and in IndexedDB.
+
+import type { RunMeta } from '../../core/files/runFile.js';
 import type { SampledTrajectory } from '../../core/rl/trainer.js';
 import { useApp } from '../store/index.js';
-import type { RunMeta } from './runFile.js';
 import * as db from './runsDb.js';
 import { isQuotaError, saveFailureText } from './storageErrors.js';
 

@@ -8,6 +8,7 @@
 // nothing), and a failed upgrade, a newer database or a blocking tab each fail the open with a
 // message for the user — the stored runs are never wiped.
 import { type IDBPDatabase, openDB as idbOpen } from 'idb';
+import type { RunData, RunMeta, StoredCheckpoint } from '../../core/files/runFile.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
 import {
@@ -18,7 +19,6 @@ import {
   type RunsSchema,
   runMigrations,
 } from './migrations.js';
-import type { RunData, RunMeta, StoredCheckpoint } from './runFile.js';
 
 let dbPromise: Promise<IDBPDatabase<RunsSchema>> | null = null;
 

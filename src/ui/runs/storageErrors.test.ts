@@ -2,7 +2,7 @@
 // still holds, the usage, and the biggest other runs to delete; other failures say it retries.
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.js';
-import type { RunMeta } from './runFile.js';
+import type { RunMeta } from '../../core/files/runFile.js';
 import { deletionCandidates, isQuotaError, saveFailureText } from './storageErrors.js';
 
 const run = (id: string, iteration: number, hasCheckpoint = false): RunMeta => ({

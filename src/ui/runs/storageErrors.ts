@@ -2,7 +2,7 @@
 // not saved, what the stored copy still holds (every whole batch before them: batches are
 // transactions), and — when the browser's quota for the site is full — which stored runs to
 // delete to make room, biggest first. Pure: the controller gathers the facts.
-import type { RunMeta } from './runFile.js';
+import type { RunMeta } from '../../core/files/runFile.js';
 
 /** Whether an IndexedDB failure means the site's storage quota is used up. */
 export function isQuotaError(err: unknown): boolean {

@@ -1,9 +1,10 @@
 // Which base model the next run starts from, decided in one place: the setup panel shows it,
 // config resolution takes its episode settings and context from it (core/resolve.ts), and the
 // controller starts the run from it. 'auto' means the shipped model for the env and size.
+
+import type { RunMeta } from '../../core/files/runFile.js';
 import type { BaseModelEntry } from '../../core/model/modelIndex.js';
 import { type BaseLayer, EPISODE_KEYS, episodeSettings } from '../../core/resolve.js';
-import type { RunMeta } from '../runs/runFile.js';
 
 export type ChosenBase =
   | { kind: 'model'; entry: BaseModelEntry }

@@ -2,9 +2,9 @@
 // in public/models/index.json, with the one chosen for the next run. Each change re-resolves
 // the setup, since the base model's episode settings are one of its layers.
 import type { StateCreator } from 'zustand';
+import type { RunMeta } from '../../core/files/runFile.js';
 import type { BaseModelEntry } from '../../core/model/modelIndex.js';
 import { EPISODE_KEYS } from '../../core/resolve.js';
-import type { RunMeta } from '../runs/runFile.js';
 import type { AppState } from './index.js';
 
 export type { BaseModelEntry };

@@ -4,9 +4,9 @@
 // opened read-only becomes the shown run (rows, events, samples, its config), never over a live one.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.js';
+import type { RunData } from '../../core/files/runFile.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
-import type { RunData } from '../runs/runFile.js';
 import { useApp } from './index.js';
 import { openedRunId } from './runSlice.js';
 

@@ -3,11 +3,11 @@
 // a stored run opened read-only from the run list (its rows, events and samples, nothing live).
 import type { StateCreator } from 'zustand';
 import type { Config } from '../../core/config.js';
+import type { RunData } from '../../core/files/runFile.js';
 import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
 import type { FaultKind, RunPhase, RunStartInfo } from '../../workers/protocol.js';
-import type { RunData } from '../runs/runFile.js';
 import type { AppState } from './index.js';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stopping' | 'finished' | 'failed';

@@ -3,9 +3,9 @@
 // with the seed spread, and the sortable table of runs (peak and final success, echo trap,
 // warning lead time).
 import { useMemo, useState } from 'react';
+import type { SweepAxis, SweepRunFiles } from '../../core/files/sweepBundle.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
-import type { SweepAxis, SweepRunFiles } from './sweepBundle.js';
 import { finalByValue, heatmap, resultRows, type SortKey, sortRows } from './sweepStats.js';
 
 const pct = (v: number) => (Number.isFinite(v) ? `${Math.round(v * 100)}%` : '–');

@@ -5,11 +5,11 @@
 // (bundleImport.ts).
 import { useEffect, useRef, useState } from 'react';
 import { fieldByKey } from '../../core/config.js';
+import { makeBundle, type SweepAxis } from '../../core/files/sweepBundle.js';
 import { useApp } from '../store/index.js';
 import { setupLayers } from '../store/setupLayers.js';
 import { importBundle } from './bundleImport.js';
 import { SweepResults } from './SweepResults.js';
-import { makeBundle, type SweepAxis } from './sweepBundle.js';
 import { parseAxis, parseSeeds, planSweep, SWEEPABLE } from './sweepPlan.js';
 import { cancelSweep, refreshSweeps, runSweep } from './sweepRunner.js';
 import { deleteSweep, markSweepsInterrupted } from './sweepsDb.js';

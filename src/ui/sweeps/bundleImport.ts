@@ -1,8 +1,9 @@
 // Importing a sweep bundle in the Sweeps dialog: refused from its size before it is read (the
-// limit named), then validated whole (sweepBundle.ts) and stored as one sweep record.
+// limit named), then validated whole (core/files/sweepBundle.ts) and stored as one sweep record.
+
+import { parseBundle } from '../../core/files/sweepBundle.js';
 import { MAX_SWEEP_BUNDLE_BYTES, sizeRefusal } from '../runs/fileLimits.js';
 import { useApp } from '../store/index.js';
-import { parseBundle } from './sweepBundle.js';
 import { refreshSweeps } from './sweepRunner.js';
 import { putSweep } from './sweepsDb.js';
 

@@ -3,9 +3,9 @@
 // base model's settings, the preset, the user's edits, then the cell's values) and placed in
 // the CLI's layout <preset>/<algo>/seed-<s>, the preset naming the non-algorithm axis values.
 import { type Config, FIELDS, type FieldError, fieldByKey, parseFieldText } from '../../core/config.js';
+import { runPath, type SweepAxis } from '../../core/files/sweepBundle.js';
 import { type BaseLayer, type MemoryBudget, resolveConfig } from '../../core/resolve.js';
 import { ALGORITHMS } from '../../core/rl/algorithms.js';
-import { runPath, type SweepAxis } from './sweepBundle.js';
 
 /** Fields that make sense as sweep axes (not the seed: seeds are their own dimension). */
 export const SWEEPABLE = FIELDS.filter((f) => f.key !== 'seed' && f.key !== 'backend' && f.key !== 'env');

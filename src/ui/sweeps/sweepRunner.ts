@@ -5,6 +5,8 @@
 // run's reports are collected by its run id (the main controller ignores ids it did not start);
 // its result is saved to IndexedDB as soon as it finishes, so a cancelled or reloaded sweep
 // keeps what completed. A main-page run cannot start while a sweep runs (controller.ts).
+
+import type { RunSummaryFile, SweepAxis, SweepRunFiles } from '../../core/files/sweepBundle.js';
 import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { summaryFile as coreSummaryFile } from '../../core/metrics/summaryFile.js';
@@ -12,7 +14,6 @@ import type { TrainerEvent } from '../../core/rl/trainer.js';
 import type { RunReport } from '../../workers/client.js';
 import { baseFor, trainClient } from '../controller.js';
 import { useApp } from '../store/index.js';
-import type { RunSummaryFile, SweepAxis, SweepRunFiles } from './sweepBundle.js';
 import type { PlannedRun } from './sweepPlan.js';
 import { listSweeps, putSweep, type SweepRecord } from './sweepsDb.js';
 

@@ -1,7 +1,7 @@
 // What the sweep views show, computed from the runs: the heatmap cells (echo-trap share over the
 // two axes), the per-value final success with its seed spread, and the sortable result rows.
 import type { Config } from '../../core/config.js';
-import { axisValue, type SweepAxis, type SweepRunFiles } from './sweepBundle.js';
+import { axisValue, type SweepAxis, type SweepRunFiles } from '../../core/files/sweepBundle.js';
 
 export type SweepRun = Pick<SweepRunFiles, 'path' | 'preset' | 'algo' | 'seed' | 'config' | 'summary'>;
 

@@ -2,7 +2,7 @@
 // axes, seeds and every finished run's config, metric rows, events and summary — small for
 // the tiny runs a browser sweep makes. Saved after each run, so a reload keeps what finished.
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
-import type { SweepAxis, SweepRunFiles } from './sweepBundle.js';
+import type { SweepAxis, SweepRunFiles } from '../../core/files/sweepBundle.js';
 
 export type SweepStatus = 'running' | 'finished' | 'stopped' | 'imported' | 'interrupted';
 

@@ -2,9 +2,9 @@
 // the detector's summary recomputed from the rows (here a run that peaks and collapses).
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.js';
+import { cliRunToRunData, parseJsonl, summaryOfRows } from '../../core/files/cliRun.js';
+import { parseFile, runToFile } from '../../core/files/runFile.js';
 import { markerSignals } from '../explain/MarkerLinks.js';
-import { parseFile, runToFile } from '../runs/runFile.js';
-import { cliRunToRunData, parseJsonl, summaryOfRows } from './cliRun.js';
 
 const rows = Array.from({ length: 30 }, (_, i) => ({
   iteration: i,

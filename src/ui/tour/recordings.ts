@@ -2,7 +2,7 @@
 // public/recorded/ (made by scripts/record-tour-runs.ts with the real CLI trainer). Each is
 // validated by the same parser as an imported run file; the tour names them by their recorded
 // names ("recorded run of …"), never as live training.
-import { parseFile, type RunData } from '../runs/runFile.js';
+import { parseFile, type RunData } from '../../core/files/runFile.js';
 
 export const RECORDING_FILES = {
   starpo: 'recorded/echo-trap-starpo.json',

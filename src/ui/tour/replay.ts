@@ -2,8 +2,9 @@
 // playground's current-run state, iteration by iteration at a chosen speed, so the charts, the
 // banner and the trajectory viewer show it exactly as they would a live run. The pure parts —
 // the run cut at an iteration and the tour's stopping points — are tested in replay.test.ts.
+
+import type { RunData } from '../../core/files/runFile.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
-import type { RunData } from '../runs/runFile.js';
 import { useApp } from '../store/index.js';
 
 /** What the tour pauses on: the detector's first warning, the collapse, the last iteration. */

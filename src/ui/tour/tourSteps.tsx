@@ -5,11 +5,11 @@
 // recording does not show. Entering a step is idempotent, so Back and Next can go either way.
 import type { ReactNode } from 'react';
 import type { Config } from '../../core/config.js';
+import type { RunData } from '../../core/files/runFile.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { PRESETS } from '../../core/presets.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
-import type { RunData } from '../runs/runFile.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
 import type { Recordings } from './recordings.js';

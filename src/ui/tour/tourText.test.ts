@@ -6,8 +6,8 @@
 // episode, and each recording maps back to the preset it was made with.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseFile, type RunData } from '../../core/files/runFile.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
-import { parseFile, type RunData } from '../runs/runFile.js';
 import { points, presetFor } from './tourSteps.js';
 import {
   advantageWords,
