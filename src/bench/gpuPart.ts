@@ -17,12 +17,15 @@ import {
 } from '../workers/stepTiming.js';
 import { countDispatches } from './dispatch.js';
 import { checkKernels } from './kernelCheck.js';
+import { type MatmulRate, measureMatmul } from './roofline.js';
 import type { DispatchRow, KernelCheckResult, ModelRow } from './schema.js';
 
 export interface GpuPart {
   kernelCheck: KernelCheckResult;
   dispatch: DispatchRow[];
   model: ModelRow[];
+  /** The 2-D matrix-product rate on this adapter (the roofline's roof; software: not a target). */
+  matmul?: MatmulRate;
 }
 
 /** Dispatches of one cached decode step (prefill of `prompt` tokens first) for `rows` rows. */
@@ -133,10 +136,12 @@ export async function runGpuPart(
   };
   const dispatch: DispatchRow[] = [];
   const model: ModelRow[] = [];
+  const matmul = await measureMatmul(undefined, 3, 3);
+  log(`webgpu: matrix-product rate ${matmul.gflops.toFixed(1)} GFLOP/s`);
   for (const size of sizes) {
     dispatch.push(...(await dispatchRows(size, shape)));
     log(`webgpu: ${size} dispatches counted`);
-    onPartial({ kernelCheck, dispatch, model });
+    onPartial({ kernelCheck, dispatch, model, matmul });
     // Step times on a software adapter only show the path works: the first size is enough.
     if (size !== sizes[0]) continue;
     for (const fused of [false, true]) {
@@ -154,7 +159,7 @@ export async function runGpuPart(
     }
     setFusedKernels(true);
     log(`webgpu: ${size} timed`);
-    onPartial({ kernelCheck, dispatch, model });
+    onPartial({ kernelCheck, dispatch, model, matmul });
   }
-  return { kernelCheck, dispatch, model };
+  return { kernelCheck, dispatch, model, matmul };
 }

@@ -7,7 +7,7 @@
 import { cpus } from 'node:os';
 import * as tf from '@tensorflow/tfjs';
 import { completeConfig, defaultConfig } from '../core/config.js';
-import type { ModelSize } from '../core/model/config.js';
+import { type ModelSize, modelConfig } from '../core/model/config.js';
 import { disposeModel } from '../core/model/params.js';
 import { applyAlgorithm } from '../core/rl/algorithms.js';
 import { InProcessEnvPool } from '../core/rl/envPool.js';
@@ -30,6 +30,7 @@ import type { GpuPart } from './gpuPart.js';
 import { runGpuChild, swiftshaderIcd } from './nodeGpu.js';
 import { benchPreset } from './presetBench.js';
 import { benchRollout } from './rolloutBench.js';
+import { MATMUL_SHAPES, type MatmulRate, measureMatmul, rooflineRows } from './roofline.js';
 import {
   type BackendEntry,
   type BenchResults,
@@ -121,6 +122,14 @@ export const QUICK_SETTINGS: BenchSettings = {
 
 const SOFTWARE_LABEL = 'software adapter (SwiftShader), correctness only';
 
+/** The FLOP count behind the roofline, in words (src/bench/roofline.ts has the derivation). */
+const ROOFLINE_FORMULA =
+  'matrix products only, 2 FLOPs per multiply-add; N = B·T, F = 4D, S keys, V vocabulary, L layers. ' +
+  'Forward = 2·N·V·D (oneHot embedding; 0 with gather) + L·(8·N·D² + 4·N·D·F + 4·B·T·S·D) + 2·M·D·V ' +
+  '(LM head on M rows). Training step = 3 × forward (oneHot, M = B·(T−1)); scoring = forward (gather, ' +
+  'M = B·(T−1)); decoding n tokens = prefill (T = S = prompt, M = B) + n−1 cached steps (T = 1, ' +
+  'S = prompt + i, M = B). Share = phase GFLOP/s ÷ the same-run 2-D matMul rate of the backend.';
+
 async function select(backend: BackendName): Promise<string> {
   try {
     await setupNodeBackend(backend);
@@ -174,6 +183,7 @@ export async function runBench(
   const model: ModelRow[] = [];
   const dispatch: DispatchRow[] = [];
   const probe: ProbeRow[] = [];
+  const matmul: { backend: BackendName; label: string; software: boolean; rate: MatmulRate }[] = [];
   for (const backend of ['cpu', 'wasm'] as const) {
     if (!s.backends.includes(backend)) {
       backends.push({ backend, available: false, label: '', reason: 'not requested' });
@@ -187,6 +197,15 @@ export async function runBench(
       reason,
     });
     if (reason !== '') continue;
+    // The roof: a plain 2-D product's rate on this backend, in this run (the JS CPU backend is
+    // ~20× slower than WASM: its two smaller shapes, one product a round, are enough there).
+    log(`bench: ${backend} matrix-product rate`);
+    matmul.push({
+      backend,
+      label: backend === 'wasm' ? 'WASM (SIMD)' : 'JS CPU',
+      software: false,
+      rate: backend === 'cpu' ? await measureMatmul(MATMUL_SHAPES.slice(2), 3, 1) : await measureMatmul(),
+    });
     log(`bench: ${backend} rollout`);
     const rows = backend === 'cpu' ? s.cpu.rolloutRows : s.rollout.rows;
     const r = await benchRollout(tok, 'nano', rows, s.rollout.prompt, s.rollout.newTokens);
@@ -295,6 +314,8 @@ export async function runBench(
         reason: partial ? `partial: the child ran out of its ${s.gpu.timeoutMs / 1000} s` : '',
       });
       model.push(...gpu.model);
+      if (gpu.matmul)
+        matmul.push({ backend: 'webgpu', label: SOFTWARE_LABEL, software: true, rate: gpu.matmul });
       dispatch.push(...gpu.dispatch);
       probe.push(...gpu.probe);
       kernelCheck = gpu.kernelCheck;
@@ -317,6 +338,10 @@ export async function runBench(
     dispatch,
     kernelCheck,
     probe,
+    roofline: {
+      formula: ROOFLINE_FORMULA,
+      rows: rooflineRows({ vocab: tok.size, matmul, model, rollout }, (z) => modelConfig(z, tok.size, 64)),
+    },
     iteration: {
       backend: runOn,
       size: 'nano',

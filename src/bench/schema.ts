@@ -61,6 +61,43 @@ export const rolloutRow = z.object({
   cacheSpeedup: z.number().nonnegative(),
 });
 
+/** Issue 22: a backend's 2-D matrix rate and the model's phases as GFLOP/s and share of it. */
+export const rooflineRow = z.object({
+  backend,
+  label: z.string(),
+  /** A software adapter (SwiftShader): its figures are never timed as targets. */
+  software: z.boolean(),
+  matmul: z.object({
+    shapes: z.array(
+      z.object({
+        m: z.number().int().positive(),
+        k: z.number().int().positive(),
+        n: z.number().int().positive(),
+        ms,
+        gflops: z.number().nonnegative(),
+      }),
+    ),
+    gflops: z.number().nonnegative(),
+  }),
+  phases: z.array(
+    z.object({
+      phase: z.enum(['trainingStep', 'scoring', 'decoding']),
+      size,
+      shape: z.string(),
+      flops: z.number().nonnegative(),
+      ms,
+      gflops: z.number().nonnegative(),
+      share: z.number().nonnegative(),
+    }),
+  ),
+});
+
+export const rooflineSection = z.object({
+  /** How the FLOPs are counted (src/bench/roofline.ts). */
+  formula: z.string(),
+  rows: z.array(rooflineRow),
+});
+
 export const probeRow = z.object({
   backend,
   size,
@@ -108,6 +145,8 @@ export const benchResults = z.object({
   dispatch: z.array(dispatchRow),
   kernelCheck,
   probe: z.array(probeRow),
+  /** Issue 22's roofline; absent in files written before it existed. */
+  roofline: rooflineSection.optional(),
   iteration: z.object({
     backend,
     size,
@@ -149,6 +188,8 @@ export const benchResults = z.object({
       target: z.string(),
       value: z.number().nullable(),
       met: z.boolean().nullable(),
+      /** Where a target is missed: by how much (issue 22). */
+      note: z.string().optional(),
     }),
   ),
 });

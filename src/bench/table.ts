@@ -15,6 +15,32 @@ const SPLIT_HEADERS = ['rollout', 'env', 'scoring', 'update', 'metrics'];
 const splitCells = (s: Omit<BenchResults['iteration']['split'], 'totalMs'>) =>
   [s.rolloutMs, s.envMs, s.scoringMs, s.updateMs, s.metricsMs].map((x) => n(x, 1));
 
+/** The roofline: each backend's matrix rate and the model's phases against it (issue 22). */
+export function formatRoofline(x: NonNullable<BenchResults['roofline']>): string {
+  const rows = x.rows.flatMap((b) => [
+    [
+      b.backend + (b.software ? '*' : ''),
+      '2-D matMul (roof)',
+      '—',
+      b.matmul.shapes.map((m) => `${m.m}×${m.k}×${m.n}: ${n(m.gflops, 1)}`).join(', '),
+      n(b.matmul.gflops, 1),
+      '100%',
+    ],
+    ...b.phases.map((p) => [
+      b.backend + (b.software ? '*' : ''),
+      `${p.phase} (${p.size})`,
+      p.shape,
+      `${n(p.flops / 1e6, 1)} MFLOP in ${n(p.ms, 1)} ms`,
+      n(p.gflops, 2),
+      `${n(100 * p.share, 1)}%`,
+    ]),
+  ]);
+  const soft = x.rows.some((b) => b.software)
+    ? '* software adapter (SwiftShader): correctness only, never a target.\n'
+    : '';
+  return `${table('Roofline (GFLOP/s of matrix products; share of the same-run 2-D matMul rate)', ['backend', 'what', 'shape', 'work', 'GFLOP/s', 'share'], rows)}${soft}FLOPs: ${x.formula}\n`;
+}
+
 /** All sections of the report as one string. */
 export function formatTables(r: BenchResults): string {
   const out: string[] = [
@@ -129,6 +155,7 @@ export function formatTables(r: BenchResults): string {
       ]),
     ),
   );
+  if (r.roofline) out.push(formatRoofline(r.roofline));
   const it = r.iteration;
   out.push(
     table(
@@ -159,7 +186,7 @@ export function formatTables(r: BenchResults): string {
         t.name,
         t.target,
         t.value,
-        t.met === null ? 'not measured' : t.met ? 'yes' : 'no',
+        t.met === null ? 'not measured' : t.met ? 'yes' : `no${t.note ? ` (${t.note})` : ''}`,
       ]),
     ),
   );

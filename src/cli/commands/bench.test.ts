@@ -41,6 +41,16 @@ describe('bench --quick', () => {
     expect(Math.abs(cpuK - wasmK) / cpuK).toBeLessThan(0.1);
 
     expect(results.rollout.map((x) => x.backend).sort()).toEqual(['cpu', 'wasm']);
+    // The roofline (issue 22): a matrix rate per backend and the three phases against it.
+    const roofline = results.roofline?.rows ?? [];
+    expect(roofline.map((x) => x.backend).sort()).toEqual(['cpu', 'wasm']);
+    for (const row of roofline) {
+      expect(row.software).toBe(false);
+      expect(row.matmul.gflops).toBeGreaterThan(0);
+      expect(row.phases.map((p) => p.phase)).toEqual(['trainingStep', 'scoring', 'decoding']);
+      for (const p of row.phases) expect(p.share).toBeCloseTo(p.gflops / row.matmul.gflops, 1);
+    }
+    expect(r.stdout).toContain('Roofline');
     expect(results.probe.filter((p) => p.msPerStep !== null)).toHaveLength(2);
     expect(results.backends.find((b) => b.backend === 'webgpu')?.available).toBe(false);
     expect(results.targets.map((t) => t.met)).toContain(results.memory.flat);
