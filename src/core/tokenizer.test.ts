@@ -165,6 +165,20 @@ describe('tokenizer with pieces (version 2)', () => {
     expect(tok.decode([id('<caps>'), id('b'), id('##0'), id('##t'), id('b'), id('##t')])).toBe('B0T bt');
   });
 
+  it('with wholeIds keeps the ids it saw as one lower-case token, <caps> before upper case', () => {
+    const whole = new Tokenizer(buildVocabulary(ALL, { pieces: true, wholeIds: true }));
+    const s = (t: string) => whole.tokenStrings(whole.encode(t));
+    expect(whole.idOf('b07tea0001')).toBeDefined();
+    expect(whole.idOf('B07TEA0001')).toBeUndefined();
+    expect(s('[SEP] B07TEA0001 [SEP]')).toEqual(['[SEP]', '<caps>', 'b07tea0001', '[SEP]']);
+    expect(s('click[b07tea0001]')).toEqual(['click', '[', 'b07tea0001', ']']);
+    // An id it never saw, or one in mixed case, is spelled.
+    expect(s('click[b9]')).toEqual(['click', '[', 'b', '##9', ']']);
+    expect(s('B07tea0001')[0]).toBe('B');
+    for (const t of [...ALL, 'x B07TEA0001, b07tea0001 (B07TEA0001)'])
+      expect(whole.decode(whole.encode(t))).toBe(t);
+  });
+
   it('joins a piece to whatever precedes it, a stray marker included', () => {
     const id = (t: string) => tok.idOf(t) as number;
     expect(defaultSpace('b', '##0')).toBe(false);

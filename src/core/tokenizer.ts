@@ -24,7 +24,9 @@
 // following character (`b ##0 ##7 ##t ##e ##a ##0 ##0 ##0 ##1`), so the model can copy it
 // character by character. An id whose letters are all upper case is spelled in lower case after
 // `<caps>` ("B07TEA0001" is `<caps> b ##0 ##7 ##t …`), so a product id listed on a page and the
-// same id in a `click[...]` action are the same pieces. A word missing from the vocabulary is
+// same id in a `click[...]` action are the same pieces. A vocabulary built with `wholeIds` also
+// holds the ids it saw as single lower-case tokens (`<caps> b07tea0001` for "B07TEA0001"), used
+// wherever it has them: copying an id is then one token. A word missing from the vocabulary is
 // spelled as it is written (only `<unk>` when it has non-ASCII letters). Version-1 vocabularies
 // (every checkpoint made before) encode exactly as before.
 
@@ -93,6 +95,11 @@ export interface BuildVocabularyOptions {
   maxSize?: number;
   /** Make a version-2 vocabulary: ids and left-out words spelled in pieces (default false). */
   pieces?: boolean;
+  /**
+   * With `pieces`: also keep every id the texts hold as one token, in lower case, so copying
+   * an id is one token (default false: ids are always spelled).
+   */
+  wholeIds?: boolean;
 }
 
 const CLOSERS = new Set([',', '.', ';', ':', '!', '?', ')', ']', '}', '%']);
@@ -119,6 +126,12 @@ function splitterFor(atoms: readonly string[], ids = false): RegExp {
 
 const ID_ONLY = new RegExp(`^${ID_PATTERN}$`);
 const ASCII_WORD = /^[A-Za-z]+$/;
+
+/** Whether an id's letters are all lower case, all upper case, or both. */
+function caseOf(id: string): 'lower' | 'upper' | 'mixed' {
+  if (id === id.toLowerCase()) return 'lower';
+  return id === id.toUpperCase() ? 'upper' : 'mixed';
+}
 
 /** Canonical whitespace: see the file header. decode(encode(x)) reproduces this exactly. */
 export function normalizeText(text: string): string {
@@ -171,8 +184,10 @@ export function buildVocabulary(texts: Iterable<string>, options: BuildVocabular
   const counts = new Map<string, number>();
   for (const text of texts) {
     for (const { token } of preTokenize(text, splitter)) {
-      if (!fixedSet.has(token) && !(pieces && ID_ONLY.test(token)))
-        counts.set(token, (counts.get(token) ?? 0) + 1);
+      const id = pieces && ID_ONLY.test(token);
+      // An id is kept (in lower case) only with wholeIds, and only if all one case.
+      const word = id ? (options.wholeIds && caseOf(token) !== 'mixed' ? token.toLowerCase() : null) : token;
+      if (word !== null && !fixedSet.has(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
     }
   }
   const minCount = options.minCount ?? 1;
@@ -255,9 +270,15 @@ export class Tokenizer {
   /** The ids of one pre-token: its own id, or (version 2) its spelling in pieces; else undefined. */
   private idsOf(token: string): number[] | undefined {
     const own = this.ids.get(token);
-    const spell = this.pieces && (ID_ONLY.test(token) || (own === undefined && ASCII_WORD.test(token)));
+    const id = this.pieces && ID_ONLY.test(token);
+    const upper = id && caseOf(token) === 'upper';
+    if (id && caseOf(token) !== 'mixed') {
+      // A whole id token (lower case; <caps> before an upper-case id), when the vocabulary has it.
+      const whole = this.ids.get(token.toLowerCase());
+      if (whole !== undefined) return upper ? [this.ids.get(CAPS_TOKEN) as number, whole] : [whole];
+    }
+    const spell = this.pieces && (id || (own === undefined && ASCII_WORD.test(token)));
     if (!spell) return own === undefined ? undefined : [own];
-    const upper = ID_ONLY.test(token) && token === token.toUpperCase();
     const chars = [...(upper ? token.toLowerCase() : token)];
     const spelled = chars.map((c, i) => this.ids.get(i === 0 ? c : `${PIECE_PREFIX}${c}`) as number);
     return upper ? [this.ids.get(CAPS_TOKEN) as number, ...spelled] : spelled;
