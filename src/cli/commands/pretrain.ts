@@ -62,7 +62,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'tokenizer',
     kind: 'string',
-    help: 'words, or pieces: ids and rare words spelled by character (default words)',
+    help: 'words; pieces: ids and unknown words spelled by character; whole-ids: pieces, but each id seen is one token (default words)',
   },
   {
     name: 'init',
@@ -120,8 +120,8 @@ export const pretrainCommand: Command = {
     };
     const evalEpisodes = positive('eval-episodes', Number(f['eval-episodes'] ?? 64), 4096);
     const tokenizer = String(f.tokenizer ?? 'words');
-    if (tokenizer !== 'words' && tokenizer !== 'pieces')
-      throw new UsageError(`--tokenizer must be words or pieces, got "${tokenizer}"`);
+    if (tokenizer !== 'words' && tokenizer !== 'pieces' && tokenizer !== 'whole-ids')
+      throw new UsageError(`--tokenizer must be words, pieces or whole-ids, got "${tokenizer}"`);
     const out = String(f.out ?? 'public/models');
     const stem = String(f.name ?? `${env.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}-${size}`);
     const backend = await setupNodeBackend(
@@ -141,7 +141,9 @@ export const pretrainCommand: Command = {
     // Continuing keeps the checkpoint's vocabulary; words it lacks become <unk>.
     const tok = init
       ? init.base.tokenizer
-      : new Tokenizer(buildVocabulary(texts, { pieces: tokenizer === 'pieces' }));
+      : new Tokenizer(
+          buildVocabulary(texts, { pieces: tokenizer !== 'words', wholeIds: tokenizer === 'whole-ids' }),
+        );
     const initSteps = Number((init?.meta.steps as number | undefined) ?? 0);
     const examples: SftExample[] = demos.map((x) => ({
       instruction: x.instruction,
@@ -179,6 +181,7 @@ export const pretrainCommand: Command = {
           seed,
           settings,
           steps: done + initSteps,
+          tokenizer: init ? (init.meta.tokenizer ?? null) : tokenizer,
           trainSeconds: Math.round(seconds + Number((init?.meta.trainSeconds as number | undefined) ?? 0)),
           ...(r ? { greedySuccess: r.greedy, sampledSuccess: r.sampled } : {}),
         },
@@ -271,7 +274,9 @@ export const pretrainCommand: Command = {
         firstLoss: losses[0] ?? Number.NaN,
         finalLoss: losses.slice(-20).reduce((a, b) => a + b, 0) / Math.min(20, losses.length),
         vocabulary: tok.size,
-        tokenizer: tok.vocab.version === 2 ? 'pieces' : 'words',
+        tokenizer: init
+          ? String(init.meta.tokenizer ?? (tok.vocab.version === 2 ? 'pieces' : 'words'))
+          : tokenizer,
         greedyReward: result.greedyReturn,
         sampledReward: result.sampledReturn,
         // Seconds of SFT over every run that led to this checkpoint (continued runs add up).

@@ -2,7 +2,14 @@
 // rule baseline, and its steps must be valid actions with reasons.
 import { describe, expect, it } from 'vitest';
 import { WebShopEnv } from './env.js';
-import { keyTerms, ruleBaseline, type ShopReader, statedPriceBound, webshopExpert } from './experts.js';
+import {
+  keyTerms,
+  ruleBaseline,
+  type ShopReader,
+  searchQuery,
+  statedPriceBound,
+  webshopExpert,
+} from './experts.js';
 
 type Policy = (env: ShopReader) => { action: string; reason: string };
 
@@ -35,6 +42,13 @@ describe('experts', () => {
     expect(statedPriceBound(text)).toBe(30);
     expect(statedPriceBound('i need soap')).toBe(Number.POSITIVE_INFINITY);
     expect(keyTerms(text)).toEqual(['sulfate', 'free', 'tea', 'tree', 'shampoo']);
+    expect(searchQuery(text)).toBe('sulfate free tea tree shampoo');
+    expect(
+      searchQuery('i am looking for low carb, gluten free keto bars, and price lower than 40.00 dollars'),
+    ).toBe('low carb, gluten free keto bars');
+    expect(searchQuery('get me tea tree shampoo that is paraben free')).toBe(
+      'tea tree shampoo that is paraben free',
+    );
   });
 
   it('the stronger shopper clearly beats the rule baseline on the test split', () => {

@@ -1,7 +1,7 @@
 // Scripted WebShop-lite shoppers. They read only what an agent sees — the instruction and the
 // current page (env.view()) — never the hidden goal.
 // - ruleBaseline: WebShop's rule baseline: search the instruction, click the first result, buy.
-// - webshopExpert: a stronger shopper: searches the instruction's key terms, picks the result
+// - webshopExpert: a stronger shopper: searches the instruction's product words, picks the result
 //   whose title best matches them within the price bound, opens it, goes back for another if
 //   its price or options do not fit (while the budget allows), selects the options the
 //   instruction names, and buys before the budget runs out.
@@ -9,6 +9,7 @@
 // 10-character id spelled in pieces) fits a 32-token turn.
 import type { WebShopView } from './env.js';
 import { searchTokens } from './search.js';
+import { STOPWORDS } from './stopwords.js';
 
 /** One expert decision: the next action text and a one-line reason (for demonstrations). */
 export interface ExpertStep {
@@ -37,6 +38,22 @@ export function statedPriceBound(instruction: string): number {
 /** The instruction without its price clause and its synthetic option clause ("with k: v, and …"). */
 function productPart(instruction: string): string {
   return instruction.replace(PRICE, '').replace(/ with [a-z ]+: .*$/, '');
+}
+
+/**
+ * What the shopper types: the product part of the instruction as written, from its first word
+ * after the opener ("find me", "i need", …) up to the option clause and the price — one
+ * contiguous span, so that a small model can copy it; BM25 reads it as the key terms.
+ */
+export function searchQuery(instruction: string): string {
+  const words = productPart(instruction).split(' ');
+  let start = 0;
+  while (
+    start < words.length - 1 &&
+    (FILLER.has(words[start] as string) || STOPWORDS.has(words[start] as string))
+  )
+    start++;
+  return words.slice(start).join(' ');
 }
 
 /** The search terms: the product part of the instruction minus stopwords and filler words. */
@@ -117,10 +134,7 @@ export function webshopExpert(env: ShopReader): ExpertStep {
   const terms = keyTerms(instruction);
   switch (v.page) {
     case 'search':
-      return {
-        action: `search[${terms.join(' ')}]`,
-        reason: 'search the key product words',
-      };
+      return { action: `search[${searchQuery(instruction)}]`, reason: 'search the product words' };
     case 'results': {
       // Only what the agent form lists, so that demonstrations never click unseen products.
       const products = (v.results?.products ?? []).slice(0, v.results?.shown ?? 10);
