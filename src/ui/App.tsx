@@ -10,7 +10,8 @@ import { RightPanel } from './components/RightPanel.js';
 import { SetupPanel } from './components/SetupPanel.js';
 import { StatusLine } from './components/StatusLine.js';
 import { TransportBar } from './components/TransportBar.js';
-import { initController, trainClient } from './controller.js';
+import { ControllerContext } from './controller/context.js';
+import { createController } from './controller/controller.js';
 import { ExplainPopover } from './explain/ExplainPopover.js';
 import { useApp } from './store/index.js';
 import { SweepsDialog } from './sweeps/SweepsDialog.js';
@@ -45,6 +46,8 @@ export function App() {
   const edits = useApp((s) => s.edits);
   const drafts = useApp((s) => s.drafts);
   const ready = useApp((s) => s.baseModelsReady);
+  // The page's controller: made once (no side effects), started and stopped with the page.
+  const [controller] = useState(createController);
 
   // Restore the setup from the URL hash once, before the first render that writes it back.
   const restored = useRef<{ edits: unknown; drafts: unknown } | null>(null);
@@ -68,10 +71,10 @@ export function App() {
     if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
   }, [config, edits, drafts, hashError, ready]);
 
-  useEffect(() => initController(), []);
+  useEffect(() => controller.start(), [controller]);
 
   const onSelfCheck = useCallback(() => {
-    const c = trainClient();
+    const c = controller.trainClient();
     const report = useApp.getState().backendReport;
     if (!c || !report) return;
     const { setSelfCheck } = useApp.getState();
@@ -80,31 +83,33 @@ export function App() {
       ({ results, maxAbsDiff }) => setSelfCheck({ running: false, results, maxAbsDiff }),
       (err: Error) => setSelfCheck({ running: false, error: err.message }),
     );
-  }, []);
+  }, [controller]);
 
   return (
-    <div className="app">
-      <TransportBar />
-      <FeatureBar />
-      {hashError ? (
-        <div className="banner banner-error" role="alert" data-testid="hash-error">
-          The link's settings were not applied: {hashError}
-          <button type="button" onClick={() => setHashError(null)}>
-            Dismiss
-          </button>
+    <ControllerContext.Provider value={controller}>
+      <div className="app">
+        <TransportBar />
+        <FeatureBar />
+        {hashError ? (
+          <div className="banner banner-error" role="alert" data-testid="hash-error">
+            The link's settings were not applied: {hashError}
+            <button type="button" onClick={() => setHashError(null)}>
+              Dismiss
+            </button>
+          </div>
+        ) : null}
+        <Notice />
+        <div className="workspace">
+          <SetupPanel />
+          <ChartsArea />
+          <RightPanel />
         </div>
-      ) : null}
-      <Notice />
-      <div className="workspace">
-        <SetupPanel />
-        <ChartsArea />
-        <RightPanel />
+        <StatusLine onSelfCheck={onSelfCheck} />
+        <SweepsDialog />
+        <CompareView />
+        <Tour />
+        <ExplainPopover />
       </div>
-      <StatusLine onSelfCheck={onSelfCheck} />
-      <SweepsDialog />
-      <CompareView />
-      <Tour />
-      <ExplainPopover />
-    </div>
+    </ControllerContext.Provider>
   );
 }

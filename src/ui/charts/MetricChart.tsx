@@ -16,6 +16,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
+import { download } from '../download.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
 import { MarkerLinks } from '../explain/MarkerLinks.js';
 import { buildChartData, type ChartRun, paddedDomain, seriesOf } from './chartData.js';
@@ -59,15 +60,6 @@ function tooltipFormatter(scale: number): (v: unknown) => string {
       : formatValue(Number(v), scale);
 }
 
-function downloadCsv(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 export interface MetricChartProps {
   spec: ChartSpec;
   runs: readonly ChartRun[];
@@ -109,7 +101,7 @@ export const MetricChart = memo(function MetricChart({
         };
       }),
     );
-    downloadCsv(`${spec.id}.csv`, seriesToCsv(series));
+    download(`${spec.id}.csv`, seriesToCsv(series), 'text/csv');
   };
   const sliderId = `smoothing-${spec.id}`;
   const padded = paddedDomain(drawn.range, spec.log);

@@ -1,5 +1,5 @@
 // Opening the compare view on stored runs: loads each run's rows and events from IndexedDB.
-import { flushWrites } from '../controller.js';
+import { flushWrites } from '../runs/runSaver.js';
 import { loadRun } from '../runs/runsDb.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';

@@ -2,7 +2,8 @@
 // change; a worker restart names the fault, the backend and the iteration the run continues from.
 import { describe, expect, it } from 'vitest';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
-import { haltEvent, recoveryText } from './FaultBanner.js';
+import { haltEvent } from '../runs/haltEvent.js';
+import { recoveryText } from './FaultBanner.js';
 
 const fault = (iteration: number, consecutive: number, pause = false): TrainerEvent => ({
   type: 'error',

@@ -1,21 +1,9 @@
 // Fault banners (issue 10): a run paused after repeated NaN/Inf iterations, with the trainer's
 // explanation and suggested change; and a run moved to WASM after the WebGPU device was lost or
 // failed, or continued after the train worker crashed — each saying from which iteration.
-import type { TrainerEvent } from '../../core/rl/trainer.js';
+import { haltEvent } from '../runs/haltEvent.js';
 import { useApp } from '../store/index.js';
 import type { RecoveryNote } from '../store/runSlice.js';
-
-type FaultEvent = Extract<TrainerEvent, { type: 'error' }>;
-
-/** The fault event that paused the run, unless a live change (which clears the pause) came after. */
-export function haltEvent(events: readonly TrainerEvent[]): FaultEvent | null {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i] as TrainerEvent;
-    if (e.type === 'live') return null;
-    if (e.type === 'error' && e.pause) return e;
-  }
-  return null;
-}
 
 /** What happened, when the fault came without a message. */
 const FAULT_WORDS: Record<RecoveryNote['fault'], string> = {

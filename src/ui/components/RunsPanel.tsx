@@ -11,7 +11,7 @@ import {
   importFile,
   renameRun,
   toggleOverlay,
-} from '../controller.js';
+} from '../runs/library.js';
 import { openStoredRun } from '../runs/openRun.js';
 import { useApp } from '../store/index.js';
 import { openedRunId } from '../store/runSlice.js';

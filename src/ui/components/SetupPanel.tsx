@@ -5,7 +5,7 @@
 // live fields stay editable; their changes go to the trainer and leave a chart marker.
 import { type Config, FIELDS, type Field, type FieldGroup } from '../../core/config.js';
 import { envIds } from '../../envs/registry.js';
-import { applyLive } from '../controller.js';
+import { useController } from '../controller/context.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
 import { useApp } from '../store/index.js';
 import { AlgorithmTable } from './AlgorithmTable.js';
@@ -31,6 +31,7 @@ function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
   const draft = useApp((s) => s.drafts[field.key]);
   const error = useApp((s) => s.configErrors.find((e) => e.field === field.key));
   const setField = useApp((s) => s.setField);
+  const { applyLive } = useController();
   const id = `field-${field.key}`;
   const disabled = locked && !field.live;
   const change = (text: string) => {

@@ -3,7 +3,7 @@
 // iterations, the phase ("compiling GPU kernels" on WebGPU's first iteration), and a backend
 // override. Start is blocked, with the reason, while the setup has errors.
 import { BACKEND_CHOICES } from '../../core/config.js';
-import { pauseRun, resetRun, resumeRun, startRun, stepRun, stopRun } from '../controller.js';
+import { useController } from '../controller/context.js';
 import { useApp } from '../store/index.js';
 import { etaText, msPerIteration } from './eta.js';
 
@@ -16,6 +16,7 @@ const PHASE_TEXT: Record<string, string> = {
 };
 
 export function TransportBar() {
+  const { pauseRun, resetRun, resumeRun, startRun, stepRun, stopRun } = useController();
   const errors = useApp((s) => s.configErrors);
   const status = useApp((s) => s.runStatus);
   const busy = useApp((s) => s.busy);

@@ -1,10 +1,10 @@
 // Import size limits: a run file or sweep bundle over its limit is refused from its size, with
 // the limit named, before its text is read; a file at the limit is read.
 import { describe, expect, it } from 'vitest';
-import { importFile } from '../controller.js';
 import { useApp } from '../store/index.js';
 import { importBundle } from '../sweeps/bundleImport.js';
 import { formatBytes, MAX_RUN_FILE_BYTES, MAX_SWEEP_BUNDLE_BYTES, sizeRefusal } from './fileLimits.js';
+import { importFile } from './library.js';
 
 /** A File stand-in that records whether its text was read. */
 function fakeFile(name: string, size: number) {

@@ -1,8 +1,8 @@
 // Opening a stored run from the run list: its rows, events and samples are loaded from
 // IndexedDB and shown read-only as the current run (charts, echo banner, trajectory viewer), as
 // the tour shows its recordings. Refused, with a notice, while a run trains in the worker.
-import { flushWrites } from '../controller.js';
 import { useApp } from '../store/index.js';
+import { flushWrites } from './runSaver.js';
 import { loadRun } from './runsDb.js';
 
 /** Shows the stored run `id` in the charts and viewer; false when refused or missing. */

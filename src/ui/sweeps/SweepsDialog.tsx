@@ -6,6 +6,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { fieldByKey } from '../../core/config.js';
 import { makeBundle, type SweepAxis } from '../../core/files/sweepBundle.js';
+import { useController } from '../controller/context.js';
+import { download } from '../download.js';
 import { useApp } from '../store/index.js';
 import { setupLayers } from '../store/setupLayers.js';
 import { importBundle } from './bundleImport.js';
@@ -13,15 +15,6 @@ import { SweepResults } from './SweepResults.js';
 import { parseAxis, parseSeeds, planSweep, SWEEPABLE } from './sweepPlan.js';
 import { cancelSweep, refreshSweeps, runSweep } from './sweepRunner.js';
 import { deleteSweep, markSweepsInterrupted } from './sweepsDb.js';
-
-function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 function AxisInput({
   n,
@@ -63,6 +56,7 @@ function AxisInput({
 }
 
 function NewSweep() {
+  const { trainClient } = useController();
   const config = useApp((s) => s.config);
   const progress = useApp((s) => s.sweepProgress);
   const [k1, setK1] = useState('lr');
@@ -91,7 +85,7 @@ function NewSweep() {
   const start = () => {
     setError(null);
     const name = `${axes.map((a) => a.key).join(' × ')} · ${seedList.length} seed(s) · ${config.env}`;
-    runSweep(name, axes, seedList, plan).catch((err: Error) => setError(err.message));
+    runSweep(trainClient(), name, axes, seedList, plan).catch((err: Error) => setError(err.message));
   };
   return (
     <section className="sweep-new" aria-label="New sweep">
@@ -149,7 +143,7 @@ function NewSweep() {
             type="button"
             className="small danger"
             data-testid="sweep-cancel"
-            onClick={() => void cancelSweep()}
+            onClick={() => void cancelSweep(trainClient())}
           >
             Stop sweep
           </button>

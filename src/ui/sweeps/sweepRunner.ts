@@ -4,15 +4,15 @@
 // at once would only time-slice the same cores (and on WebGPU share one device queue). Each
 // run's reports are collected by its run id (the main controller ignores ids it did not start);
 // its result is saved to IndexedDB as soon as it finishes, so a cancelled or reloaded sweep
-// keeps what completed. A main-page run cannot start while a sweep runs (controller.ts).
+// keeps what completed. A main-page run cannot start while a sweep runs (controller/runActions.ts).
 
 import type { RunSummaryFile, SweepAxis, SweepRunFiles } from '../../core/files/sweepBundle.js';
 import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { summaryFile as coreSummaryFile } from '../../core/metrics/summaryFile.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
-import type { RunReport } from '../../workers/client.js';
-import { baseFor, trainClient } from '../controller.js';
+import type { RunReport, TrainClient } from '../../workers/client.js';
+import { baseFor } from '../controller/baseFor.js';
 import { useApp } from '../store/index.js';
 import type { PlannedRun } from './sweepPlan.js';
 import { listSweeps, putSweep, type SweepRecord } from './sweepsDb.js';
@@ -38,8 +38,7 @@ export async function refreshSweeps(): Promise<void> {
   useApp.getState().setSweeps({ sweeps: await listSweeps() });
 }
 
-async function runOne(plan: PlannedRun, runId: string): Promise<SweepRunFiles> {
-  const c = trainClient();
+async function runOne(c: TrainClient | null, plan: PlannedRun, runId: string): Promise<SweepRunFiles> {
   if (!c) throw new Error('the train worker is not ready');
   const rows: MetricRow[] = [];
   const events: TrainerEvent[] = [];
@@ -86,6 +85,7 @@ async function runOne(plan: PlannedRun, runId: string): Promise<SweepRunFiles> {
 
 /** Runs the sweep to the end (or until cancelled), saving after every run; returns its id. */
 export async function runSweep(
+  client: TrainClient | null,
   name: string,
   axes: SweepAxis[],
   seeds: number[],
@@ -119,7 +119,7 @@ export async function runSweep(
       useApp.getState().setSweeps({
         sweepProgress: { sweepId: record.id, done: i, planned: plan.length, current: p.path, iteration: 0 },
       });
-      record.runs.push(await runOne(p, `${record.id}:${i}`));
+      record.runs.push(await runOne(client, p, `${record.id}:${i}`));
       await putSweep(record);
       await refreshSweeps();
     }
@@ -139,8 +139,8 @@ export async function runSweep(
 }
 
 /** Stops the sweep after dropping the run in flight. */
-export async function cancelSweep(): Promise<void> {
+export async function cancelSweep(client: TrainClient | null): Promise<void> {
   cancelled = true;
-  await trainClient()?.reset();
+  await client?.reset();
   abortCurrent?.(new Error('cancelled'));
 }

@@ -1,0 +1,115 @@
+// The run lifecycle as the transport bar drives it: start (from the setup, the chosen base model
+// and a fresh run id), pause, resume, step, stop, reset. One action at a time (the store's
+// `busy`); a failed action says why in the notice. A run is stored once the worker has accepted
+// it, queued before any of its reports.
+import type { RunMeta } from '../../core/files/runFile.js';
+import type { TrainClient } from '../../workers/client.js';
+import { refreshRuns } from '../runs/library.js';
+import { resetSampleThinning, write } from '../runs/runSaver.js';
+import * as db from '../runs/runsDb.js';
+import { useApp } from '../store/index.js';
+import { baseFor } from './baseFor.js';
+import type { ControllerState } from './state.js';
+
+export interface RunActions {
+  /** Starts a new run from the current setup (paused: ready for Step). */
+  startRun(paused?: boolean): Promise<void>;
+  pauseRun(): Promise<void>;
+  resumeRun(): Promise<void>;
+  /** One iteration; starts a paused run first when none is loaded. */
+  stepRun(): Promise<void>;
+  stopRun(): Promise<void>;
+  /** Drops the current run (kept as stopped when it had not ended) and clears the charts. */
+  resetRun(): Promise<void>;
+}
+
+async function doStart(state: ControllerState, c: TrainClient, paused: boolean): Promise<void> {
+  const s = useApp.getState();
+  if (s.configErrors.length > 0) throw new Error('fix the setup first');
+  if (!s.baseModelsReady) throw new Error('the base models are still loading: try again in a moment');
+  if (s.sweepProgress) throw new Error('a sweep is running in the train worker: wait for it or stop it');
+  const config = s.config;
+  const runId = `run-${crypto.randomUUID()}`;
+  const name = `${config.algorithm} · ${config.env.replace(/^minigrid\//, '')} · seed ${config.seed}`;
+  // A new start clears what the last one said.
+  s.setNotice(null);
+  const base = await baseFor(config);
+  s.beginRun(runId, name, config.iterations, config.env);
+  resetSampleThinning();
+  state.savedStatus = paused ? 'paused' : 'running';
+  let started: Awaited<ReturnType<TrainClient['start']>>;
+  try {
+    started = await c.start(runId, config, base.choice, paused);
+  } catch (err) {
+    // Nothing was stored: a run that never had an iteration is shown as failed, not kept.
+    useApp.getState().failRun(`the run could not start: ${(err as Error).message}`);
+    return;
+  }
+  const { info, report } = started;
+  useApp.getState().setStartInfo(info);
+  useApp.getState().setBackendReady(report);
+  // Stored once the worker has it: queued before any of its reports, so they find the record.
+  const meta: RunMeta = {
+    id: runId,
+    name,
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+    status: state.savedStatus === 'paused' ? 'paused' : 'running',
+    config,
+    iteration: 0,
+    summary: null,
+    base: { id: info.baseId, label: info.baseLabel, untrained: info.untrained },
+    backend: report.backend,
+    hasCheckpoint: false,
+  };
+  write(() => db.putRun(meta));
+  void refreshRuns();
+}
+
+/** The lifecycle actions of a controller whose client and saved status are in `state`. */
+export function runActions(state: ControllerState): RunActions {
+  const guarded = async (fn: (c: TrainClient) => Promise<void>): Promise<void> => {
+    const s = useApp.getState();
+    const client = state.client;
+    if (!client || s.busy) return;
+    s.setBusy(true);
+    try {
+      await fn(client);
+    } catch (err) {
+      useApp.getState().setNotice({ kind: 'error', text: (err as Error).message });
+    } finally {
+      useApp.getState().setBusy(false);
+    }
+  };
+  return {
+    startRun: (paused = false) => guarded((c) => doStart(state, c, paused)),
+    pauseRun: () => guarded((c) => c.pause()),
+    resumeRun: () =>
+      guarded(async (c) => {
+        useApp.getState().setRunStatus('running');
+        await c.resume();
+      }),
+    stepRun: () =>
+      guarded(async (c) => {
+        const st = useApp.getState().runStatus;
+        if (st === 'idle' || st === 'finished' || st === 'failed') await doStart(state, c, true);
+        await c.stepOne();
+      }),
+    stopRun: () =>
+      guarded(async (c) => {
+        useApp.getState().setRunStatus('stopping');
+        await c.stop();
+      }),
+    resetRun: () =>
+      guarded(async (c) => {
+        const { runId, runStatus } = useApp.getState();
+        await c.reset();
+        useApp.getState().setNotice(null);
+        // A run dropped mid-way is kept, as stopped (its last checkpoint is the periodic one).
+        if (runId && runStatus !== 'finished' && runStatus !== 'failed')
+          write(() => db.patchRun(runId, { status: 'stopped' }));
+        useApp.getState().clearRun();
+        void refreshRuns();
+      }),
+  };
+}
