@@ -1,10 +1,11 @@
 // The rollout/* and reasoning/* metrics of one iteration's trajectories (DESIGN §6).
-import { meanStd, ZERO_STD } from '../rl/advantages.js';
+import { ZERO_STD } from '../rl/advantages.js';
 import type { Trajectory } from '../rl/rollout.js';
+import { mean as meanOr, meanStd } from '../stats.js';
 import { distinct2, modalShare, mutualInformation } from './reasoning.js';
 
-const mean = (xs: readonly number[]): number =>
-  xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+/** An empty iteration's metrics are 0, not NaN. */
+const mean = (xs: readonly number[]): number => meanOr(xs, 0);
 
 /** Tokens of a response before `</think>` (all of them when it never closes). */
 export function thinkTokenCount(responseIds: readonly number[], thinkCloseId: number): number {
@@ -24,9 +25,9 @@ export function rolloutMetrics(trajs: readonly Trajectory[], thinkCloseId: numbe
   return {
     'rollout/successRate': mean(trajs.map((t) => (t.success ? 1 : 0))),
     'rollout/returnMean': mean(trajs.map((t) => t.reward)),
-    'rollout/inGroupRewardStd': mean([...groups.values()].map((r) => meanStd(r).std)),
+    'rollout/inGroupRewardStd': mean([...groups.values()].map((r) => meanStd(r, 0).std)),
     // TRL's frac_reward_zero_std: groups whose rewards are all equal (a single rollout counts).
-    'rollout/zeroStdShare': mean([...groups.values()].map((r) => (meanStd(r).std < ZERO_STD ? 1 : 0))),
+    'rollout/zeroStdShare': mean([...groups.values()].map((r) => (meanStd(r, 0).std < ZERO_STD ? 1 : 0))),
     'rollout/responseLength': mean(turns.map((t) => t.responseIds.length)),
     'rollout/thinkLength': mean(turns.map((t) => thinkTokenCount(t.responseIds, thinkCloseId))),
     'rollout/formatValidRate': mean(turns.map((t) => (t.parsed.formatOk ? 1 : 0))),

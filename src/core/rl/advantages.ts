@@ -3,6 +3,7 @@
 // normalisation (RAGEN Eq 5, grouped by initial state), masked whitening, and turn-level GAE
 // for the `ppo-turn` baseline. Every function is checked against a naive loop in tests.
 // Layout legend: B = trajectories, T = padded tokens; row b occupies [b*T, (b+1)*T).
+import { meanStd } from '../stats.js';
 
 /** Advantages and value targets, both [B*T]; zero outside the mask. */
 export interface GaeResult {
@@ -48,19 +49,6 @@ export function gae(
   return { advantages, returns };
 }
 
-/** Mean and unbiased standard deviation of a list (std 0 for fewer than 2 values). */
-export function meanStd(xs: ArrayLike<number>): { mean: number; std: number } {
-  const n = xs.length;
-  if (n === 0) return { mean: 0, std: 0 };
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += xs[i] as number;
-  const mean = sum / n;
-  if (n < 2) return { mean, std: 0 };
-  let ss = 0;
-  for (let i = 0; i < n; i++) ss += ((xs[i] as number) - mean) ** 2;
-  return { mean, std: Math.sqrt(ss / (n - 1)) };
-}
-
 /** Below this, a group's reward std counts as zero (all rollouts scored the same). */
 export const ZERO_STD = 1e-8;
 
@@ -90,7 +78,10 @@ export function groupNormalize(
   const members = indicesBy(groupOf);
   const out = new Float32Array(scores.length);
   for (const idx of members.values()) {
-    const { mean, std } = meanStd(idx.map((i) => scores[i] as number));
+    const { mean, std } = meanStd(
+      idx.map((i) => scores[i] as number),
+      0,
+    );
     if (std < ZERO_STD) continue;
     for (const i of idx) out[i] = ((scores[i] as number) - mean) / (std + eps);
   }

@@ -4,7 +4,8 @@
 // fewer samples per step), `oversample` rolls out ⌈P/ratio⌉ groups and keeps P (the kept
 // batch is as large as an unfiltered one; reference/echo-trap-round2.md). Plus the secondary
 // note's 2σ outlier drop over the batch, a separate switch.
-import { meanStd, ZERO_STD } from './advantages.js';
+import { meanStd } from '../stats.js';
+import { ZERO_STD } from './advantages.js';
 
 export type FilterMode = 'off' | 'subsample' | 'oversample';
 export type FilterOrder = 'highest-std' | 'lowest-std';
@@ -47,7 +48,7 @@ export function groupsToKeep(
 /** Reward statistics of each group; `rewards[g]` lists group g's trajectory rewards. */
 export function groupStats(rewards: readonly (readonly number[])[]): GroupStats[] {
   return rewards.map((r, group) => {
-    const { mean, std } = meanStd(r);
+    const { mean, std } = meanStd(r, 0);
     return { group, mean, std, max: r.length > 0 ? Math.max(...r) : 0 };
   });
 }

@@ -5,7 +5,8 @@ import type { Config } from '../config.js';
 import { qualityWeight, thinkingQuality } from '../metrics/reasoning.js';
 import type { Model } from '../model/params.js';
 import { predictValues, scoreSequences } from '../model/scoring.js';
-import { indicesBy, meanStd, whiten, ZERO_STD } from './advantages.js';
+import { meanStd } from '../stats.js';
+import { indicesBy, whiten, ZERO_STD } from './advantages.js';
 import type { Sample } from './batch.js';
 import { estimatorOf } from './estimators.js';
 import type { Trajectory } from './rollout.js';
@@ -146,7 +147,10 @@ export function computeAdvantages(
   const adv = est.advantages;
   const ret = est.returns;
 
-  const rewardStd = meanStd(samples.map((s) => s.reward)).std;
+  const rewardStd = meanStd(
+    samples.map((s) => s.reward),
+    0,
+  ).std;
   const critic = estimatorOf(config).critic;
   const whitened = critic && config.whiten && rewardStd > ZERO_STD;
   if (whitened) {
@@ -184,8 +188,8 @@ export function computeAdvantages(
   const klMasked = concatMasked(samples, (i) => kl[i]!);
   const retAll = concatMasked(samples, (i) => ret[i]!);
   const resid = concatMasked(samples, (i) => ret[i]!.map((r, t) => r - (scores.values[i]![t] as number)));
-  const varRet = meanStd(retAll).std ** 2;
-  const explainedVar = critic && varRet > ZERO_STD ? 1 - meanStd(resid).std ** 2 / varRet : 0;
+  const varRet = meanStd(retAll, 0).std ** 2;
+  const explainedVar = critic && varRet > ZERO_STD ? 1 - meanStd(resid, 0).std ** 2 / varRet : 0;
 
   const prepared = samples.map((s, i) => ({
     ...s,
