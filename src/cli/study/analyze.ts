@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Config } from '../../core/config.js';
 import { detectRun } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
+import { mean, meanStd } from '../../core/stats.js';
 
 export interface StudyRun {
   env: string;
@@ -81,13 +82,6 @@ export async function loadRun(run: StudyRun): Promise<LoadedRun | null> {
   }
 }
 
-export function meanStd(xs: readonly number[]): { mean: number; std: number } {
-  if (xs.length === 0) return { mean: Number.NaN, std: Number.NaN };
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const std = xs.length > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1)) : 0;
-  return { mean, std };
-}
-
 const fmt = (m: { mean: number; std: number }, d = 2) =>
   Number.isNaN(m.mean) ? '–' : `${m.mean.toFixed(d)} ± ${m.std.toFixed(d)}`;
 
@@ -100,7 +94,7 @@ export function evalSuccess(rows: readonly MetricRow[]): { final: number; peak: 
 
 function meanOf(rows: readonly MetricRow[], key: keyof MetricRow): number {
   const v = rows.map((r) => r[key]).filter((x): x is number => typeof x === 'number');
-  return v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : Number.NaN;
+  return mean(v);
 }
 
 function group<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {

@@ -19,6 +19,7 @@ import {
 } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { Rng } from '../../core/rng.js';
+import { mean } from '../../core/stats.js';
 
 /** One stored run as the calibration reads it. */
 export interface CalRun {
@@ -92,9 +93,6 @@ export async function loadCalRun(dir: string, root: string): Promise<CalRun | nu
 
 const success = (rows: readonly MetricRow[]): number[] =>
   rows.map((r) => r['rollout/successRate']).filter((x): x is number => typeof x === 'number');
-
-const mean = (xs: readonly number[]) =>
-  xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN;
 
 function variance(xs: readonly number[]): number {
   const m = mean(xs);

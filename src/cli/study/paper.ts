@@ -3,8 +3,9 @@
 // over 200 steps, Fig 5 and 9); nothing is read off a plot we have not got. Our side is
 // computed from the study's steps-matched runs, and each of the paper's shape claims gets a
 // verdict from our numbers: seen, not seen, or not run.
+
+import { mean, meanStd } from '../../core/stats.js';
 import type { LoadedRun } from './analyze.js';
-import { meanStd } from './analyze.js';
 
 interface PaperCurves {
   label: string;
@@ -21,7 +22,7 @@ function startSuccess(r: LoadedRun): number {
     .slice(0, 3)
     .map((row) => row['rollout/successRate'])
     .filter((x): x is number => typeof x === 'number');
-  return v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : Number.NaN;
+  return mean(v);
 }
 
 const trapped = (rs: readonly LoadedRun[]) => rs.filter((r) => r.summary.echoTrap).length;

@@ -2,6 +2,7 @@
 // over seeds) with a shaded band of ± one standard deviation, generated from the runs' metrics
 // — never drawn by hand.
 import type { MetricRow } from '../../core/metrics/keys.js';
+import { meanStd } from '../../core/stats.js';
 
 export interface Series {
   label: string;
@@ -37,9 +38,7 @@ export function bandOf(
   return [...byIt.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([x, vs]) => {
-      const mean = vs.reduce((a, b) => a + b, 0) / vs.length;
-      const std =
-        vs.length > 1 ? Math.sqrt(vs.reduce((a, b) => a + (b - mean) ** 2, 0) / (vs.length - 1)) : 0;
+      const { mean, std } = meanStd(vs);
       return { x, mean, std };
     });
 }
