@@ -156,6 +156,7 @@ test('three NaN iterations in a row pause the run with a suggestion; a lower lea
 test('a full quota mid-batch keeps the stored run whole, says what to delete, and saving catches up', async ({
   page,
 }) => {
+  test.setTimeout(300_000);
   // Once armed, the first put of a run record that would count more iterations than that run has
   // stored fixes `__quotaFrom`, and from then on every put counting that many or more throws, as a
   // full quota would: the batch's rows were already put in the same transaction. Arming on the
