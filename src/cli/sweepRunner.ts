@@ -1,11 +1,18 @@
 // Running a list of `train` runs: in this process or `--jobs` child processes, skipping runs
 // that already finished with the same config and refusing a directory that holds a different
-// one; then the per-preset × algorithm table (runs, echo traps, mean peak and final success).
+// one; then the per-preset × algorithm table (core/files/sweepBundle.ts sweepTable: runs, echo
+// traps, mean peak and final success).
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../core/config.js';
+import {
+  type RunSummaryFile,
+  type SweepTableRow,
+  sweepTable,
+  tableMarkdown,
+} from '../core/files/sweepBundle.js';
 import type { CliIo } from './command.js';
 import { runTraining } from './commands/train.js';
 
@@ -18,27 +25,8 @@ export interface SweepRun {
   config: Config;
 }
 
-/** A run's summary as the table needs it. */
-export interface RunResult {
-  preset: string;
-  algo: string;
-  seed: number;
-  echoTrap: boolean;
-  recovered: boolean;
-  peakSuccess: number;
-  finalSuccess: number;
-  firstWarningLead: number | null;
-  wallSeconds: number;
-}
-
-export interface TableRow {
-  preset: string;
-  algo: string;
-  runs: number;
-  echoTraps: number;
-  meanPeak: number;
-  meanFinal: number;
-}
+/** A finished run's summary.json with its cell, as table.json lists it. */
+export type RunResult = RunSummaryFile & { preset: string; algo: string; seed: number };
 
 async function readJson(path: string): Promise<unknown | undefined> {
   try {
@@ -57,37 +45,6 @@ export async function runState(run: SweepRun): Promise<'done' | 'todo'> {
   }
   const summary = (await readJson(join(run.dir, 'summary.json'))) as { completed?: boolean } | undefined;
   return existing !== undefined && summary?.completed ? 'done' : 'todo';
-}
-
-/** Per preset × algorithm aggregates, in run order. */
-export function sweepTable(results: readonly RunResult[]): TableRow[] {
-  const rows = new Map<string, RunResult[]>();
-  for (const r of results) {
-    const k = `${r.preset}\u0000${r.algo}`;
-    rows.set(k, [...(rows.get(k) ?? []), r]);
-  }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  return [...rows.values()].map((rs) => ({
-    preset: rs[0]!.preset,
-    algo: rs[0]!.algo,
-    runs: rs.length,
-    echoTraps: rs.filter((r) => r.echoTrap).length,
-    meanPeak: mean(rs.map((r) => r.peakSuccess)),
-    meanFinal: mean(rs.map((r) => r.finalSuccess)),
-  }));
-}
-
-/** The table as Markdown. */
-export function tableMarkdown(rows: readonly TableRow[]): string {
-  const lines = [
-    '| preset | algorithm | runs | echo traps | mean peak success | mean final success |',
-    '|---|---|---|---|---|---|',
-  ];
-  for (const r of rows)
-    lines.push(
-      `| ${r.preset} | ${r.algo} | ${r.runs} | ${r.echoTraps} | ${r.meanPeak.toFixed(3)} | ${r.meanFinal.toFixed(3)} |`,
-    );
-  return `${lines.join('\n')}\n`;
 }
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -131,7 +88,7 @@ export async function runSweep(
   runs: readonly SweepRun[],
   opts: { out: string; jobs: number; base?: string; models?: string },
   io: CliIo,
-): Promise<TableRow[]> {
+): Promise<SweepTableRow[]> {
   const todo: SweepRun[] = [];
   for (const run of runs) if ((await runState(run)) === 'todo') todo.push(run);
   io.stderr.write(

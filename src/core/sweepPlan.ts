@@ -1,11 +1,12 @@
-// Planning an in-browser sweep: up to two hyperparameters with a few values each × seeds, on top
-// of the current setup. Each run's config is resolved as the setup's is (core/resolve.ts: the
+// Planning a sweep. The seeds of a sweep (a count or a list) are read here for the CLI's `sweep`
+// command and the browser alike. An in-browser sweep is up to two hyperparameters with a few
+// values each × seeds, on top of the current setup. Each run's config is resolved as the setup's is (core/resolve.ts: the
 // base model's settings, the preset, the user's edits, then the cell's values) and placed in
 // the CLI's layout <preset>/<algo>/seed-<s>, the preset naming the non-algorithm axis values.
-import { type Config, FIELDS, type FieldError, fieldByKey, parseFieldText } from '../../core/config.js';
-import { runPath, type SweepAxis } from '../../core/files/sweepBundle.js';
-import { type BaseLayer, type MemoryBudget, resolveConfig } from '../../core/resolve.js';
-import { ALGORITHMS } from '../../core/rl/algorithms.js';
+import { type Config, FIELDS, type FieldError, fieldByKey, parseFieldText } from './config.js';
+import { runPath, type SweepAxis } from './files/sweepBundle.js';
+import { type BaseLayer, type MemoryBudget, resolveConfig } from './resolve.js';
+import { ALGORITHMS } from './rl/algorithms.js';
 
 /** Fields that make sense as sweep axes (not the seed: seeds are their own dimension). */
 export const SWEEPABLE = FIELDS.filter((f) => f.key !== 'seed' && f.key !== 'backend' && f.key !== 'env');
@@ -36,12 +37,12 @@ export function parseAxis(key: string, text: string): SweepAxis {
   return { key, values };
 }
 
-/** Parses "1, 2" or a count "3" (seeds 1..3). */
-export function parseSeeds(text: string): number[] {
+/** Parses "1, 2" or a count "3" (seeds 1..3, at most `maxCount`); throws saying what is wrong. */
+export function parseSeeds(text: string, maxCount = 16): number[] {
   const t = text.trim();
   if (/^\d+$/.test(t)) {
     const n = Number(t);
-    if (n < 1 || n > 16) throw new Error('seeds: a count from 1 to 16');
+    if (n < 1 || n > maxCount) throw new Error(`seeds: a count from 1 to ${maxCount}`);
     return Array.from({ length: n }, (_, i) => i + 1);
   }
   const seeds = t.split(',').map((s) => Number(s.trim()));

@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sweepTable } from '../sweepRunner.js';
+import { sweepTable } from '../../core/files/sweepBundle.js';
 import { runCommand } from '../testing.js';
 import { sweepCommand } from './sweep.js';
 

@@ -4,11 +4,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ALGORITHM_NAMES, type Config, FIELDS, parseFieldText } from '../../core/config.js';
+import { runPath, tableMarkdown } from '../../core/files/sweepBundle.js';
+import { parseSeeds as parseSeedList } from '../../core/sweepPlan.js';
 import { envSpec } from '../../envs/registry.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { runStudy, STUDY_ENVS } from '../study/study.js';
-import { runSweep, type SweepRun, tableMarkdown } from '../sweepRunner.js';
+import { runSweep, type SweepRun } from '../sweepRunner.js';
 import { baseLookup, resolveTrainConfig, TRAIN_FIELD_FLAGS } from './train.js';
 
 const SWEEP_FLAGS: FlagSpec[] = [
@@ -45,13 +47,16 @@ const SWEEP_FLAGS: FlagSpec[] = [
 
 const FLAGS = [...SWEEP_FLAGS, ...TRAIN_FIELD_FLAGS.filter((f) => f.name !== 'algo' && f.name !== 'seed')];
 
+/** At most this many seeds from a count (a list may name any). */
+const MAX_SEED_COUNT = 1000;
+
 function parseSeeds(text: string | undefined): number[] {
   if (text === undefined) return [1, 2];
-  if (/^\d+$/.test(text)) return Array.from({ length: Number(text) }, (_, i) => i + 1);
-  const seeds = text.split(',').map((s) => Number(s.trim()));
-  if (seeds.some((s) => !Number.isInteger(s) || s < 0))
-    throw new UsageError(`--seeds: "${text}" is not a count or a list of seeds`);
-  return seeds;
+  try {
+    return parseSeedList(text, MAX_SEED_COUNT);
+  } catch (err) {
+    throw new UsageError(`--${(err as Error).message} (got "${text}")`);
+  }
 }
 
 function parseAlgos(text: string | undefined): Config['algorithm'][] {
@@ -87,7 +92,7 @@ export const sweepCommand: Command = {
           preset: 'custom',
           algo,
           seed,
-          dir: join(flags.out, 'custom', algo, `seed-${seed}`),
+          dir: join(flags.out, runPath('custom', algo, seed)),
           config,
         });
       }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { type Config, formatErrors } from '../config.js';
 import type { MetricRow } from '../metrics/keys.js';
 import type { TrainerEvent } from '../rl/trainer.js';
+import { mean } from '../stats.js';
 import { fileConfig } from './runFile.js';
 
 export const SWEEP_BUNDLE_FORMAT = 'starpo-sweep-bundle';
@@ -39,7 +40,7 @@ export interface SweepRunFiles {
   summary: RunSummaryFile;
 }
 
-/** table.json's rows, as src/cli/commands/sweep.ts writes them. */
+/** table.json's rows (sweepTable below). */
 export interface SweepTableRow {
   preset: string;
   algo: string;
@@ -72,37 +73,51 @@ export interface SweepBundle {
 /** The path of a run in the CLI's sweep layout. */
 export const runPath = (preset: string, algo: string, seed: number) => `${preset}/${algo}/seed-${seed}`;
 
-/** Per preset × algorithm aggregates, in run order (the CLI's sweepTable). */
-export function sweepTableRows(
-  runs: readonly Pick<SweepRunFiles, 'preset' | 'algo' | 'summary'>[],
-): SweepTableRow[] {
-  const groups = new Map<string, (typeof runs)[number][]>();
+/** What the table reads of a run: its cell and its summary's outcome. */
+export type SweepTableRun = Pick<RunSummaryFile, 'echoTrap' | 'peakSuccess' | 'finalSuccess'> & {
+  preset: string;
+  algo: string;
+};
+
+/** Per preset × algorithm aggregates, in run order: table.json's `table`, for the CLI and the browser. */
+export function sweepTable(runs: readonly SweepTableRun[]): SweepTableRow[] {
+  const groups = new Map<string, SweepTableRun[]>();
   for (const r of runs) {
     const k = `${r.preset}\u0000${r.algo}`;
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   return [...groups.values()].map((rs) => ({
     preset: rs[0]!.preset,
     algo: rs[0]!.algo,
     runs: rs.length,
-    echoTraps: rs.filter((r) => r.summary.echoTrap).length,
-    meanPeak: mean(rs.map((r) => r.summary.peakSuccess)),
-    meanFinal: mean(rs.map((r) => r.summary.finalSuccess)),
+    echoTraps: rs.filter((r) => r.echoTrap).length,
+    meanPeak: mean(rs.map((r) => r.peakSuccess)),
+    meanFinal: mean(rs.map((r) => r.finalSuccess)),
   }));
+}
+
+/** The table as Markdown (table.md, and what `starpo sweep` prints). */
+export function tableMarkdown(rows: readonly SweepTableRow[]): string {
+  const lines = [
+    '| preset | algorithm | runs | echo traps | mean peak success | mean final success |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of rows)
+    lines.push(
+      `| ${r.preset} | ${r.algo} | ${r.runs} | ${r.echoTraps} | ${r.meanPeak.toFixed(3)} | ${r.meanFinal.toFixed(3)} |`,
+    );
+  return `${lines.join('\n')}\n`;
 }
 
 /** The bundle of a sweep's runs. */
 export function makeBundle(name: string, runs: readonly SweepRunFiles[], axes?: SweepAxis[]): SweepBundle {
+  const tableRuns = runs.map((r) => ({ ...r.summary, preset: r.preset, algo: r.algo, seed: r.seed }));
   return {
     format: SWEEP_BUNDLE_FORMAT,
     version: 1,
     name,
     ...(axes ? { axes } : {}),
-    table: {
-      runs: runs.map((r) => ({ ...r.summary, preset: r.preset, algo: r.algo, seed: r.seed })),
-      table: sweepTableRows(runs),
-    },
+    table: { runs: tableRuns, table: sweepTable(tableRuns) },
     runs: runs.map(({ path, config, metrics, events, summary }) => ({
       path,
       config,

@@ -6,13 +6,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { fieldByKey } from '../../core/config.js';
 import { makeBundle, type SweepAxis } from '../../core/files/sweepBundle.js';
+import { parseAxis, parseSeeds, planSweep, SWEEPABLE } from '../../core/sweepPlan.js';
 import { useController } from '../controller/context.js';
 import { download } from '../download.js';
 import { useApp } from '../store/index.js';
 import { setupLayers } from '../store/setupLayers.js';
 import { importBundle } from './bundleImport.js';
 import { SweepResults } from './SweepResults.js';
-import { parseAxis, parseSeeds, planSweep, SWEEPABLE } from './sweepPlan.js';
 import { cancelSweep, refreshSweeps, runSweep } from './sweepRunner.js';
 import { deleteSweep, markSweepsInterrupted } from './sweepsDb.js';
 

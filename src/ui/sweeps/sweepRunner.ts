@@ -11,10 +11,10 @@ import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { summaryFile as coreSummaryFile } from '../../core/metrics/summaryFile.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
+import type { PlannedRun } from '../../core/sweepPlan.js';
 import type { RunReport, TrainClient } from '../../workers/client.js';
 import { baseFor } from '../controller/baseFor.js';
 import { useApp } from '../store/index.js';
-import type { PlannedRun } from './sweepPlan.js';
 import { listSweeps, putSweep, type SweepRecord } from './sweepsDb.js';
 
 let cancelled = false;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.js';
 import { inferAxes, makeBundle, parseBundle } from '../../core/files/sweepBundle.js';
-import { parseAxis, parseSeeds, planSweep, type SweepSetup } from './sweepPlan.js';
+import { parseAxis, parseSeeds, planSweep, type SweepSetup } from '../../core/sweepPlan.js';
 import { finalByValue, heatmap, resultRows, type SweepRun, sortRows } from './sweepStats.js';
 
 const base = defaultConfig();
