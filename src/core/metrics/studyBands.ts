@@ -5,6 +5,7 @@
 // malformed file is refused with the field that is wrong.
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { mean } from '../stats.js';
 import type { MetricRow } from './keys.js';
 
 /** The file's format tag. */
@@ -120,7 +121,7 @@ export function bandOf(seeds: readonly (readonly MetricRow[])[], key: string): B
   for (const it of [...at.keys()].sort((a, b) => a - b)) {
     const vs = at.get(it) as number[];
     band.iteration.push(it);
-    band.mean.push(vs.reduce((a, b) => a + b, 0) / vs.length);
+    band.mean.push(mean(vs));
     band.lo.push(Math.min(...vs));
     band.hi.push(Math.max(...vs));
   }

@@ -2,6 +2,7 @@
 // two axes), the per-value final success with its seed spread, and the sortable result rows.
 import type { Config } from '../../core/config.js';
 import { axisValue, type SweepAxis, type SweepRunFiles } from '../../core/files/sweepBundle.js';
+import { mean } from '../../core/stats.js';
 
 export type SweepRun = Pick<SweepRunFiles, 'path' | 'preset' | 'algo' | 'seed' | 'config' | 'summary'>;
 
@@ -53,7 +54,7 @@ export function finalByValue(runs: readonly SweepRun[], axis: SweepAxis): ValueP
     return {
       value,
       finals,
-      mean: finals.length ? finals.reduce((a, b) => a + b, 0) / finals.length : Number.NaN,
+      mean: mean(finals),
       min: finals.length ? Math.min(...finals) : Number.NaN,
       max: finals.length ? Math.max(...finals) : Number.NaN,
     };

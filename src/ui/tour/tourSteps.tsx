@@ -8,6 +8,7 @@ import type { Config } from '../../core/config.js';
 import type { RunData } from '../../core/files/runFile.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { PRESETS } from '../../core/presets.js';
+import { mean } from '../../core/stats.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
 import { useApp } from '../store/index.js';
@@ -69,7 +70,7 @@ function meanOf(rows: readonly MetricRow[], key: string): number | undefined {
   const xs = rows
     .map((r) => (r as Record<string, number | undefined>)[key])
     .filter((v): v is number => v !== undefined && Number.isFinite(v));
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined;
+  return xs.length ? mean(xs) : undefined;
 }
 
 function rowsIn(run: RunData, from: number, to: number): MetricRow[] {

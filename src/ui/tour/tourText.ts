@@ -8,6 +8,7 @@
 import type { Config } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory } from '../../core/rl/trainer.js';
+import { mean } from '../../core/stats.js';
 
 /** Relative changes below this are "hardly changed". */
 const FLAT = 0.1;
@@ -37,7 +38,7 @@ export function meanOver(
     .filter((r) => r.iteration >= from && r.iteration < to)
     .map((r) => value(r, key))
     .filter(finite);
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined;
+  return xs.length ? mean(xs) : undefined;
 }
 
 export type Trend = 'rose' | 'fell' | 'flat' | 'unknown';
