@@ -25,7 +25,14 @@ export interface BackendReport {
   backend: BackendName;
   requested: BackendPreference;
   adapter: AdapterReport | null;
-  wasm: { simd: boolean; threads: boolean } | null;
+  wasm: {
+    simd: boolean;
+    threads: boolean;
+    /** XNNPACK's threads once started (train worker; absent elsewhere). */
+    threadCount?: number;
+    /** Why the single-threaded build runs, e.g. no SharedArrayBuffer ('' or absent: threaded). */
+    threadsReason?: string;
+  } | null;
   /** Why each backend before the chosen one was not used (empty when the first choice held). */
   fallbacks: { backend: BackendName; reason: string }[];
   /** The start-up probe for 'auto' (startup.ts): one training step timed per backend. */
@@ -87,10 +94,13 @@ export function adapterLabel(a: AdapterReport | null): string {
 /** One line for the status bar: "webgpu on google swiftshader (software)" plus any fallback. */
 export function describeBackend(r: BackendReport): string {
   const where = r.backend === 'webgpu' ? ` on ${adapterLabel(r.adapter)}` : '';
-  const extras =
-    r.backend === 'wasm' && r.wasm
-      ? ` (SIMD ${r.wasm.simd ? 'on' : 'off'}, threads ${r.wasm.threads ? 'on' : 'off'})`
-      : '';
+  const w = r.wasm;
+  const threads = !w
+    ? ''
+    : w.threads
+      ? `threads on${w.threadCount !== undefined ? ` (${w.threadCount})` : ''}`
+      : `threads off${w.threadsReason ? `: ${w.threadsReason}` : ''}`;
+  const extras = r.backend === 'wasm' && w ? ` (SIMD ${w.simd ? 'on' : 'off'}, ${threads})` : '';
   const fell =
     r.fallbacks.length > 0
       ? ` — skipped ${r.fallbacks.map((f) => `${f.backend}: ${f.reason}`).join('; ')}`

@@ -19,17 +19,15 @@ import { RunController } from './runController.js';
 import { runSelfCheck } from './selfCheck.js';
 import { startTfjs, warmupSettled } from './startup.js';
 import { browserWasmPaths } from './wasmPaths.js';
+import { prepareWasmThreads, wasmThreadCount } from './wasmThreads.js';
 import { ShardLink } from './workerEnvPool.js';
 
 const post = (msg: FromTrainWorker, transfer: Transferable[] = []): void =>
   (self as unknown as Worker).postMessage(msg, transfer);
 
-// The threaded WASM build spawns pthread workers from a blob that cannot load inside this
-// bundled module worker ("e is not defined"), so use the single-threaded SIMD build. The flag
-// exists once the WASM backend module is loaded.
-const wasmSingleThread = import('@tensorflow/tfjs-backend-wasm').then(() =>
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false),
-);
+// The threaded SIMD build where the page is cross-origin isolated, its pthreads loading the
+// glue script from its own URL (wasmThreads.ts); else single-threaded, with the reason shown.
+const wasmThreading = prepareWasmThreads();
 
 let report: BackendReport | null = null;
 let shards: ShardLink[] = [];
@@ -46,11 +44,26 @@ function gpuFault(kind: GpuFaultKind, message: string): void {
 
 /** Chooses a backend and, when it is WebGPU, watches its device. */
 async function startBackend(pref: BackendPreference, size?: ModelSize): Promise<BackendReport> {
-  await wasmSingleThread;
+  const threading = await wasmThreading;
   // 'auto' with a size: the timed probe and the shader warm-up (startup.ts); else the plain choice.
-  report = size
-    ? await startTfjs(pref, size, browserWasmPaths, (status) => post({ type: 'startup', status }))
-    : await chooseBackend(pref, browserWasmPaths);
+  try {
+    report = size
+      ? await startTfjs(pref, size, browserWasmPaths, (status) => post({ type: 'startup', status }))
+      : await chooseBackend(pref, browserWasmPaths);
+  } finally {
+    threading.started();
+  }
+  if (report.backend === 'wasm' && report.wasm) {
+    report = {
+      ...report,
+      wasm: {
+        ...report.wasm,
+        threads: threading.threads,
+        threadCount: threading.threads ? await wasmThreadCount() : 1,
+        threadsReason: threading.reason,
+      },
+    };
+  }
   const device = tfjsDevice();
   if (device) watchDevice(device, gpuFault);
   return report;
