@@ -14,7 +14,7 @@ import { createPolicy, disposeModel, parameterCount } from '../../core/model/par
 import { promptTemplateTexts } from '../../core/prompt.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { evaluatePolicy } from '../../core/rl/evaluate.js';
-import { type SftExample, sftSequences, sftTrain } from '../../core/rl/sft.js';
+import { copyDrills, type SftExample, sftSequences, sftTrain } from '../../core/rl/sft.js';
 import { Rng } from '../../core/rng.js';
 import { buildVocabulary, Tokenizer } from '../../core/tokenizer.js';
 import { collectDemos, exploreTexts } from '../../envs/demos.js';
@@ -36,6 +36,17 @@ const FLAGS: readonly FlagSpec[] = [
   { name: 'batch', kind: 'int', help: 'sequences per SFT step (default 16)' },
   { name: 'lr', kind: 'number', help: 'Adam learning rate (default 0.001)' },
   { name: 'warmup', kind: 'int', help: 'steps of linear learning-rate warm-up (default 0)' },
+  {
+    name: 'drills',
+    kind: 'int',
+    help: 'copy drills to make from the demonstrations’ texts (default 0: none; see core/rl/sft.ts copyDrills)',
+  },
+  { name: 'drill-steps', kind: 'int', help: 'first steps that train on the copy drills alone (default 0)' },
+  {
+    name: 'drill-share',
+    kind: 'number',
+    help: 'share of the later steps that train on copy drills, 0–1 (default 0)',
+  },
   {
     name: 'env-weight',
     kind: 'number',
@@ -100,6 +111,11 @@ export const pretrainCommand: Command = {
     const lr = Number(f.lr ?? 1e-3);
     const warmupSteps = Number(f.warmup ?? 0);
     const envWeight = Number(f['env-weight'] ?? 0);
+    const drillCount = Number(f.drills ?? 0);
+    const drillSteps = Number(f['drill-steps'] ?? 0);
+    const drillShare = Number(f['drill-share'] ?? 0);
+    if (!(drillShare >= 0 && drillShare <= 1))
+      throw new UsageError(`--drill-share must be within 0–1, got ${drillShare}`);
     if (!(envWeight >= 0 && envWeight <= 10))
       throw new UsageError(`--env-weight must be within 0–10, got ${envWeight}`);
     const schedule = String(f.schedule ?? 'constant');
@@ -208,6 +224,18 @@ export const pretrainCommand: Command = {
     const t0 = performance.now();
     let evalMs = 0;
     let recent: number[] = [];
+    let recentDrills: number[] = [];
+    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+    const drillTexts = demos.flatMap((x) => [x.instruction, ...x.turns.map((t) => t.observation)]);
+    const drills =
+      drillCount > 0
+        ? {
+            sequences: copyDrills(tok, drillTexts, drillCount, rng.fork('drills')),
+            steps: drillSteps,
+            share: drillShare,
+          }
+        : undefined;
+    const demoLosses: number[] = [];
     const losses = await sftTrain(policy, sequences, {
       steps,
       batchSize: batch,
@@ -218,15 +246,23 @@ export const pretrainCommand: Command = {
       epsilon: 1e-8,
       // A continued run draws new batches, not the first run's again.
       rng: rng.fork(initSteps > 0 ? `sft/${initSteps}` : 'sft'),
-      onStep: (s, loss) => {
-        recent.push(loss);
+      ...(drills ? { drills } : {}),
+      onStep: (s, loss, b) => {
+        if (b.drill) recentDrills.push(loss);
+        else {
+          recent.push(loss);
+          demoLosses.push(loss);
+        }
         if (s % 50 === 0 || s === steps - 1) {
-          const mean = recent.reduce((a, b) => a + b, 0) / recent.length;
           const secs = (performance.now() - t0 - evalMs) / 1000;
+          const d = recentDrills.length
+            ? `, copy drills ${mean(recentDrills).toFixed(4)} over ${recentDrills.length}`
+            : '';
           log(
-            `step ${initSteps + s} loss ${loss.toFixed(4)} (mean of last ${recent.length} ${mean.toFixed(4)}) ${secs.toFixed(0)} s`,
+            `step ${initSteps + s}: demonstrations ${mean(recent).toFixed(4)} over ${recent.length} steps${d} (${secs.toFixed(0)} s)`,
           );
           recent = [];
+          recentDrills = [];
         }
       },
       ...(evalEvery > 0
@@ -268,11 +304,15 @@ export const pretrainCommand: Command = {
         lr,
         warmup: warmupSteps,
         envWeight,
+        drills: drillCount,
+        drillSteps,
+        drillShare,
         schedule,
         init: typeof f.init === 'string' ? 'continued' : 'fresh',
         demoSuccess,
-        firstLoss: losses[0] ?? Number.NaN,
-        finalLoss: losses.slice(-20).reduce((a, b) => a + b, 0) / Math.min(20, losses.length),
+        // Demonstration steps only (copy-drill steps have their own, lower loss).
+        firstLoss: demoLosses[0] ?? losses[0] ?? Number.NaN,
+        finalLoss: mean(demoLosses.slice(-20)),
         vocabulary: tok.size,
         tokenizer: init
           ? String(init.meta.tokenizer ?? (tok.vocab.version === 2 ? 'pieces' : 'words'))

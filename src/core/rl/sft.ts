@@ -83,7 +83,12 @@ export interface SftOptions {
   /** 'cosine': after the warm-up, decay to 10% of lr by the last step; default 'constant'. */
   schedule?: 'constant' | 'cosine';
   /** Called after each step with the step's loss (read back once per step) and batch shape. */
-  onStep?(step: number, loss: number, batch: { T: number; targets: number }): void;
+  onStep?(step: number, loss: number, batch: { T: number; targets: number; drill: boolean }): void;
+  /**
+   * Copy drills (copyDrills): the first `steps` steps train on them alone, and afterwards a
+   * `share` of the steps (drawn at random) still does, so the copying they teach is kept.
+   */
+  drills?: { sequences: readonly SftSequence[]; steps: number; share: number };
   /** Awaited after every `every` steps (and not after the last), e.g. a held-out evaluation. */
   periodic?: { every: number; run(stepsDone: number): Promise<void> };
 }
@@ -201,6 +206,54 @@ export function sftLoss(
 }
 
 /**
+ * Copy drills: a small model learns to copy (an induction head) from far fewer examples when
+ * nearly every target is a copy than from demonstrations, where copies (the search words, a
+ * product id, an option value) are a few tokens a turn. Each drill is a window of one of
+ * `texts` (at most `maxSource` tokens), a newline, then a random span of that window again
+ * (`minSpan`–`maxSpan` tokens, never longer than the window), with the repeated span as target.
+ */
+export function copyDrills(
+  tok: Tokenizer,
+  texts: readonly string[],
+  count: number,
+  rng: Rng,
+  options: { maxSource?: number; minSpan?: number; maxSpan?: number } = {},
+): SftSequence[] {
+  const maxSource = options.maxSource ?? 96;
+  const minSpan = options.minSpan ?? 4;
+  const maxSpan = options.maxSpan ?? 24;
+  const encoded = texts.map((t) => tok.encode(t)).filter((ids) => ids.length >= minSpan);
+  if (encoded.length === 0) throw new Error(`copyDrills: no text has ${minSpan} tokens`);
+  const nl = tok.encode('\n');
+  const out: SftSequence[] = [];
+  for (let k = 0; k < count; k++) {
+    const ids = rng.choice(encoded);
+    const n = Math.min(ids.length, maxSource);
+    const from = rng.int(0, ids.length - n + 1);
+    const source = ids.slice(from, from + n);
+    const L = rng.int(minSpan, Math.min(maxSpan, n) + 1);
+    const a = rng.int(0, n - L + 1);
+    const seq = [tok.special['<bos>'], ...source, ...nl, ...source.slice(a, a + L)];
+    const mask = new Float32Array(seq.length - 1);
+    mask.fill(1, seq.length - 1 - L);
+    out.push({ ids: seq, mask });
+  }
+  return out;
+}
+
+/** Sequences grouped by their padded length. */
+function bucketed(sequences: readonly SftSequence[], context: number): Map<number, SftSequence[]> {
+  const buckets = new Map<number, SftSequence[]>();
+  for (const s of sequences) {
+    const k = bucketLength(s.ids.length, context);
+    const list = buckets.get(k);
+    if (list) list.push(s);
+    else buckets.set(k, [s]);
+  }
+  return buckets;
+}
+
+/**
  * Draws a batch of `size` sequences from one length bucket: an anchor uniformly from all, the
  * rest uniformly from the anchor's bucket, so every sequence is equally likely in every slot.
  */
@@ -224,21 +277,25 @@ export async function sftTrain(
 ): Promise<number[]> {
   if (sequences.length === 0) throw new Error('sftTrain: no sequences');
   const context = policy.config.context;
-  const buckets = new Map<number, SftSequence[]>();
-  for (const s of sequences) {
-    const k = bucketLength(s.ids.length, context);
-    const list = buckets.get(k);
-    if (list) list.push(s);
-    else buckets.set(k, [s]);
-  }
+  const buckets = bucketed(sequences, context);
+  const drills = o.drills && o.drills.sequences.length > 0 ? o.drills : null;
+  const drillBuckets = drills ? bucketed(drills.sequences, context) : null;
   const optimizer = tf.train.adam(o.lr, 0.9, 0.999, o.epsilon);
   const vars = modelVariables(policy);
   const losses: number[] = [];
   try {
     for (let step = 0; step < o.steps; step++) {
       (optimizer as unknown as { learningRate: number }).learningRate = sftLearningRate(o, step);
+      const drill = drills !== null && (step < drills.steps || o.rng.bool(drills.share));
+      const pool = drill ? (drills?.sequences as readonly SftSequence[]) : sequences;
       const b = sftBatch(
-        drawBatch(o.rng, sequences, buckets, Math.min(o.batchSize, sequences.length), context),
+        drawBatch(
+          o.rng,
+          pool,
+          drill ? (drillBuckets as Map<number, SftSequence[]>) : buckets,
+          Math.min(o.batchSize, pool.length),
+          context,
+        ),
         context,
         o.envWeight ?? 0,
       );
@@ -256,7 +313,7 @@ export async function sftTrain(
       if (!Number.isFinite(value))
         throw new Error(`sftTrain: loss became ${value} at step ${step}; lower the learning rate`);
       losses.push(value);
-      o.onStep?.(step, value, { T: b.T, targets: b.positions.length });
+      o.onStep?.(step, value, { T: b.T, targets: b.positions.length, drill });
       if (o.periodic && (step + 1) % o.periodic.every === 0 && step + 1 < o.steps)
         await o.periodic.run(step + 1);
     }
