@@ -8,8 +8,9 @@ import type { ModelConfig } from '../model/config.js';
 import { createPolicy, disposeModel, modelVariables } from '../model/params.js';
 import { policyLogProbs } from '../model/scoring.js';
 import { Rng } from '../rng.js';
+import { buildVocabulary, Tokenizer } from '../tokenizer.js';
 import { maskedMean } from './losses.js';
-import { type SftSequence, selectRows, sftBatch, sftLearningRate, sftLoss } from './sft.js';
+import { copyDrills, type SftSequence, selectRows, sftBatch, sftLearningRate, sftLoss } from './sft.js';
 
 const config: ModelConfig = { vocabSize: 23, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 4 };
 
@@ -128,5 +129,30 @@ describe('sftLearningRate', () => {
     expect(sftLearningRate(c, 2)).toBeCloseTo(1, 12);
     expect(sftLearningRate(c, 6)).toBeCloseTo(0.55, 12);
     expect(sftLearningRate(c, 10)).toBeCloseTo(0.1, 12);
+  });
+});
+
+describe('copyDrills', () => {
+  it('repeats a span of a text window after a newline, the repeat as target', () => {
+    const texts = ['one two three four five six seven eight', 'a b c d e'];
+    const tok = new Tokenizer(buildVocabulary(texts));
+    const drills = copyDrills(tok, texts, 50, new Rng(3), { maxSource: 6, minSpan: 2, maxSpan: 4 });
+    const nl = tok.idOf('\n') as number;
+    for (const d of drills) {
+      expect(d.ids[0]).toBe(tok.special['<bos>']);
+      const cut = d.ids.indexOf(nl);
+      const source = d.ids.slice(1, cut);
+      const span = d.ids.slice(cut + 1);
+      expect(source.length).toBeLessThanOrEqual(6);
+      expect(span.length).toBeGreaterThanOrEqual(2);
+      expect(span.length).toBeLessThanOrEqual(4);
+      // The span occurs in the window, and exactly its tokens are targets.
+      const at = source.findIndex((_, i) => span.every((id, j) => source[i + j] === id));
+      expect(at).toBeGreaterThanOrEqual(0);
+      expect(Array.from(d.mask).reduce((a, b) => a + b, 0)).toBe(span.length);
+      expect(Array.from(d.mask.slice(d.mask.length - span.length))).toEqual(span.map(() => 1));
+    }
+    // Seeded: the same rng seed gives the same drills.
+    expect(copyDrills(tok, texts, 50, new Rng(3), { maxSource: 6, minSpan: 2, maxSpan: 4 })).toEqual(drills);
   });
 });
