@@ -1,5 +1,7 @@
 // Command-line flags: `--name value` or `--name=value`, and bare `--switch` for booleans.
-// Unknown flags and missing values are usage errors naming the flag.
+// Unknown flags and missing values are usage errors naming the flag. A flag that names a choice of
+// the config field table (an algorithm) is checked against the field's options here, once.
+import { type Config, fieldByKey } from '../core/config.js';
 import { UsageError } from './command.js';
 
 export interface FlagSpec {
@@ -55,4 +57,17 @@ export function parseFlags(args: readonly string[], specs: readonly FlagSpec[]):
 export function flagHelp(specs: readonly FlagSpec[]): string {
   const w = Math.max(...specs.map((s) => s.name.length)) + 2;
   return specs.map((s) => `  --${s.name.padEnd(w)}${s.help}`).join('\n');
+}
+
+/** `text` as one of the options of the config field `key` (core/config.ts FIELDS), else a usage error. */
+export function choiceFlag<K extends keyof Config>(
+  key: K,
+  text: string,
+  flag = fieldByKey.get(key)?.flag,
+): Config[K] {
+  const field = fieldByKey.get(key);
+  const options = field?.kind === 'enum' ? field.options : [];
+  if (!options.includes(text))
+    throw new UsageError(`--${flag}: "${text}" is not one of ${options.join(', ')}`);
+  return text as Config[K];
 }

@@ -4,12 +4,12 @@
 // buffer bytes reaching a plateau (src/reliability/soak.ts). WebGPU in Node runs on the `webgpu`
 // package (Dawn), which needs a Vulkan driver chosen when the process starts (VK_ICD_FILENAMES).
 // Progress on stderr, the report as one JSON line on stdout; exit 1 when a check fails.
-import { ALGORITHM_NAMES, type Config } from '../../core/config.js';
+import { ALGORITHM_NAMES } from '../../core/config.js';
 import { envIds } from '../../envs/registry.js';
 import { runSoak } from '../../reliability/soak.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { type Command, UsageError } from '../command.js';
-import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
+import { choiceFlag, type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 
 const FLAGS: FlagSpec[] = [
   { name: 'iters', kind: 'int', help: 'iterations (default 1000, at most 100000)' },
@@ -32,9 +32,7 @@ export const soakCommand: Command = {
     const env = (f.env as string | undefined) ?? 'minigrid/Empty-5x5';
     if (!envIds().includes(env))
       throw new UsageError(`--env: "${env.slice(0, 80)}" is not a registered environment`);
-    const algorithm = ((f.algo as string | undefined) ?? 'starpo-ppo') as Config['algorithm'];
-    if (!ALGORITHM_NAMES.includes(algorithm))
-      throw new UsageError(`--algo: must be one of ${ALGORITHM_NAMES.join(', ')}`);
+    const algorithm = choiceFlag('algorithm', (f.algo as string | undefined) ?? 'starpo-ppo');
     const backend = (f.backend as string | undefined) ?? 'wasm';
     if (backend !== 'cpu' && backend !== 'wasm' && backend !== 'webgpu')
       throw new UsageError('--backend: must be cpu, wasm or webgpu');

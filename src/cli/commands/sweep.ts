@@ -8,7 +8,7 @@ import { runPath, tableMarkdown } from '../../core/files/sweepBundle.js';
 import { parseSeeds as parseSeedList } from '../../core/sweepPlan.js';
 import { envSpec } from '../../envs/registry.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
-import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
+import { choiceFlag, type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { runStudy, STUDY_ENVS } from '../study/study.js';
 import { runSweep, type SweepRun } from '../sweepRunner.js';
 import { baseLookup, resolveTrainConfig, TRAIN_FIELD_FLAGS } from './train.js';
@@ -61,12 +61,7 @@ function parseSeeds(text: string | undefined): number[] {
 
 function parseAlgos(text: string | undefined): Config['algorithm'][] {
   if (text === undefined) return [...ALGORITHM_NAMES];
-  const algos = text.split(',').map((s) => s.trim());
-  for (const a of algos) {
-    if (!(ALGORITHM_NAMES as readonly string[]).includes(a))
-      throw new UsageError(`--algos: "${a}" is not one of ${ALGORITHM_NAMES.join(', ')}`);
-  }
-  return algos as Config['algorithm'][];
+  return text.split(',').map((s) => choiceFlag('algorithm', s.trim(), 'algos'));
 }
 
 export const sweepCommand: Command = {
