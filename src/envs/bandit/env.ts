@@ -25,8 +25,8 @@
 // Randomness: the pair and the arm order from Rng(seed); the payout from Rng(seed).fork('step')
 // (and `stepSalt`), so the same seed and action give the same payout.
 import { Rng } from '../../core/rng.js';
-import { endedStep, invalidStep, notUnderstoodLine } from '../common.js';
-import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
+import { actionText, guardStep, invalidStep, notUnderstoodLine } from '../common.js';
+import type { StepResult, TextEnv } from '../types.js';
 import { ARM_POOLS, type ArmPair, type ArmPool } from './arms.js';
 
 /** RAGEN's bandit payouts (BanditEnvConfig). */
@@ -124,13 +124,11 @@ export class BanditEnv implements TextEnv<BanditView> {
 
   /** Pulls the named arm; after the episode has ended it returns done with no change. */
   step(action: string): StepResult {
-    if (!this.started) throw new Error(`${this.id}: call reset(seed) before step()`);
-    if (this.finished) {
-      return endedStep(this.lastObservation);
-    }
+    const ended = guardStep(this.id, this.started, this.finished, this.lastObservation);
+    if (ended) return ended;
     this.steps++;
     this.finished = this.steps >= this.maxSteps;
-    const wanted = action.length > MAX_ACTION_CHARS ? '' : action.trim().toLowerCase();
+    const wanted = actionText(action).trim().toLowerCase();
     const arm = this.arms.find((name) => name.toLowerCase() === wanted);
     if (arm === undefined) {
       this.lastReward = 0;

@@ -29,8 +29,8 @@
 // Randomness: the map from Rng(seed); slips from Rng(seed).fork('step') (and `stepSalt`), so the
 // same seed and actions give the same trajectory.
 import { Rng } from '../../core/rng.js';
-import { endedStep, invalidStep, notUnderstoodLine } from '../common.js';
-import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
+import { actionText, guardStep, invalidStep, notUnderstoodLine } from '../common.js';
+import type { StepResult, TextEnv } from '../types.js';
 import { lakeExpert, outcomes } from './expert.js';
 import { GOAL, generateMap, HOLE, LAKE_ACTIONS, type LakeMap, moveFrom } from './map.js';
 
@@ -143,12 +143,10 @@ export class FrozenLakeEnv implements TextEnv<FrozenLakeView> {
 
   /** Applies one action; after the episode has ended it returns done with no change. */
   step(action: string): StepResult {
-    if (!this.started) throw new Error(`${this.id}: call reset(seed) before step()`);
-    if (this.finished) {
-      return endedStep(this.lastObservation);
-    }
+    const ended = guardStep(this.id, this.started, this.finished, this.lastObservation);
+    if (ended) return ended;
     this.steps++;
-    const a = action.length > MAX_ACTION_CHARS ? -1 : parseLakeAction(action);
+    const a = parseLakeAction(actionText(action));
     if (a < 0) {
       this.finished = this.steps >= this.maxSteps;
       this.lastAction = null;

@@ -6,8 +6,8 @@
 // passes, so every episode ends), and the next observation starts with a line saying it was
 // not understood.
 import { Rng } from '../../core/rng.js';
-import { endedStep, invalidStep, notUnderstoodLine } from '../common.js';
-import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
+import { actionText, guardStep, invalidStep, notUnderstoodLine } from '../common.js';
+import type { StepResult, TextEnv } from '../types.js';
 import { ACTION_TEXT } from './expert.js';
 import type { ExpertStep, Family, Task } from './family.js';
 import { PlacementError } from './placement.js';
@@ -91,12 +91,10 @@ export class MiniGridTextEnv<P = unknown> implements TextEnv<MiniGridView> {
 
   /** Applies one action phrase; after the episode has ended it returns done with no change. */
   step(action: string): StepResult {
-    if (!this.started) throw new Error(`${this.id}: call reset(seed) before step()`);
-    if (this.finished) {
-      return endedStep(this.lastObservation);
-    }
+    const ended = guardStep(this.id, this.started, this.finished, this.lastObservation);
+    if (ended) return ended;
     const world = this.world;
-    const a = action.length > MAX_ACTION_CHARS ? -1 : parseAction(action);
+    const a = parseAction(actionText(action));
     if (a < 0 || !this.allowed[a]) {
       world.stepCount++;
       this.finished = world.stepCount >= world.maxSteps;

@@ -31,8 +31,8 @@
 // Every box on a target (success), or maxSteps actions (default 10, RAGEN's
 // max_actions_per_traj; unreadable text counts as an action too).
 import { Rng } from '../../core/rng.js';
-import { endedStep, invalidStep, notUnderstoodLine } from '../common.js';
-import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
+import { actionText, guardStep, invalidStep, notUnderstoodLine } from '../common.js';
+import type { StepResult, TextEnv } from '../types.js';
 import { SokobanPlanner } from './expert.js';
 import { GenerationError, generateLevel } from './generate.js';
 import {
@@ -196,12 +196,10 @@ export class SokobanEnv implements TextEnv<SokobanView> {
 
   /** Applies one action; after the episode has ended it returns done with no change. */
   step(action: string): StepResult {
-    if (!this.started) throw new Error(`${this.id}: call reset(seed) before step()`);
-    if (this.finished) {
-      return endedStep(this.lastObservation);
-    }
+    const ended = guardStep(this.id, this.started, this.finished, this.lastObservation);
+    if (ended) return ended;
     this.steps++;
-    const dir = action.length > MAX_ACTION_CHARS ? -1 : parseDirection(action);
+    const dir = parseDirection(actionText(action));
     if (dir < 0) {
       this.finished = this.steps >= this.maxSteps;
       this.lastAction = null;
