@@ -26,6 +26,7 @@ import {
 } from '../workers/stepTiming.js';
 import { countDispatches } from './dispatch.js';
 import { benchEnvFamilies, benchEnvPath } from './envBench.js';
+import type { GpuChildSettings } from './gpuChild.js';
 import type { GpuPart } from './gpuPart.js';
 import { runGpuChild, swiftshaderIcd } from './nodeGpu.js';
 import { benchPreset } from './presetBench.js';
@@ -297,13 +298,13 @@ export async function runBench(
   } else {
     log('bench: webgpu (child process, software adapter)');
     try {
-      const args = ['bench', '--part', 'webgpu', '--sizes', s.gpu.sizes.join(',')];
-      gpu = (await runGpuChild(
-        s.quick ? [...args, '--quick'] : args,
-        icd,
-        log,
-        s.gpu.timeoutMs,
-      )) as GpuPart & {
+      const child: GpuChildSettings = {
+        sizes: s.gpu.sizes,
+        step: s.gpu.step,
+        env: s.trainer.env,
+        context: s.trainer.context,
+      };
+      gpu = (await runGpuChild(['webgpu', JSON.stringify(child)], icd, log, s.gpu.timeoutMs)) as GpuPart & {
         probe: ProbeRow[];
       };
       const partial = (gpu as { partial?: boolean }).partial === true;

@@ -11,12 +11,7 @@ if (!icd) console.log('kernelCheck.test: skipped — no SwiftShader Vulkan ICD (
 
 describe.skipIf(!icd)('fused WebGPU kernels (Node, software adapter)', () => {
   it('match the unfused path within 1e-4, values and gradients', async () => {
-    const report = (await runGpuChild(
-      ['bench', '--part', 'kernels'],
-      icd as string,
-      () => {},
-      110_000,
-    )) as KernelCheckReport;
+    const report = (await runGpuChild(['kernels'], icd as string, () => {}, 110_000)) as KernelCheckReport;
     expect(report.backend).toBe('webgpu');
     expect(report.tolerance).toBe(1e-4);
     const names = report.rows.map((r) => r.name).join('\n');

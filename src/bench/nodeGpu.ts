@@ -30,21 +30,23 @@ export function gpuChildEnv(icd: string): NodeJS.ProcessEnv {
 }
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const cliMain = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+/** The benchmark's own child entry (kernel check, webgpu part). */
+export const GPU_CHILD = fileURLToPath(new URL('./gpuChild.ts', import.meta.url));
 
 /**
- * Runs `starpo <args>` in a child process with the SwiftShader environment; resolves to the last
- * JSON line of its stdout (on failure only if marked `"partial":true`). stderr progress lines go
- * to `onLine`.
+ * Runs `script <args>` (by default gpuChild.ts) in a child process with the SwiftShader
+ * environment; resolves to the last JSON line of its stdout (on failure only if marked
+ * `"partial":true`). stderr progress lines go to `onLine`.
  */
 export function runGpuChild(
   args: string[],
   icd: string,
   onLine: (line: string) => void,
   timeoutMs: number,
+  script = GPU_CHILD,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cliMain, ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
       cwd: repoRoot,
       env: gpuChildEnv(icd),
       stdio: ['ignore', 'pipe', 'pipe'],

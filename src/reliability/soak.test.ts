@@ -9,6 +9,7 @@
 // so that soak runs the fewest iterations the command takes: 2, the first being the warm-up —
 // still ~90 s, so it runs only when STARPO_WEBGPU_SOAK=1 is set (kept out of the default suite's
 // time budget; the plateau rule itself is tested on hand-made series below, always).
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runGpuChild, swiftshaderIcd } from '../bench/nodeGpu.js';
 import { setupNodeBackend } from '../workers/node/backend.js';
@@ -92,6 +93,8 @@ describe('GPU plateau rule', () => {
   });
 });
 
+/** The soak runs as the `starpo soak` command would. */
+const CLI_MAIN = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const icd = swiftshaderIcd();
 const optedIn = process.env.STARPO_WEBGPU_SOAK === '1';
 if (!optedIn) console.log('soak.test: webgpu soak skipped — set STARPO_WEBGPU_SOAK=1 to run it (~90 s)');
@@ -104,6 +107,7 @@ describe.skipIf(!icd || !optedIn)('soak on WebGPU (Node, software adapter)', () 
       icd as string,
       () => {},
       290_000,
+      CLI_MAIN,
     )) as SoakReport;
     expect(r.backend).toBe('webgpu');
     expect(r.problems).toEqual([]);

@@ -1,21 +1,14 @@
 // `npm run bench`: the performance benchmark (DESIGN §8) — writes bench/results.json and prints
-// readable tables. The measuring code is src/bench/; this file parses flags, writes the file and,
-// with the internal `--part webgpu`, runs the webgpu measurements inside the child process that
-// src/bench/nodeGpu.ts starts with the SwiftShader environment.
+// readable tables. The measuring code is src/bench/ (the webgpu part in the child process that
+// src/bench/nodeGpu.ts starts with the SwiftShader environment, src/bench/gpuChild.ts); this file
+// parses flags and writes the file.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
-import { runGpuPart } from '../../bench/gpuPart.js';
 import { type BenchSettings, FULL_SETTINGS, QUICK_SETTINGS, runBench } from '../../bench/harness.js';
-import { checkKernels } from '../../bench/kernelCheck.js';
 import { formatTables } from '../../bench/table.js';
 import type { ModelSize } from '../../core/model/config.js';
-import { type CompileProgress, precompileShaders } from '../../core/model/precompile.js';
-import { untrainedBase } from '../../envs/untrainedBase.js';
 import type { BackendName } from '../../workers/backend.js';
-import { setupNodeBackend } from '../../workers/node/backend.js';
-import { probeBackends } from '../../workers/probe.js';
-import { type CliIo, type Command, UsageError } from '../command.js';
+import { type Command, UsageError } from '../command.js';
 
 const SIZES: readonly ModelSize[] = ['nano', 'micro', 'small'];
 const BACKENDS: readonly BackendName[] = ['cpu', 'wasm', 'webgpu'];
@@ -23,14 +16,12 @@ const BACKENDS: readonly BackendName[] = ['cpu', 'wasm', 'webgpu'];
 interface Args {
   settings: BenchSettings;
   out: string;
-  part: 'webgpu' | 'kernels' | null;
 }
 
 function parseArgs(args: string[]): Args {
   const quick = args.includes('--quick');
   let settings: BenchSettings = structuredClone(quick ? QUICK_SETTINGS : FULL_SETTINGS);
   let out = 'bench/results.json';
-  let part: Args['part'] = null;
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     if (flag === '--quick') continue;
@@ -55,49 +46,9 @@ function parseArgs(args: string[]): Args {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 2) throw new UsageError('--iterations must be an integer ≥ 2');
       settings = { ...settings, trainer: { ...settings.trainer, iterations: n } };
-    } else if (flag === '--part') {
-      if (value !== 'webgpu' && value !== 'kernels')
-        throw new UsageError('--part: "webgpu" or "kernels" (internal)');
-      part = value;
     } else throw new UsageError(`unknown option "${flag}"`);
   }
-  return { settings, out, part };
-}
-
-/** The child's side: webgpu measurements (or only the kernel check) as one JSON line on stdout. */
-async function webgpuPart(s: BenchSettings, io: CliIo, kernelsOnly: boolean): Promise<number> {
-  await setupNodeBackend('webgpu');
-  try {
-    if (kernelsOnly) {
-      // Warm up the shaders of the kernel check's model first: its results must hold with them.
-      const progress: CompileProgress[] = [];
-      const precompile = await precompileShaders(
-        { vocabSize: 37, dModel: 32, nLayers: 2, nHeads: 4, context: 24, mlpRatio: 4 },
-        { rows: 3, T: 12, decodeRows: 3, promptTokens: 8 },
-        (p) => progress.push(p),
-      );
-      const report = await checkKernels();
-      io.stdout.write(`${JSON.stringify({ ...report, precompile: { ...precompile, progress } })}\n`);
-      return 0;
-    }
-    const vocab = untrainedBase(s.trainer.env, 'nano', s.trainer.context, 1).tokenizer.size;
-    const shape = { ...s.gpu.step, vocab };
-    const log = (line: string) => io.stderr.write(`bench: ${line}\n`);
-    // A JSON line after each part: the parent keeps the last one if this process runs out of time.
-    const part = await runGpuPart(s.gpu.sizes, shape, 1, log, (p) =>
-      io.stdout.write(`${JSON.stringify({ ...p, probe: [], partial: true })}\n`),
-    );
-    const probe = await probeBackends([s.gpu.sizes[0] ?? 'nano'], ['webgpu'], {
-      select: async () => (tf.getBackend() === 'webgpu' ? '' : 'webgpu is not active'),
-      shape,
-      reps: 1,
-    });
-    io.stdout.write(`${JSON.stringify({ ...part, probe })}\n`);
-    return 0;
-  } finally {
-    // Dawn keeps Node alive while navigator.gpu exists (reference/playground-tfjs.md §B8).
-    delete (globalThis as { navigator?: unknown }).navigator;
-  }
+  return { settings, out };
 }
 
 export const benchCommand: Command = {
@@ -119,7 +70,6 @@ export const benchCommand: Command = {
   ].join('\n'),
   async run(args, io) {
     const a = parseArgs(args);
-    if (a.part !== null) return webgpuPart(a.settings, io, a.part === 'kernels');
     const results = await runBench(a.settings, (line) => io.stderr.write(`${line}\n`));
     await mkdir(dirname(a.out), { recursive: true });
     await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);
