@@ -1,0 +1,101 @@
+// The layers of DESIGN.md §2 hold over the whole tree, and the check would catch a file that
+// broke them (fed fake files, since the real tree must have none).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { importsOf, layerOf, layerViolations, type SourceFile } from './layers.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function sources(dir: string): SourceFile[] {
+  const out: SourceFile[] = [];
+  for (const e of readdirSync(join(root, dir), { withFileTypes: true, recursive: true })) {
+    if (!e.isFile() || !/\.(ts|tsx|mjs)$/.test(e.name)) continue;
+    const abs = join(e.parentPath, e.name);
+    out.push({ path: relative(root, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') });
+  }
+  return out;
+}
+
+describe('layers', () => {
+  it('no file of src/, scripts/ or tests/ imports against them', () => {
+    const files = [...sources('src'), ...sources('scripts'), ...sources('tests')];
+    expect(files.length).toBeGreaterThan(300);
+    expect(layerViolations(files)).toEqual([]);
+  });
+
+  it('finds every kind of import', () => {
+    const text = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b.js';",
+      "import {\n  c,\n  d,\n} from './cd.js';",
+      "export { e } from './e.js';",
+      "import './side.js';",
+      "const f = await import('./f.js');",
+      "new Worker(new URL('./g.worker.ts', import.meta.url), { type: 'module' });",
+    ].join('\n');
+    expect(importsOf(text).sort()).toEqual(
+      ['../b.js', './a.js', './cd.js', './e.js', './f.js', './g.worker.ts', './side.js'].sort(),
+    );
+  });
+
+  it('places a file in its layer', () => {
+    expect(layerOf('src/core/rl/trainer.ts')).toBe('core');
+    expect(layerOf('src/ui/App.tsx')).toBe('ui');
+    expect(layerOf('scripts/screenshot.ts')).toBe('scripts');
+    expect(layerOf('src/layers.ts')).toBeNull();
+    expect(layerOf('public/models/index.json')).toBeNull();
+  });
+
+  it('reports imports that run the wrong way', () => {
+    const fake: SourceFile[] = [
+      { path: 'src/core/rl/x.ts', text: "import { envIds } from '../../envs/registry.js';" },
+      { path: 'src/envs/minigrid/x.ts', text: "import type { Msg } from '../../workers/protocol.js';" },
+      { path: 'src/workers/x.ts', text: "import { probe } from '../bench/probe.js';" },
+      { path: 'src/bench/x.ts', text: "import { loadBase } from '../cli/baseModel.js';" },
+      { path: 'src/reliability/x.ts', text: "export { a } from '../cli/main.js';" },
+      { path: 'src/ui/x.ts', text: "const m = await import('../bench/harness.js');" },
+      { path: 'src/ui/y.ts', text: "import { s } from '../cli/sweepRunner.js';" },
+      { path: 'src/cli/commands/x.ts', text: "import { b } from '../../ui/sweeps/sweepBundle.js';" },
+      { path: 'scripts/x.ts', text: "import { r } from '../src/ui/runs/runFile.js';" },
+      { path: 'src/workers/y.ts', text: "import { create } from 'zustand';" },
+      { path: 'src/core/y.ts', text: "import { readFile } from 'node:fs/promises';" },
+    ];
+    expect(layerViolations(fake).map((v) => `${v.file}: ${v.reason}`)).toEqual([
+      'src/core/rl/x.ts: core may not import envs',
+      'src/envs/minigrid/x.ts: envs may not import workers',
+      'src/workers/x.ts: workers may not import bench',
+      'src/bench/x.ts: bench may not import cli',
+      'src/reliability/x.ts: reliability may not import cli',
+      'src/ui/x.ts: ui may not import bench',
+      'src/ui/y.ts: ui may not import cli',
+      'src/cli/commands/x.ts: cli may not import ui',
+      'scripts/x.ts: scripts may not import ui',
+      'src/workers/y.ts: zustand is for ui only',
+      'src/core/y.ts: core runs in the browser too: no node:fs/promises',
+    ]);
+  });
+
+  it('lets imports that follow them through, and tests only their extras', () => {
+    const fine: SourceFile[] = [
+      { path: 'src/envs/x.ts', text: "import { Rng } from '../core/rng.js';" },
+      { path: 'src/reliability/x.ts', text: "import { runBench } from '../bench/harness.js';" },
+      { path: 'src/cli/x.ts', text: "import { soak } from '../reliability/soak.js';" },
+      { path: 'src/ui/x.ts', text: "import { create } from 'zustand';" },
+      { path: 'src/core/x.test.ts', text: "import { setupNodeBackend } from '../workers/node/backend.js';" },
+      { path: 'src/core/y.test.ts', text: "import { readFileSync } from 'node:fs';" },
+      { path: 'src/reliability/x.test.ts', text: "import { trainCommand } from '../cli/commands/train.js';" },
+      { path: 'tests/e2e/x.spec.ts', text: "import type { AppState } from '../../src/ui/store/index.js';" },
+    ];
+    expect(layerViolations(fine)).toEqual([]);
+    const notTests: SourceFile[] = [
+      { path: 'src/core/x.ts', text: "import { setupNodeBackend } from '../workers/node/backend.js';" },
+      { path: 'src/bench/x.test.ts', text: "import { trainCommand } from '../cli/commands/train.js';" },
+    ];
+    expect(layerViolations(notTests).map((v) => v.reason)).toEqual([
+      'core may not import workers',
+      'bench may not import cli',
+    ]);
+  });
+});

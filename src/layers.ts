@@ -1,0 +1,117 @@
+// The layers of DESIGN.md §2 as a table, and the check that every import of the tree keeps to
+// them (src/layers.test.ts runs it on the real files and on a fake violating one). A file's
+// layer is its first folder under src/ (or scripts/, tests/); an import that resolves into a
+// layer its own may not use is a violation, and so is a package a layer must not load (React,
+// zustand or IndexedDB below ui; Node built-ins in core and envs outside their tests).
+// Type-only imports count: a type from a higher layer ties the code to it just the same.
+import ts from 'typescript';
+
+export type Layer =
+  | 'core'
+  | 'envs'
+  | 'workers'
+  | 'bench'
+  | 'reliability'
+  | 'cli'
+  | 'ui'
+  | 'scripts'
+  | 'tests';
+
+/** Which layers each layer may import (its own included). */
+export const LAYERS: Record<Layer, readonly Layer[]> = {
+  core: ['core'],
+  envs: ['envs', 'core'],
+  workers: ['workers', 'core', 'envs'],
+  bench: ['bench', 'core', 'envs', 'workers'],
+  reliability: ['reliability', 'bench', 'core', 'envs', 'workers'],
+  cli: ['cli', 'core', 'envs', 'workers', 'bench', 'reliability'],
+  ui: ['ui', 'core', 'envs', 'workers'],
+  scripts: ['scripts', 'core', 'envs', 'workers', 'bench', 'reliability', 'cli'],
+  // End-to-end specs and their fixtures drive the whole program.
+  tests: ['tests', 'core', 'envs', 'workers', 'bench', 'reliability', 'cli', 'ui', 'scripts'],
+};
+
+/**
+ * What a unit test (`*.test.ts`) may import beyond its layer, as path prefixes: the Node host
+ * (workers/node/: a tfjs backend for tests that need WASM), and for reliability's tests the CLI,
+ * whose commands they feed faults and fuzzed input. Tests are leaves: nothing imports them.
+ */
+export const TEST_EXTRAS: Partial<Record<Layer | '*', readonly string[]>> = {
+  '*': ['src/workers/node/'],
+  reliability: ['src/cli/'],
+};
+
+const UI_PACKAGES = ['react', 'react-dom', 'zustand', 'recharts', 'idb'];
+const NODE_BUILTIN = /^node:/;
+
+/** Packages a layer's files must not import (Node built-ins are checked for non-tests only). */
+function forbiddenPackage(layer: Layer, spec: string, isTest: boolean): string | null {
+  const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] ?? spec);
+  if (layer !== 'ui' && layer !== 'tests' && UI_PACKAGES.includes(name)) return `${name} is for ui only`;
+  if ((layer === 'core' || layer === 'envs') && !isTest && (NODE_BUILTIN.test(spec) || name === 'webgpu')) {
+    return `${layer} runs in the browser too: no ${spec}`;
+  }
+  return null;
+}
+
+/** The layer of a repository-relative path, or null outside the layers (e.g. src/layers.ts). */
+export function layerOf(path: string): Layer | null {
+  const parts = path.split('/');
+  const top = parts[0] === 'src' ? (parts.length > 2 ? parts[1] : undefined) : parts[0];
+  return top !== undefined && top in LAYERS ? (top as Layer) : null;
+}
+
+/** Every module specifier a source text imports: static, type-only, re-exports, import(), new URL(). */
+export function importsOf(source: string): string[] {
+  const info = ts.preProcessFile(source, true, true);
+  const specs = info.importedFiles.map((f) => f.fileName);
+  for (const m of source.matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url/g)) {
+    if (m[1]) specs.push(m[1]);
+  }
+  return specs;
+}
+
+/** Joins a relative specifier onto the importing file's folder (POSIX, repository-relative). */
+function resolveRelative(from: string, spec: string): string {
+  const parts = from.split('/').slice(0, -1);
+  for (const p of spec.split('/')) {
+    if (p === '..') parts.pop();
+    else if (p !== '.' && p !== '') parts.push(p);
+  }
+  return parts.join('/');
+}
+
+export interface SourceFile {
+  /** Repository-relative, POSIX separators: `src/core/rng.ts`. */
+  path: string;
+  text: string;
+}
+
+export interface Violation {
+  file: string;
+  spec: string;
+  reason: string;
+}
+
+/** The imports of `files` that break the layers, with the reason for each. */
+export function layerViolations(files: readonly SourceFile[]): Violation[] {
+  const out: Violation[] = [];
+  for (const file of files) {
+    const layer = layerOf(file.path);
+    if (!layer) continue;
+    const isTest = /\.test\.tsx?$/.test(file.path);
+    const extras = isTest ? [...(TEST_EXTRAS['*'] ?? []), ...(TEST_EXTRAS[layer] ?? [])] : [];
+    for (const spec of importsOf(file.text)) {
+      if (!spec.startsWith('.')) {
+        const reason = forbiddenPackage(layer, spec, isTest);
+        if (reason) out.push({ file: file.path, spec, reason });
+        continue;
+      }
+      const target = resolveRelative(file.path, spec);
+      const to = layerOf(target);
+      if (!to || LAYERS[layer].includes(to) || extras.some((p) => target.startsWith(p))) continue;
+      out.push({ file: file.path, spec, reason: `${layer} may not import ${to}` });
+    }
+  }
+  return out;
+}
