@@ -37,33 +37,45 @@ async function doStart(state: ControllerState, c: TrainClient, paused: boolean):
   s.beginRun(runId, name, config.iterations, config.env);
   resetSampleThinning();
   state.savedStatus = paused ? 'paused' : 'running';
-  let started: Awaited<ReturnType<TrainClient['start']>>;
-  try {
-    started = await c.start(runId, config, base.choice, paused);
-  } catch (err) {
-    // Nothing was stored: a run that never had an iteration is shown as failed, not kept.
-    useApp.getState().failRun(`the run could not start: ${(err as Error).message}`);
-    return;
-  }
-  const { info, report } = started;
-  useApp.getState().setStartInfo(info);
-  useApp.getState().setBackendReady(report);
-  // Stored once the worker has it: queued before any of its reports, so they find the record.
+  // Stored before the worker starts, so every report it sends finds its record.
   const meta: RunMeta = {
     id: runId,
     name,
     createdAt: Date.now(),
     updatedAt: Date.now(),
-    status: state.savedStatus === 'paused' ? 'paused' : 'running',
+    status: state.savedStatus,
     config,
     iteration: 0,
     summary: null,
-    base: { id: info.baseId, label: info.baseLabel, untrained: info.untrained },
-    backend: report.backend,
+    base: {
+      id: base.choice.kind === 'fresh' ? 'fresh' : base.label,
+      label: base.label,
+      untrained: base.untrained,
+    },
+    backend: null,
     hasCheckpoint: false,
   };
   write(() => db.putRun(meta));
   void refreshRuns();
+  let started: Awaited<ReturnType<TrainClient['start']>>;
+  try {
+    started = await c.start(runId, config, base.choice, paused);
+  } catch (err) {
+    // A run that never had an iteration is not kept: the transport shows why it failed.
+    useApp.getState().failRun(`the run could not start: ${(err as Error).message}`);
+    write(() => db.deleteRun(runId));
+    void refreshRuns();
+    return;
+  }
+  const { info, report } = started;
+  useApp.getState().setStartInfo(info);
+  useApp.getState().setBackendReady(report);
+  write(() =>
+    db.patchRun(runId, {
+      backend: report.backend,
+      base: { id: info.baseId, label: info.baseLabel, untrained: info.untrained },
+    }),
+  );
 }
 
 /** The lifecycle actions of a controller whose client and saved status are in `state`. */
