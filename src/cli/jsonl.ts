@@ -6,9 +6,6 @@ import { createInterface } from 'node:readline';
 /** Longest input line accepted, in characters; longer lines are refused before parsing. */
 export const MAX_LINE_CHARS = 8_000_000;
 
-/** Thrown by a handler for a line whose content is unusable; the message names what is wrong. */
-export class LineError extends Error {}
-
 function idOf(value: unknown): string | number | null {
   if (value && typeof value === 'object' && 'id' in value) {
     const id = (value as { id: unknown }).id;

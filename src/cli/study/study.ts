@@ -4,7 +4,7 @@
 // under results/echo-trap/, resumable; then tables and SVG figures in docs/echo-trap.md.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { ALGORITHM_NAMES, type Config, formatErrors } from '../../core/config.js';
+import { type Config, formatErrors } from '../../core/config.js';
 import { ABLATIONS, PRESETS, type Preset } from '../../core/presets.js';
 import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
 import { ALGORITHMS } from '../../core/rl/algorithms.js';
@@ -248,5 +248,3 @@ export async function runStudy(o: StudyOptions, io: CliIo): Promise<string> {
   await runSweep(runs, { out: o.out, jobs: o.jobs, base: o.base, models: o.models }, io);
   return writeStudyReport(runs, o);
 }
-
-export const ALL_ALGOS: readonly Config['algorithm'][] = ALGORITHM_NAMES;

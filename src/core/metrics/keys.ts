@@ -57,6 +57,4 @@ export type MetricKey = (typeof METRICS)[number]['key'];
 /** One iteration's metrics: `iteration` plus any of the keys (absent when not measured). */
 export type MetricRow = { iteration: number } & Partial<Record<MetricKey, number>>;
 
-export const METRIC_KEYS: readonly MetricKey[] = METRICS.map((m) => m.key);
-
 export const metricByKey: ReadonlyMap<string, MetricSpec> = new Map(METRICS.map((m) => [m.key, m]));

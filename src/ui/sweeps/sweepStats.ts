@@ -1,6 +1,5 @@
 // What the sweep views show, computed from the runs: the heatmap cells (echo-trap share over the
 // two axes), the per-value final success with its seed spread, and the sortable result rows.
-import type { Config } from '../../core/config.js';
 import { axisValue, type SweepAxis, type SweepRunFiles } from '../../core/files/sweepBundle.js';
 import { mean } from '../../core/stats.js';
 
@@ -98,6 +97,3 @@ export function sortRows(rows: readonly ResultRow[], key: SortKey, dir: 1 | -1):
     return dir * (va - vb);
   });
 }
-
-/** Keeps TypeScript honest about config keys used as axes. */
-export const isConfigKey = (k: string): k is keyof Config => k !== 'preset';

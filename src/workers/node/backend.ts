@@ -6,8 +6,6 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { type BackendPreference, type BackendReport, chooseBackend } from '../backend.js';
 
-export const NODE_BACKENDS = ['cpu', 'wasm', 'webgpu'] as const;
-
 /** Directory of the WASM backend's binaries, with a trailing slash. */
 export function nodeWasmDir(): string {
   return `${dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'))}/`;

@@ -4,12 +4,6 @@
 // tfjs-webgpu pays a fixed cost per dispatch (~600 per training step, reference/playground-tfjs.md
 // §B5), so fewer, larger kernels make steps cheaper. The kernels are registered for the 'webgpu'
 // backend only; every other backend keeps the unfused tfjs path untouched.
-import { registerAdamKernels } from './adam.js';
-import { registerAttentionKernels } from './attention.js';
-import { registerDecodeAttentionKernel } from './decodeAttention.js';
-import { registerGeluKernels } from './gelu.js';
-import { registerLayerNormKernels } from './layerNorm.js';
-import { registerTokenLogProbKernels } from './tokenLogProbs.js';
 
 export {
   flattenGradients,
@@ -25,13 +19,3 @@ export { fusedGelu } from './gelu.js';
 export { fusedLayerNorm } from './layerNorm.js';
 export { fusedKernelsActive, setFusedKernels } from './switch.js';
 export { fusedTokenLogProbs } from './tokenLogProbs.js';
-
-/** Registers every fused kernel for the webgpu backend now (each fused op also does on first use). */
-export function registerFusedKernels(): void {
-  registerLayerNormKernels();
-  registerTokenLogProbKernels();
-  registerDecodeAttentionKernel();
-  registerAdamKernels();
-  registerAttentionKernels();
-  registerGeluKernels();
-}
