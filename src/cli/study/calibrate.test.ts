@@ -11,6 +11,7 @@ import {
   dispersionOf,
   resampledNullRate,
   spliceSection,
+  startDriftOf,
 } from './calibrate.js';
 
 const config: Config = { ...defaultConfig(), groups: 4, groupSize: 8, iterations: 30 };
@@ -32,6 +33,14 @@ describe('calibration', () => {
     expect(d.pooledSuccess).toBeCloseTo(0.5, 10);
     expect(d.perRun[0]).toBeCloseTo(0.083333333 / 0.0078125, 5);
     expect(d.pooled).toBeCloseTo(d.perRun[0]!, 10);
+  });
+
+  it('measures the start drift by hand', () => {
+    // Warm-up 2: run a (0.4, 0.2 | 0.3, 0.3) → +0.0; run b (0.5, 0.3 | 0.2, 0.2) → +0.2:
+    // mean 0.1, standard error sqrt(var(0, 0.2) / 2) = sqrt(0.02 / 2) = 0.1.
+    const d = startDriftOf([run('a', [0.4, 0.2, 0.3, 0.3]), run('b', [0.5, 0.3, 0.2, 0.2])], 2);
+    expect(d.mean).toBeCloseTo(0.1, 10);
+    expect(d.se).toBeCloseTo(0.1, 10);
   });
 
   it('never flags nulls resampled from a constant pool', () => {

@@ -168,6 +168,19 @@ export function dispersionOf(runs: readonly CalRun[]): {
 }
 
 /**
+ * Whether a frozen run's success is stationary: per run, its mean over the warm-up minus its
+ * mean over the later iterations; the mean of that over runs and its standard error. The
+ * detector's start assumes none (the policy does not change, so neither should its success).
+ */
+export function startDriftOf(runs: readonly CalRun[], warmup: number): { mean: number; se: number } {
+  const d = runs.map((r) => {
+    const xs = success(r.rows);
+    return mean(xs.slice(0, warmup)) - mean(xs.slice(warmup));
+  });
+  return { mean: mean(d), se: Math.sqrt(variance(d) / d.length) };
+}
+
+/**
  * The detector's false-positive rate on resampled null runs: `draws` runs of `length`
  * iterations, each iteration's success drawn with replacement from the pooled frozen batches
  * (iterations of a frozen run are independent: fresh start states, one fixed policy).
@@ -294,6 +307,8 @@ export interface Calibration {
   storedFalsePositives: number | null;
   collapseZ: { max: number; second: number; median: number };
   dispersion: ReturnType<typeof dispersionOf>;
+  /** Per frozen run, mean success over the warm-up minus over the rest: mean and standard error. */
+  startDrift: { mean: number; se: number };
   resampledNull: number;
   binomialNull: number;
   draws: number;
@@ -383,6 +398,7 @@ export function calibrate(input: CalibrationInput): Calibration {
       median: zs.length > 0 ? (zs[(zs.length - 1) >> 1]! + zs[zs.length >> 1]!) / 2 : Number.NaN,
     },
     dispersion: disp,
+    startDrift: startDriftOf(input.frozen, options.warmup),
     resampledNull: resampledNullRate(pool, length, draws, { ...given, rollouts: n }, 1),
     binomialNull: binomialNullRate(disp.pooledSuccess, n, length, draws, given, 1),
     draws,
@@ -432,6 +448,8 @@ export function calibrationMarkdown(c: Calibration, notes = ''): string {
     `**False positives: ${c.falsePositives} of ${c.frozen.length}** frozen runs flagged at z = ${o.z}${c.storedFalsePositives !== null ? ` (the detector at run time — smoothed success at half an EMA peak of 0.2 — flagged ${c.storedFalsePositives} of ${c.frozen.length})` : ''}. The null statistic z* (the largest z at which a run would be flagged) has median ${f2(c.collapseZ.median)}, second-largest ${f2(c.collapseZ.second)} and largest ${f2(c.collapseZ.max)}: any z above the second-largest keeps the frozen rate at ≤ 1 of ${c.frozen.length}. Resampling the ${c.frozen.reduce((a, f) => a + f.iterations, 0)} frozen batches into ${c.draws} null runs of the same length gives a false-positive rate of ${(100 * c.resampledNull).toFixed(1)}% per run; ${c.draws} binomial null runs (independent rollouts at the frozen mean ${f2(c.dispersion.pooledSuccess)}) give ${(100 * c.binomialNull).toFixed(1)}%.`,
     '',
     `**Dispersion.** The frozen batches vary ${f2(c.dispersion.pooled)}× as much as the binomial p̄(1 − p̄)/${n} (per run ${f2(Math.min(...c.dispersion.perRun))}–${f2(Math.max(...c.dispersion.perRun))}): the binomial σ is ${c.dispersion.pooled > 1 ? `too small by about √${f2(c.dispersion.pooled)} = ${f2(Math.sqrt(c.dispersion.pooled))}` : 'not too small'} for this preset. The detector keeps the binomial σ (dispersion ${o.dispersion}) and lets z absorb the rest, so the same z is a different margin for another env or batch; \`dispersion\` in the detector's options is the knob for it.`,
+    '',
+    `**Stationarity.** Over the frozen runs, success in the warm-up averaged ${c.startDrift.mean >= 0 ? '+' : '−'}${Math.abs(c.startDrift.mean).toFixed(3)} ± ${c.startDrift.se.toFixed(3)} (standard error over runs) against the rest of the run. A fixed policy's success should not drift; a start above the rest makes a spurious rise rarer and a spurious fall likelier, and the rule needs both.`,
     '',
     '### Each signal on frozen runs, and before collapses',
     '',
