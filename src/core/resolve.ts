@@ -182,14 +182,3 @@ export function resolveConfig(
   }
   return { values: values as unknown as Config, sources, errors };
 }
-
-/** `resolveConfig`, throwing one line per error (for the CLI and scripts). */
-export function resolveOrThrow(
-  layers: ConfigLayers,
-  knownEnvs?: readonly string[],
-  memory?: MemoryBudget,
-): Config {
-  const r = resolveConfig(layers, knownEnvs, memory);
-  if (r.errors.length > 0) throw new Error(r.errors.map((e) => `${e.field}: ${e.message}`).join('\n'));
-  return r.values;
-}
