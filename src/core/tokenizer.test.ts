@@ -165,6 +165,32 @@ describe('tokenizer with pieces (version 2)', () => {
     expect(tok.decode([id('<caps>'), id('b'), id('##0'), id('##t'), id('b'), id('##t')])).toBe('B0T bt');
   });
 
+  it('with indexedPieces spells ids with pieces that carry their index', () => {
+    const ix = new Tokenizer(buildVocabulary(ALL, { pieces: true, indexedPieces: true }));
+    const s = (t: string) => ix.tokenStrings(ix.encode(t));
+    expect(s('click[b07tea0001]')).toEqual([
+      'click',
+      '[',
+      'b',
+      '#10',
+      '#27',
+      '#3t',
+      '#4e',
+      '#5a',
+      '#60',
+      '#70',
+      '#80',
+      '#91',
+      ']',
+    ]);
+    expect(s('B07TEA0001').slice(0, 3)).toEqual(['<caps>', 'b', '#10']);
+    // Past index 9, and in words, plain pieces.
+    expect(s('ab1cdefghijk').slice(-3)).toEqual(['#9i', '##j', '##k']);
+    expect(s('zyx')).toEqual(['z', '##y', '##x']);
+    for (const t of [...ALL, 'x B07TEA0001, b07tea0001 (ab1cdefghijk) 28w'])
+      expect(ix.decode(ix.encode(t))).toBe(t);
+  });
+
   it('with wholeIds keeps the ids it saw as one lower-case token, <caps> before upper case', () => {
     const whole = new Tokenizer(buildVocabulary(ALL, { pieces: true, wholeIds: true }));
     const s = (t: string) => whole.tokenStrings(whole.encode(t));

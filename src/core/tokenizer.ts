@@ -24,7 +24,9 @@
 // following character (`b ##0 ##7 ##t ##e ##a ##0 ##0 ##0 ##1`), so the model can copy it
 // character by character. An id whose letters are all upper case is spelled in lower case after
 // `<caps>` ("B07TEA0001" is `<caps> b ##0 ##7 ##t …`), so a product id listed on a page and the
-// same id in a `click[...]` action are the same pieces. A vocabulary built with `wholeIds` also
+// same id in a `click[...]` action are the same pieces. A vocabulary built with `indexedPieces`
+// spells ids with pieces that carry their index (`b #10 #2h #37 …`), so the current piece alone
+// finds the next one when an id is copied. A vocabulary built with `wholeIds` also
 // holds the ids it saw as single lower-case tokens (`<caps> b07tea0001` for "B07TEA0001"), used
 // wherever it has them: copying an id is then one token. A word missing from the vocabulary is
 // spelled as it is written (only `<unk>` when it has non-ASCII letters). Version-1 vocabularies
@@ -73,8 +75,22 @@ export const PIECE_TOKENS: readonly string[] = [
 
 /** Whether `token` is a continuation piece (`##` and one character). */
 export function isPiece(token: string): boolean {
-  return token.length === PIECE_PREFIX.length + 1 && token.startsWith(PIECE_PREFIX);
+  return token.length === 3 && (token.startsWith(PIECE_PREFIX) || /^#[1-9]/.test(token));
 }
+
+/** Characters an indexed piece can hold: lower-case letters and digits (ids fold case). */
+const INDEXED_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** Indexed pieces cover an id's characters 2 to 10 (index 1–9); later ones use plain pieces. */
+const MAX_PIECE_INDEX = 9;
+
+/**
+ * The indexed pieces `#1a` … `#9z`, `#19` …: character c at index i (0-based) of an id. An id
+ * spelled with them gives each piece its place, so copying an id needs only the current
+ * piece to find the next one (a product id's characters repeat across ids, their places less).
+ */
+export const INDEXED_PIECE_TOKENS: readonly string[] = Array.from({ length: MAX_PIECE_INDEX }, (_, i) =>
+  [...INDEXED_CHARS].map((c) => `#${i + 1}${c}`),
+).flat();
 
 /**
  * Plain-JSON vocabulary, stored in checkpoints. `tokens[id]` is the token's string. Version 1:
@@ -100,6 +116,8 @@ export interface BuildVocabularyOptions {
    * an id is one token (default false: ids are always spelled).
    */
   wholeIds?: boolean;
+  /** With `pieces`: spell ids with indexed pieces (`#3h`: "h" at index 3) (default false). */
+  indexedPieces?: boolean;
 }
 
 const CLOSERS = new Set([',', '.', ';', ':', '!', '?', ')', ']', '}', '%']);
@@ -179,7 +197,12 @@ export function buildVocabulary(texts: Iterable<string>, options: BuildVocabular
   const atoms = [...(options.atoms ?? DEFAULT_ATOMS)];
   const pieces = options.pieces === true;
   const splitter = splitterFor(atoms, pieces);
-  const fixed: string[] = [...SPECIAL_TOKENS, ...BASE_TOKENS, ...(pieces ? PIECE_TOKENS : [])];
+  const fixed: string[] = [
+    ...SPECIAL_TOKENS,
+    ...BASE_TOKENS,
+    ...(pieces ? PIECE_TOKENS : []),
+    ...(pieces && options.indexedPieces ? INDEXED_PIECE_TOKENS : []),
+  ];
   const fixedSet = new Set(fixed);
   const counts = new Map<string, number>();
   for (const text of texts) {
@@ -280,7 +303,11 @@ export class Tokenizer {
     const spell = this.pieces && (id || (own === undefined && ASCII_WORD.test(token)));
     if (!spell) return own === undefined ? undefined : [own];
     const chars = [...(upper ? token.toLowerCase() : token)];
-    const spelled = chars.map((c, i) => this.ids.get(i === 0 ? c : `${PIECE_PREFIX}${c}`) as number);
+    const indexed = id && caseOf(token) !== 'mixed' && this.ids.has(INDEXED_PIECE_TOKENS[0] as string);
+    const piece = (c: string, i: number) =>
+      (indexed && i <= MAX_PIECE_INDEX ? this.ids.get(`#${i}${c}`) : undefined) ??
+      (this.ids.get(`${PIECE_PREFIX}${c}`) as number);
+    const spelled = chars.map((c, i) => (i === 0 ? (this.ids.get(c) as number) : piece(c, i)));
     return upper ? [this.ids.get(CAPS_TOKEN) as number, ...spelled] : spelled;
   }
 

@@ -73,7 +73,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'tokenizer',
     kind: 'string',
-    help: 'words; pieces: ids and unknown words spelled by character; whole-ids: pieces, but each id seen is one token (default words)',
+    help: 'words; pieces: ids and unknown words spelled by character; indexed: pieces, ids with indexed pieces; whole-ids: pieces, but each id seen is one token (default words)',
   },
   {
     name: 'init',
@@ -136,8 +136,8 @@ export const pretrainCommand: Command = {
     };
     const evalEpisodes = positive('eval-episodes', Number(f['eval-episodes'] ?? 64), 4096);
     const tokenizer = String(f.tokenizer ?? 'words');
-    if (tokenizer !== 'words' && tokenizer !== 'pieces' && tokenizer !== 'whole-ids')
-      throw new UsageError(`--tokenizer must be words, pieces or whole-ids, got "${tokenizer}"`);
+    if (!['words', 'pieces', 'indexed', 'whole-ids'].includes(tokenizer))
+      throw new UsageError(`--tokenizer must be words, pieces, indexed or whole-ids, got "${tokenizer}"`);
     const out = String(f.out ?? 'public/models');
     const stem = String(f.name ?? `${env.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}-${size}`);
     const backend = await setupNodeBackend(
@@ -158,7 +158,11 @@ export const pretrainCommand: Command = {
     const tok = init
       ? init.base.tokenizer
       : new Tokenizer(
-          buildVocabulary(texts, { pieces: tokenizer !== 'words', wholeIds: tokenizer === 'whole-ids' }),
+          buildVocabulary(texts, {
+            pieces: tokenizer !== 'words',
+            wholeIds: tokenizer === 'whole-ids',
+            indexedPieces: tokenizer === 'indexed',
+          }),
         );
     const initSteps = Number((init?.meta.steps as number | undefined) ?? 0);
     const examples: SftExample[] = demos.map((x) => ({
