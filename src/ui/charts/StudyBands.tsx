@@ -5,7 +5,7 @@ import { useEffect, useMemo } from 'react';
 import { useApp } from '../store/index.js';
 import { CHARTS } from './chartSpecs.js';
 import { bandsForChart, type ChartBand } from './studyBandData.js';
-import { loadStudyBands, useStudyBands } from './studyBandsState.js';
+import { loadStudyBands } from './studyBandsSlice.js';
 
 /** The env the bands are for: the shown run's, else the one set up for the next run. */
 function useBandEnv(): string {
@@ -16,11 +16,11 @@ function useBandEnv(): string {
 
 /** Each chart's bands by chart id (empty when hidden, absent, or not measured for the env). */
 export function useChartBands(): ReadonlyMap<string, readonly ChartBand[]> {
-  const file = useStudyBands((s) => s.file);
-  const show = useStudyBands((s) => s.show);
+  const file = useApp((s) => s.studyBands.file);
+  const show = useApp((s) => s.studyBands.show);
   const env = useBandEnv();
   useEffect(() => {
-    void loadStudyBands();
+    void loadStudyBands(useApp);
   }, []);
   return useMemo(
     () => new Map(CHARTS.map((spec) => [spec.id, show ? bandsForChart(file, env, spec.keys) : []])),
@@ -30,9 +30,10 @@ export function useChartBands(): ReadonlyMap<string, readonly ChartBand[]> {
 
 /** The "study bands" switch, or a quiet note saying why there are none. */
 export function StudyBandsToggle() {
-  const { status, file, note, show, setShow } = useStudyBands();
+  const { status, file, note, show } = useApp((s) => s.studyBands);
+  const setStudyBands = useApp((s) => s.setStudyBands);
   const env = useBandEnv();
-  if (status === 'loading') return null;
+  if (status === 'idle' || status === 'loading') return null;
   if (status !== 'ok' || !file)
     return (
       <span className="charts-count" data-testid="study-bands-note" data-status={status} title={note}>
@@ -57,7 +58,7 @@ export function StudyBandsToggle() {
         data-testid="study-bands-toggle"
         checked={show}
         disabled={!perAlgo}
-        onChange={(e) => setShow(e.target.checked)}
+        onChange={(e) => setStudyBands({ show: e.target.checked })}
       />{' '}
       study bands{perAlgo ? ` (${seeds} seed${seeds === 1 ? '' : 's'})` : ' (none for this env)'}
     </label>

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { STUDY_BANDS_FORMAT, type StudyBands } from '../../core/metrics/studyBands.js';
 import { bandLegendText, bandsForChart, withBands } from './studyBandData.js';
-import { bandsFromResponse } from './studyBandsState.js';
+import { bandsFromResponse } from './studyBandsSlice.js';
 
 const CONFIG = { groups: 8, groupSize: 8, lr: 0.005, stepsPerIteration: 4, iterations: 80 };
 const success = { iteration: [0, 2], mean: [0.2, 0.4], lo: [0.1, 0.3], hi: [0.3, 0.9] };

@@ -1,5 +1,6 @@
 // One zustand store built from slices (plain data only: never tensors, models or Workers).
 import { create } from 'zustand';
+import { createStudyBandsSlice, type StudyBandsSlice } from '../charts/studyBandsSlice.js';
 import { type CompareSlice, createCompareSlice } from '../compare/compareSlice.js';
 import { createExplainSlice, type ExplainSlice } from '../explain/explainSlice.js';
 import { createSweepSlice, type SweepSlice } from '../sweeps/sweepSlice.js';
@@ -18,7 +19,8 @@ export type AppState = ConfigSlice &
   ExplainSlice &
   CompareSlice &
   TourSlice &
-  SweepSlice;
+  SweepSlice &
+  StudyBandsSlice;
 
 export const useApp = create<AppState>()((...a) => ({
   ...createConfigSlice(...a),
@@ -30,4 +32,5 @@ export const useApp = create<AppState>()((...a) => ({
   ...createCompareSlice(...a),
   ...createTourSlice(...a),
   ...createSweepSlice(...a),
+  ...createStudyBandsSlice(...a),
 }));
