@@ -45,9 +45,12 @@ import {
   type RolloutRow,
 } from './schema.js';
 import { benchTrainer } from './trainerBench.js';
+import { benchWasmThreads } from './wasmThreadsBench.js';
 
 export interface BenchSettings {
   quick: boolean;
+  /** Rounds of WASM threads off/on in Chromium (wasmThreadsBench.ts; 0: skipped). */
+  wasmThreadsRounds: number;
   backends: BackendName[];
   sizes: ModelSize[];
   envSteps: number;
@@ -74,6 +77,7 @@ export interface BenchSettings {
 
 export const FULL_SETTINGS: BenchSettings = {
   quick: false,
+  wasmThreadsRounds: 2,
   backends: ['cpu', 'wasm', 'webgpu'],
   sizes: ['nano', 'micro'],
   envSteps: 20_000,
@@ -99,6 +103,7 @@ export const FULL_SETTINGS: BenchSettings = {
 /** Small enough for CI (well under a minute on two cores); same schema, webgpu off by default. */
 export const QUICK_SETTINGS: BenchSettings = {
   quick: true,
+  wasmThreadsRounds: 0,
   backends: ['cpu', 'wasm'],
   sizes: ['nano'],
   envSteps: 300,
@@ -137,6 +142,18 @@ async function select(backend: BackendName): Promise<string> {
     return '';
   } catch (err) {
     return (err as Error).message;
+  }
+}
+
+/** The threads section, or why it could not run (no Chromium, a failed build or page). */
+export async function measureWasmThreads(
+  rounds: number,
+  log: (line: string) => void,
+): Promise<NonNullable<BenchResults['wasmThreads']>> {
+  try {
+    return { ran: true, reason: '', result: await benchWasmThreads(rounds, log) };
+  } catch (err) {
+    return { ran: false, reason: (err as Error).message.split('\n')[0] ?? 'failed', result: null };
   }
 }
 
@@ -268,6 +285,8 @@ export async function runBench(
   );
   const nt = trained.memory.numTensors;
   const growth = (nt.at(-1) ?? 0) - (nt[Math.min(1, nt.length - 1)] ?? 0);
+  // WASM threads on/off: in Chromium (Node's tfjs-wasm has no threads), a build of bench/browser.
+  const wasmThreads = s.wasmThreadsRounds > 0 ? await measureWasmThreads(s.wasmThreadsRounds, log) : null;
   let preset: BenchResults['preset'] = null;
   if (s.presetIterations > 0) {
     log(`bench: echo-trap preset, ${s.presetIterations} iterations on ${runOn}`);
@@ -343,6 +362,7 @@ export async function runBench(
       formula: ROOFLINE_FORMULA,
       rows: rooflineRows({ vocab: tok.size, matmul, model, rollout }, (z) => modelConfig(z, tok.size, 64)),
     },
+    wasmThreads,
     iteration: {
       backend: runOn,
       size: 'nano',

@@ -2,6 +2,7 @@
 // zod on write and in the test, plus the derived ratios and the targets of issue 9, which are
 // reported, never asserted (DESIGN §8: no timing assertions, least of all on software adapters).
 import { z } from 'zod';
+import { speedRatios, speedTargets } from './perfTargets.js';
 
 const backend = z.enum(['cpu', 'wasm', 'webgpu']);
 const size = z.enum(['nano', 'micro', 'small']);
@@ -98,6 +99,76 @@ export const rooflineSection = z.object({
   rows: z.array(rooflineRow),
 });
 
+const threadsSide = z.object({
+  stepMs: ms,
+  scoreMs: ms,
+  decodeTokensPerSec: z.number().nonnegative(),
+  matmulGflops: z.number().nonnegative(),
+});
+
+/** Issue 22: WASM threads on against off in Chromium (src/bench/wasmThreadsBench.ts). */
+export const wasmThreadsSection = z.object({
+  ran: z.boolean(),
+  /** Why it did not run ('' when it did). */
+  reason: z.string(),
+  result: z
+    .object({
+      browser: z.string(),
+      rounds: z.number().int().positive(),
+      threadCount: z.number().int().positive(),
+      reason: z.string(),
+      off: threadsSide,
+      on: threadsSide,
+      /** > 1: threads faster (off/on for times, on/off for rates). */
+      speedup: z.object({
+        matmul: z.number().nonnegative(),
+        trainingStep: z.number().nonnegative(),
+        scoring: z.number().nonnegative(),
+        decoding: z.number().nonnegative(),
+      }),
+      maxAbsDiff: z.object({
+        trainerMetrics: z.number().nonnegative(),
+        stepLosses: z.number().nonnegative(),
+      }),
+      worstMetric: z.string(),
+      iterations: z.number().int().nonnegative(),
+    })
+    .nullable(),
+});
+
+const phaseSplit = split.omit({ totalMs: true });
+
+/**
+ * Issue 22: the same preset iterations and the same decoding with the issue's cheaper passes
+ * off ("before") and on ("after"), in one run: the speed-ups are load-independent ratios.
+ */
+export const beforeAfterSection = z.object({
+  preset: z
+    .object({
+      preset: z.string(),
+      backend,
+      iterations: z.number().int().positive(),
+      before: z.object({ secondsPerIteration: z.number().nonnegative(), split: phaseSplit }),
+      after: z.object({ secondsPerIteration: z.number().nonnegative(), split: phaseSplit }),
+      speedup: z.number().nonnegative(),
+    })
+    .nullable(),
+  decoding: z
+    .object({
+      backend,
+      size,
+      rows: z.number().int().positive(),
+      promptTokens: z.number().int().positive(),
+      newTokens: z.number().int().positive(),
+      beforeTokensPerSec: z.number().nonnegative(),
+      afterTokensPerSec: z.number().nonnegative(),
+      speedup: z.number().nonnegative(),
+    })
+    .nullable(),
+  /** What "before" switches off (src/bench/perfTargets.ts). */
+  switches: z.array(z.string()),
+});
+
 export const probeRow = z.object({
   backend,
   size,
@@ -147,6 +218,10 @@ export const benchResults = z.object({
   probe: z.array(probeRow),
   /** Issue 22's roofline; absent in files written before it existed. */
   roofline: rooflineSection.optional(),
+  /** Issue 22: WASM threads on/off in Chromium (full runs and `bench-threads`). */
+  wasmThreads: wasmThreadsSection.nullable().optional(),
+  /** Issue 22: the cheaper passes off and on, same run. */
+  beforeAfter: beforeAfterSection.nullable().optional(),
   iteration: z.object({
     backend,
     size,
@@ -223,7 +298,7 @@ export function deriveRatios(m: Measured): Record<string, number | null> {
   }
   for (const d of m.dispatch)
     if (d.reduction !== null) out[`dispatchReduction.${d.kind}.${d.size}`] = d.reduction;
-  return out;
+  return { ...out, ...speedRatios(m) };
 }
 
 /** The issue's targets with this run's values; null when the run did not measure them. */
@@ -263,6 +338,7 @@ export function deriveTargets(m: Measured): BenchResults['targets'] {
     value: m.preset ? Math.round(m.preset.projected200Seconds) : null,
     met: m.preset ? m.preset.projected200Seconds < 300 : null,
   });
+  targets.push(...speedTargets(m));
   targets.push({
     name: `tensor count flat over ${m.memory.iterations} iterations`,
     target: 'growth 0',

@@ -41,6 +41,57 @@ export function formatRoofline(x: NonNullable<BenchResults['roofline']>): string
   return `${table('Roofline (GFLOP/s of matrix products; share of the same-run 2-D matMul rate)', ['backend', 'what', 'shape', 'work', 'GFLOP/s', 'share'], rows)}${soft}FLOPs: ${x.formula}\n`;
 }
 
+/** WASM threads off against on in Chromium (issue 22). */
+export function formatWasmThreads(w: NonNullable<BenchResults['wasmThreads']>): string {
+  const x = w.result;
+  if (!w.ran || !x) return `WASM threads in Chromium: not run (${w.reason})\n`;
+  const side = (name: string, s: typeof x.on) => [
+    name,
+    n(s.matmulGflops, 1),
+    n(s.stepMs, 1),
+    n(s.scoreMs, 1),
+    s.decodeTokensPerSec,
+  ];
+  const sp = x.speedup;
+  return `${table(
+    `WASM threads in Chromium (${x.browser}; medians of ${x.rounds} alternating rounds; nano, 8×128 step, 16-row scoring, 64-row decoding)`,
+    ['threads', 'matMul GFLOP/s', 'step ms', 'scoring ms', 'decoding tokens/s'],
+    [
+      side('off (1)', x.off),
+      side(`on (${x.threadCount})`, x.on),
+      ['speed-up (on vs off)', `${sp.matmul}×`, `${sp.trainingStep}×`, `${sp.scoring}×`, `${sp.decoding}×`],
+    ],
+  )}Same numbers with threads? largest |on − off| over ${x.iterations} trainer iterations' metrics ${x.maxAbsDiff.trainerMetrics.toExponential(1)}${x.worstMetric ? ` (${x.worstMetric})` : ''}, over 5 policy-step losses ${x.maxAbsDiff.stepLosses.toExponential(1)}\n`;
+}
+
+/** The cheaper passes switched off ("before") and on, same run (issue 22). */
+export function formatBeforeAfter(b: NonNullable<BenchResults['beforeAfter']>): string {
+  const out: string[] = [];
+  const p = b.preset;
+  if (p)
+    out.push(
+      table(
+        `The ${p.preset} preset before and after the cheaper passes (${p.backend}, same run, mean of ${Math.max(1, p.iterations - 1)} iterations each; ${p.speedup}× faster)`,
+        ['', ...SPLIT_HEADERS, 's / iteration'],
+        [
+          ['before', ...splitCells(p.before.split), n(p.before.secondsPerIteration, 2)],
+          ['after', ...splitCells(p.after.split), n(p.after.secondsPerIteration, 2)],
+        ],
+      ),
+    );
+  const d = b.decoding;
+  if (d)
+    out.push(
+      table(
+        `Decoding before and after (${d.backend}, ${d.size}, ${d.rows} rows, ${d.promptTokens}+${d.newTokens} tokens, same run)`,
+        ['before tokens/s', 'after tokens/s', 'speed-up'],
+        [[d.beforeTokensPerSec, d.afterTokensPerSec, `${d.speedup}×`]],
+      ),
+    );
+  if (b.switches.length > 0) out.push(`"Before" switches off: ${b.switches.join('; ')}\n`);
+  return out.join('\n');
+}
+
 /** All sections of the report as one string. */
 export function formatTables(r: BenchResults): string {
   const out: string[] = [
@@ -156,6 +207,8 @@ export function formatTables(r: BenchResults): string {
     ),
   );
   if (r.roofline) out.push(formatRoofline(r.roofline));
+  if (r.wasmThreads) out.push(formatWasmThreads(r.wasmThreads));
+  if (r.beforeAfter) out.push(formatBeforeAfter(r.beforeAfter));
   const it = r.iteration;
   out.push(
     table(

@@ -3,6 +3,7 @@ import type { Command } from '../command.js';
 import { benchCommand } from './bench.js';
 import { benchMinigridCommand } from './bench-minigrid.js';
 import { benchModelCommand } from './bench-model.js';
+import { benchThreadsCommand } from './bench-threads.js';
 import { benchWebshopCommand } from './bench-webshop.js';
 import { calibrateCommand } from './calibrate.js';
 import { exportRagenCommand } from './export-ragen.js';
@@ -24,6 +25,7 @@ export const commands: readonly Command[] = [
   exportRagenCommand,
   benchCommand,
   benchModelCommand,
+  benchThreadsCommand,
   benchMinigridCommand,
   benchWebshopCommand,
   minigridReplayCommand,

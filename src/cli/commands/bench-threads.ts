@@ -1,0 +1,52 @@
+// `starpo bench-threads`: only the WASM-threads part of the benchmark (issue 22) — threads off
+// and on in Chromium, alternating, with the speed-ups as ratios and the differences between the
+// two builds — written into the `wasmThreads` section of an existing results file (the full
+// `npm run bench` measures it too). Needs Debian's Chromium (or STARPO_CHROMIUM).
+import { readFile, writeFile } from 'node:fs/promises';
+import { measureWasmThreads } from '../../bench/harness.js';
+import { type BenchResults, benchResults, deriveRatios, deriveTargets } from '../../bench/schema.js';
+import { formatWasmThreads } from '../../bench/table.js';
+import { type Command, UsageError } from '../command.js';
+
+export const benchThreadsCommand: Command = {
+  name: 'bench-threads',
+  summary: 'WASM threads off vs on in Chromium: speed-ups and result differences, into bench/results.json',
+  usage: [
+    'usage: npm run starpo -- bench-threads [--rounds 2] [--out bench/results.json]',
+    '',
+    'Builds src/bench/browser/ with Vite, serves it cross-origin isolated and opens it in Chromium',
+    '(STARPO_CHROMIUM, default /usr/bin/chromium), alternating threads off and on for --rounds',
+    'rounds; replaces the wasmThreads section of --out and re-derives its ratios and targets.',
+  ].join('\n'),
+  async run(args, io) {
+    let rounds = 2;
+    let out = 'bench/results.json';
+    for (let i = 0; i < args.length; i += 2) {
+      const [flag, value] = [args[i], args[i + 1]];
+      if (value === undefined) throw new UsageError(`${flag} needs a value`);
+      if (flag === '--out') out = value;
+      else if (flag === '--rounds') {
+        rounds = Number(value);
+        if (!Number.isInteger(rounds) || rounds < 1) throw new UsageError('--rounds must be an integer ≥ 1');
+      } else throw new UsageError(`unknown option "${flag}"`);
+    }
+    let existing: BenchResults;
+    try {
+      existing = benchResults.parse(JSON.parse(await readFile(out, 'utf8')));
+    } catch (err) {
+      throw new UsageError(
+        `bench-threads updates an existing results file: ${out}: ${(err as Error).message}`,
+      );
+    }
+    const wasmThreads = await measureWasmThreads(rounds, (line) => io.stderr.write(`${line}\n`));
+    const { ratios: _r, targets: _t, ...measured } = { ...existing, wasmThreads };
+    const results = benchResults.parse({
+      ...measured,
+      ratios: deriveRatios(measured),
+      targets: deriveTargets(measured),
+    });
+    await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+    io.stdout.write(`${formatWasmThreads(wasmThreads)}\nwritten to ${out}\n`);
+    return wasmThreads.ran ? 0 : 1;
+  },
+};
