@@ -5,6 +5,7 @@
 // at the end instead of being dropped silently. Mapping: reference/ragen.md §1–2 and RAGEN's
 // base.yaml (actor_rollout_ref, algorithm, agent_proxy, es_manager).
 import { readFile, writeFile } from 'node:fs/promises';
+import { Document } from 'yaml';
 import { type Config, completeConfig, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
 import { estimatorOf } from '../../core/rl/estimators.js';
 import { type Command, UsageError } from '../command.js';
@@ -138,42 +139,19 @@ export function ragenOverrides(c: Config, model: string): { mapped: Mapped[]; un
   return { mapped, unmapped };
 }
 
-function scalar(v: Leaf): string {
-  if (typeof v === 'string') return /^[A-Za-z0-9_./-]+$/.test(v) ? v : JSON.stringify(v);
-  return String(v);
-}
-
-type Tree = Map<string, Tree | Mapped>;
-
-/** Nested YAML from dotted paths (keys grouped in first-seen order), each leaf with its comment. */
+/**
+ * Nested YAML from dotted paths (keys grouped in first-seen order), each leaf with the field it
+ * comes from as its comment, the header as comment lines on top (the yaml package's Document).
+ */
 export function toYaml(mapped: readonly Mapped[], header: readonly string[]): string {
-  const root: Tree = new Map();
+  const doc = new Document({});
   for (const m of mapped) {
-    const parts = m.path.split('.');
-    let node = root;
-    for (const k of parts.slice(0, -1)) {
-      let next = node.get(k);
-      if (!(next instanceof Map)) {
-        next = new Map();
-        node.set(k, next);
-      }
-      node = next;
-    }
-    node.set(parts[parts.length - 1] as string, m);
+    const leaf = doc.createNode(m.value);
+    leaf.comment = ` ${m.from}`;
+    doc.setIn(m.path.split('.'), leaf);
   }
-  const lines = header.map((h) => `# ${h}`);
-  const emit = (node: Tree, depth: number) => {
-    for (const [k, v] of node) {
-      if (v instanceof Map) {
-        lines.push(`${'  '.repeat(depth)}${k}:`);
-        emit(v, depth + 1);
-      } else {
-        lines.push(`${'  '.repeat(depth)}${k}: ${scalar(v.value)}  # ${v.from}`);
-      }
-    }
-  };
-  emit(root, 0);
-  return `${lines.join('\n')}\n`;
+  if (doc.contents) doc.contents.commentBefore = header.map((h) => ` ${h}`).join('\n');
+  return doc.toString({ lineWidth: 0 });
 }
 
 export const exportRagenCommand: Command = {
