@@ -46,6 +46,7 @@ import {
 } from './schema.js';
 import { benchTrainer } from './trainerBench.js';
 import { benchWasmThreads } from './wasmThreadsBench.js';
+import { benchWebshop, type WebshopBenchSettings } from './webshopBench.js';
 
 export interface BenchSettings {
   quick: boolean;
@@ -73,6 +74,8 @@ export interface BenchSettings {
   gpu: { sizes: ModelSize[]; step: Omit<StepShape, 'vocab'>; timeoutMs: number };
   /** The echo-trap preset with its shipped base model: iterations to time (0: skipped). */
   presetIterations: number;
+  /** WebShop-lite's SFT step (before/after pieces) and preset iteration (webshopBench.ts). */
+  webshop: WebshopBenchSettings;
 }
 
 export const FULL_SETTINGS: BenchSettings = {
@@ -98,6 +101,7 @@ export const FULL_SETTINGS: BenchSettings = {
   },
   gpu: { sizes: ['nano', 'micro'], step: { rows: 8, T: 64, scoreRows: 8 }, timeoutMs: 900_000 },
   presetIterations: 6,
+  webshop: { demos: 300, batch: 8, sftSteps: 6, iterations: 4 },
 };
 
 /** Small enough for CI (well under a minute on two cores); same schema, webgpu off by default. */
@@ -124,6 +128,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   },
   gpu: { sizes: ['nano'], step: { rows: 2, T: 32, scoreRows: 2 }, timeoutMs: 240_000 },
   presetIterations: 0,
+  webshop: { demos: 20, batch: 2, sftSteps: 1, iterations: 0 },
 };
 
 const SOFTWARE_LABEL = 'software adapter (SwiftShader), correctness only';
@@ -292,6 +297,7 @@ export async function runBench(
     log(`bench: echo-trap preset, ${s.presetIterations} iterations on ${runOn}`);
     preset = await benchPreset('echo-trap', runOn, s.presetIterations);
   }
+  const webshop = await benchWebshop(runOn, s.webshop, log);
 
   // WebGPU in a child process (Dawn on SwiftShader).
   let gpu: (GpuPart & { probe: ProbeRow[] }) | null = null;
@@ -377,6 +383,7 @@ export async function runBench(
       perIteration: trained.perIteration,
     },
     preset,
+    webshop,
     memory: {
       backend: runOn,
       iterations: tr.iterations,

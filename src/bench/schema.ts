@@ -187,6 +187,34 @@ export const kernelCheck = z.object({
   reason: z.string(),
 });
 
+const presetRun = z.object({
+  preset: z.string(),
+  backend,
+  env: z.string(),
+  iterations: z.number().int().positive(),
+  secondsPerIteration: z.number().nonnegative(),
+  split: split.omit({ totalMs: true }),
+  projected200Seconds: z.number().nonnegative(),
+});
+
+/** WebShop-lite (issue 19): SFT step before/after pieces, and its preset's RL iteration. */
+export const webshopSection = z.object({
+  backend,
+  demos: z.number().int().positive(),
+  sft: z.array(
+    z.object({
+      variant: z.enum(['words-full', 'pieces-targets']),
+      vocabulary: z.number().int().positive(),
+      batch: z.number().int().positive(),
+      meanT: z.number().nonnegative(),
+      stepMs: ms,
+      steps: z.number().int().nonnegative(),
+    }),
+  ),
+  sftSpeedup: z.number().nonnegative(),
+  iteration: presetRun.nullable(),
+});
+
 export const benchResults = z.object({
   schema: z.literal('starpo-bench/1'),
   quick: z.boolean(),
@@ -245,17 +273,9 @@ export const benchResults = z.object({
     flat: z.boolean(),
   }),
   /** The echo-trap preset with its shipped base model (full runs; null in --quick). */
-  preset: z
-    .object({
-      preset: z.string(),
-      backend,
-      env: z.string(),
-      iterations: z.number().int().positive(),
-      secondsPerIteration: z.number().nonnegative(),
-      split: split.omit({ totalMs: true }),
-      projected200Seconds: z.number().nonnegative(),
-    })
-    .nullable(),
+  preset: presetRun.nullable(),
+  /** WebShop-lite's SFT step and preset iteration; absent in files written before it existed. */
+  webshop: webshopSection.nullable().optional(),
   ratios: z.record(z.string(), z.number().nullable()),
   targets: z.array(
     z.object({

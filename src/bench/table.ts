@@ -227,6 +227,7 @@ export function formatTables(r: BenchResults): string {
       ),
     );
   }
+  if (r.webshop) out.push(formatWebshop(r.webshop));
   const m = r.memory;
   out.push(
     `Memory over ${m.iterations} iterations (${m.backend}): tensors ${m.numTensors[0]} → ${m.numTensors.at(-1)} (growth after warm-up ${m.tensorGrowth}), GPU bytes ${m.gpuBytes[0]} → ${m.gpuBytes.at(-1)}\n`,
@@ -243,5 +244,27 @@ export function formatTables(r: BenchResults): string {
       ]),
     ),
   );
+  return out.join('\n');
+}
+
+/** The WebShop-lite section: SFT step before/after pieces and the preset's iteration split. */
+export function formatWebshop(w: NonNullable<BenchResults['webshop']>): string {
+  const out = [
+    table(
+      `WebShop-lite SFT step (${w.backend}, nano, ${w.demos} demonstrations; ${w.sftSpeedup}× faster now)`,
+      ['variant', 'vocabulary', 'batch', 'mean padded T', 'ms / step (median)', 'steps'],
+      w.sft.map((x) => [x.variant, x.vocabulary, x.batch, x.meanT, n(x.stepMs, 0), x.steps]),
+    ),
+  ];
+  const p = w.iteration;
+  if (p) {
+    out.push(
+      table(
+        `The ${p.preset} preset (${p.backend}, ${p.env}, shipped base model; mean of ${Math.max(1, p.iterations - 1)} iterations)`,
+        [...SPLIT_HEADERS, 's / iteration'],
+        [[...splitCells(p.split), n(p.secondsPerIteration, 2)]],
+      ),
+    );
+  }
   return out.join('\n');
 }

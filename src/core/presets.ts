@@ -122,6 +122,34 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       stepsPerIteration: 'vanilla’s 4 steps on a kept batch as large as vanilla’s',
     },
   },
+  webshop: {
+    name: 'webshop',
+    title: 'WebShop-lite: StarPO',
+    summary:
+      'Shop on WebShop-lite with vanilla StarPO from the shipped base model (provisional: the learning test measures it)',
+    algorithm: 'starpo-ppo',
+    overrides: {
+      env: 'webshop/lite',
+      groups: 4,
+      groupSize: 8,
+      iterations: 30,
+      lr: 1e-4,
+      stepsPerIteration: 8,
+      temperature: 1,
+      evalEvery: 10,
+      evalEpisodes: 16,
+      miEvery: 0,
+      checkpointEvery: 0,
+    },
+    reasons: {
+      env: 'WebShop-lite (train goals, 9-action budget) with its shipped nano base model',
+      groups: 'provisional: 4 × 8 rollouts, what a 2-core CPU turns around per iteration',
+      lr: 'provisional',
+      stepsPerIteration:
+        'provisional: 8 steps of ~32 turn windows each (256 per iteration: 32 trajectories × 8 turns), so the largest step fits the WASM heap',
+      temperature: 'T = 1, the temperature the base model’s sampled success is measured at',
+    },
+  },
   tiny: {
     name: 'tiny',
     title: 'Tiny smoke run',

@@ -64,6 +64,14 @@ describe('bench --quick', () => {
     );
     expect(env?.value).toBeCloseTo(minigrid / 3500, 1);
     expect(env?.met).toBe(minigrid >= 175_000);
+    // WebShop-lite: the SFT step both ways, the word vocabulary far larger than the pieces one;
+    // --quick skips the preset's RL iterations.
+    expect(results.webshop?.sft.map((x) => x.variant)).toEqual(['words-full', 'pieces-targets']);
+    const [words, pieces] = results.webshop?.sft ?? [];
+    expect(words?.vocabulary).toBeGreaterThan(2 * (pieces?.vocabulary ?? 0));
+    expect(pieces?.steps).toBe(1);
+    expect(results.webshop?.iteration).toBeNull();
+    expect(r.stdout).toContain('WebShop-lite SFT step');
     expect(r.stdout).toContain('Trainer iteration');
     expect(r.stdout).toContain('Targets (reported, not asserted)');
   }, 120_000);

@@ -2,13 +2,16 @@
 // readable tables. The measuring code is src/bench/ (the webgpu part in the child process that
 // src/bench/nodeGpu.ts starts with the SwiftShader environment, src/bench/gpuChild.ts); this file
 // parses flags and writes the file.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type BenchSettings, FULL_SETTINGS, QUICK_SETTINGS, runBench } from '../../bench/harness.js';
-import { formatTables } from '../../bench/table.js';
+import { type BenchResults, benchResults } from '../../bench/schema.js';
+import { formatTables, formatWebshop } from '../../bench/table.js';
+import { benchWebshop } from '../../bench/webshopBench.js';
 import type { ModelSize } from '../../core/model/config.js';
 import type { BackendName } from '../../workers/backend.js';
-import { type Command, UsageError } from '../command.js';
+import { setupNodeBackend } from '../../workers/node/backend.js';
+import { type CliIo, type Command, UsageError } from '../command.js';
 
 const SIZES: readonly ModelSize[] = ['nano', 'micro', 'small'];
 const BACKENDS: readonly BackendName[] = ['cpu', 'wasm', 'webgpu'];
@@ -16,19 +19,25 @@ const BACKENDS: readonly BackendName[] = ['cpu', 'wasm', 'webgpu'];
 interface Args {
   settings: BenchSettings;
   out: string;
+  /** Run one section only and update it in the existing --out file. */
+  only: 'webshop' | null;
 }
 
 function parseArgs(args: string[]): Args {
   const quick = args.includes('--quick');
   let settings: BenchSettings = structuredClone(quick ? QUICK_SETTINGS : FULL_SETTINGS);
   let out = 'bench/results.json';
+  let only: Args['only'] = null;
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     if (flag === '--quick') continue;
     const value = args[++i];
     if (value === undefined) throw new UsageError(`${flag} needs a value`);
     if (flag === '--out') out = value;
-    else if (flag === '--sizes') {
+    else if (flag === '--only') {
+      if (value !== 'webshop') throw new UsageError('--only: "webshop" (the WebShop-lite section)');
+      only = value;
+    } else if (flag === '--sizes') {
       const sizes = value.split(',');
       const bad = sizes.find((z) => !SIZES.includes(z as ModelSize));
       if (bad !== undefined) throw new UsageError(`--sizes: unknown size "${bad}" (nano, micro, small)`);
@@ -48,7 +57,26 @@ function parseArgs(args: string[]): Args {
       settings = { ...settings, trainer: { ...settings.trainer, iterations: n } };
     } else throw new UsageError(`unknown option "${flag}"`);
   }
-  return { settings, out };
+  return { settings, out, only };
+}
+
+/** `--only webshop`: measures the WebShop-lite section and replaces it in the existing file. */
+async function webshopOnly(a: Args, io: CliIo): Promise<number> {
+  let existing: BenchResults;
+  try {
+    existing = benchResults.parse(JSON.parse(await readFile(a.out, 'utf8')));
+  } catch (err) {
+    throw new UsageError(
+      `--only webshop updates an existing results file: ${a.out}: ${(err as Error).message}`,
+    );
+  }
+  const backend = a.settings.backends.includes('wasm') ? 'wasm' : 'cpu';
+  await setupNodeBackend(backend);
+  const webshop = await benchWebshop(backend, a.settings.webshop, (line) => io.stderr.write(`${line}\n`));
+  const results = benchResults.parse({ ...existing, webshop });
+  await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);
+  io.stdout.write(`${formatWebshop(webshop)}\nwritten to ${a.out}\n`);
+  return 0;
 }
 
 export const benchCommand: Command = {
@@ -57,7 +85,7 @@ export const benchCommand: Command = {
     'Performance benchmark: envs, rollout, update/scoring per backend, dispatches, iteration split (JSON + tables)',
   usage: [
     'usage: npm run bench -- [--quick] [--backends cpu,wasm,webgpu] [--sizes nano,micro] [--iterations 50]',
-    '                        [--out bench/results.json]',
+    '                        [--out bench/results.json] [--only webshop]',
     '',
     'Measures, in one run: env steps/s per family; the env path with one message per turn against',
     'one per step; rollout tokens/s with the KV cache and with naive recompute; update and scoring',
@@ -67,9 +95,12 @@ export const benchCommand: Command = {
     'in a child process on the SwiftShader software adapter when it is installed: correctness and',
     'dispatch counts only, its times are not speed figures. Writes JSON to --out and prints tables.',
     '--quick: a small version with the same JSON schema (cpu and wasm, nano) for CI.',
+    '--only webshop: only the WebShop-lite section (SFT step before/after pieces, the webshop',
+    "preset's iteration split), written into the existing --out file.",
   ].join('\n'),
   async run(args, io) {
     const a = parseArgs(args);
+    if (a.only === 'webshop') return webshopOnly(a, io);
     const results = await runBench(a.settings, (line) => io.stderr.write(`${line}\n`));
     await mkdir(dirname(a.out), { recursive: true });
     await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);
