@@ -9,6 +9,7 @@
 // Ownership: every function here returns new tensors and keeps nothing; callers run them inside
 // tf.tidy (or a gradient function) and tf.keep what must outlive it (the KV cache).
 import * as tf from '@tensorflow/tfjs';
+import { fastPaths } from './fastPaths.js';
 import {
   DECODE_MAX_KEYS,
   fusedAttentionFits,
@@ -79,8 +80,23 @@ function layerNorm(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
 
 /** GELU, tanh approximation (GPT-2). */
 function gelu(x: tf.Tensor): tf.Tensor {
+  const wasm = tf.getBackend() === 'wasm';
+  if (wasm && fastPaths().geluSigmoid) {
+    // 0.5·x·(1 + tanh u) = x·σ(2u), u = √(2/π)·(x + 0.044715·x³): tfjs-wasm's Tanh is a scalar
+    // loop ~25× slower than its Sigmoid (fastPaths.ts).
+    const c = 2 * Math.sqrt(2 / Math.PI);
+    return x.mul(
+      tf.sigmoid(
+        x
+          .mul(x)
+          .mul(0.044715 * c)
+          .add(c)
+          .mul(x),
+      ),
+    );
+  }
   // tfjs-wasm's Pow is slow (~60 ms a step on nano); elsewhere one pow is one dispatch fewer.
-  const cube = tf.getBackend() === 'wasm' ? x.mul(x).mul(x) : x.pow(3);
+  const cube = wasm ? x.mul(x).mul(x) : x.pow(3);
   const inner = x.add(cube.mul(0.044715)).mul(Math.sqrt(2 / Math.PI));
   return x.mul(tf.tanh(inner).add(1)).mul(0.5);
 }
@@ -118,6 +134,7 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
       : matMulFast(a, w(model, wName)).add(w(model, bName));
   const causalFused =
     fused && !input.cache && !input.keyBias && input.noCache === true && fusedAttentionFits(B, T, H);
+  const wasmDecode = !fused && tf.getBackend() === 'wasm' && fastPaths().decodeAttention;
   const wte = w(model, 'wte') as tf.Tensor as tf.Tensor2D;
   const wpe = w(model, 'wpe') as tf.Tensor as tf.Tensor2D;
   // [B*T] ids -> [B*T, D] -> [B, T, D]
@@ -164,6 +181,17 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
     let att: tf.Tensor;
     if (fused && T === 1 && past && input.keyBias && input.embed === 'gather' && S <= DECODE_MAX_KEYS) {
       att = fusedDecodeAttention(q, k, v, input.keyBias); // [B, D], inference only
+    } else if (T === 1 && past && input.embed === 'gather' && wasmDecode) {
+      // One query per row: q·kᵀ and p·v as multiply-and-sum over the cache (fastPaths.ts).
+      // [B, H, 1, K] * [B, H, S, K] -> sum -> [B, H, S] -> [B, H, 1, S]
+      const scores = toHeads(q)
+        .mul(k)
+        .sum(-1)
+        .mul(1 / Math.sqrt(K))
+        .reshape([B, H, 1, S])
+        .add(bias);
+      // [B, H, S, 1] * [B, H, S, K] -> sum over S -> [B, H, K] -> [B, D]
+      att = (tf.softmax(scores) as tf.Tensor).reshape([B, H, S, 1]).mul(v).sum(2).reshape([B, D]);
     } else {
       // [B, H, T, K] x [B, H, K, S] -> [B, H, T, S]
       const scores = matMulFast(toHeads(q), k, false, true)

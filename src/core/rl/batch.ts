@@ -15,6 +15,7 @@ import { buildSequence, type PromptTurn } from '../prompt.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { estimatorOf } from './estimators.js';
 import { promptTurns, type Trajectory } from './rollout.js';
+import { sampledOldLogp } from './sampledLogp.js';
 
 export interface Sample {
   /** Index of the trajectory in the iteration's kept list. */
@@ -33,6 +34,11 @@ export interface Sample {
   reward: number;
   /** Target index of the value of the state before the response (per-turn samples). */
   stateIndex: number;
+  /**
+   * The sampler's log-probs on every loss token ([n−1], 0 elsewhere) when each response was
+   * trained in the exact context it was sampled in (sampledLogp.ts); null otherwise.
+   */
+  sampledLogp?: Float32Array | null;
 }
 
 export interface SampleOptions {
@@ -120,6 +126,7 @@ export function trajectorySamples(tok: Tokenizer, trajs: readonly Trajectory[], 
         rewards,
         reward: traj.reward,
         stateIndex: -1,
+        sampledLogp: sampledOldLogp(seq.ids, seq.turns, traj, lossMask),
       });
     }
   });
@@ -155,6 +162,7 @@ export function turnSamples(tok: Tokenizer, trajs: readonly Trajectory[], o: Sam
         rewards,
         reward: turn.reward,
         stateIndex: span.responseStart - 1,
+        sampledLogp: sampledOldLogp(seq.ids, seq.turns, traj, lossMask),
       });
     });
   });

@@ -3,7 +3,9 @@
 // (cleanrl's "bootstrap value / advantages" block, RAGEN's compute_advantage). Plain arrays.
 import type { Config } from '../config.js';
 import { qualityWeight, thinkingQuality } from '../metrics/reasoning.js';
+import { fastPaths } from '../model/fastPaths.js';
 import type { Model } from '../model/params.js';
+import { scoreBatch } from '../model/scoreBatch.js';
 import { predictValues, scoreSequences } from '../model/scoring.js';
 import { meanStd } from '../stats.js';
 import { indicesBy, whiten, ZERO_STD } from './advantages.js';
@@ -32,7 +34,10 @@ export interface PrepareStats {
 /**
  * Old, reference and critic scores of each sample. Log-probs are taken at the rollout
  * `temperature` (logits ÷ T), as verl's compute_log_prob and compute_ref_log_prob do, so
- * old log-probs are those of the distribution that was sampled.
+ * old log-probs are those of the distribution that was sampled. `sampled: true` (the policy's
+ * weights are those that sampled, at this temperature) takes a sample's old log-probs from the
+ * sampler where it recorded them all (batch.ts `sampledLogp`); the rest are scored. With the
+ * batched path (core/model/fastPaths.ts) the three models share one pass per length group.
  */
 export async function scoreSamples(
   samples: readonly Sample[],
@@ -40,14 +45,43 @@ export async function scoreSamples(
   reference: Model,
   critic: Model | null,
   temperature = 1,
+  options: { sampled?: boolean } = {},
 ): Promise<{ oldLogp: Float32Array[]; refLogp: Float32Array[]; values: Float32Array[] }> {
   const rows = samples.map((s) => s.ids);
-  const old = await scoreSequences(policy, rows, { temperature });
-  const ref = await scoreSequences(reference, rows, { temperature });
-  const values = critic
-    ? (await predictValues(critic, rows)).map((v) => v.slice(0, v.length - 1))
-    : samples.map((s) => new Float32Array(s.lossMask.length));
-  return { oldLogp: old.logps, refLogp: ref.logps, values };
+  const fast = fastPaths();
+  const reuse = options.sampled === true && fast.sampledOldLogp && temperature > 0;
+  const recorded = samples.map((s) => (reuse ? (s.sampledLogp ?? null) : null));
+  const toScore = recorded.map((r) => r === null);
+  let oldLogp: (Float32Array | null)[];
+  let refLogp: Float32Array[];
+  let values: Float32Array[] | null;
+  if (fast.scoreBatched) {
+    const b = await scoreBatch(
+      rows,
+      [
+        { model: policy, temperature, rows: toScore },
+        { model: reference, temperature },
+      ],
+      critic,
+    );
+    oldLogp = b.logps[0] as (Float32Array | null)[];
+    refLogp = b.logps[1] as Float32Array[];
+    values = b.values;
+  } else {
+    const scored = rows.filter((_, i) => toScore[i]);
+    const old = scored.length > 0 ? (await scoreSequences(policy, scored, { temperature })).logps : [];
+    let k = 0;
+    oldLogp = toScore.map((s) => (s ? (old[k++] as Float32Array) : null));
+    refLogp = (await scoreSequences(reference, rows, { temperature })).logps;
+    values = critic ? await predictValues(critic, rows) : null;
+  }
+  return {
+    oldLogp: oldLogp.map((o, i) => o ?? (recorded[i] as Float32Array)),
+    refLogp,
+    values: values
+      ? values.map((v) => v.slice(0, v.length - 1))
+      : samples.map((s) => new Float32Array(s.lossMask.length)),
+  };
 }
 
 /**

@@ -295,7 +295,10 @@ export class Trainer {
     const u0 = now();
     // Windows of the turns the rollout prompts kept (DPO sums a trajectory's windows).
     const samples = trainingSamples(this.tok, kept, c);
-    const scores = await scoreSamples(samples, this.policy, this.reference, this.critic, c.temperature);
+    // The policy still has the weights that sampled: its old log-probs come from the sampler.
+    const scores = await scoreSamples(samples, this.policy, this.reference, this.critic, c.temperature, {
+      sampled: true,
+    });
     const { prepared, stats: prep } = computeAdvantages(samples, scores, kept, c);
     row['actor/klRef'] = prep.klRef;
     if (this.critic) row['critic/explainedVar'] = prep.explainedVar;

@@ -1,0 +1,55 @@
+// The cheaper passes of issue 22, each with the old path kept behind a switch so the benchmark
+// can time "before" and "after" in one run (same load for both sides) and the tests can check
+// that the two agree. All on by default; only src/bench/ turns them off.
+//
+// - geluSigmoid (wasm): GELU's tanh form written as x·σ(2u) (tanh z = 2σ(2z) − 1, the same
+//   function): tfjs-wasm's Tanh is a scalar loop ~25× slower than its XNNPACK Sigmoid
+//   (1M values: ~110 ms against ~4.4 ms on the 2-core machine), and it saves two element-wise
+//   ops. Values agree to ~5e-7.
+// - decodeAttention (wasm): with one new token per row and a cache, q·kᵀ and p·v are a multiply
+//   and a sum over the cache (no transpose of the cached keys, no batched product, which
+//   tfjs-wasm runs as a scalar loop).
+// - sampledOldLogp: the update's old log-probs are the sampler's, recorded at the rollout
+//   temperature with the same weights, wherever the training window is the context the policy
+//   sampled in (core/rl/sampledLogp.ts); only the other samples are scored again.
+// - scoreBatched: the policy, reference and critic scores of an iteration in one pass per
+//   length group — rows sorted by length and cut into groups where padding costs more than
+//   another call (scoreBatch.ts) — with one read-back per group.
+
+export interface FastPaths {
+  geluSigmoid: boolean;
+  decodeAttention: boolean;
+  sampledOldLogp: boolean;
+  scoreBatched: boolean;
+}
+
+const ALL_ON: FastPaths = {
+  geluSigmoid: true,
+  decodeAttention: true,
+  sampledOldLogp: true,
+  scoreBatched: true,
+};
+
+let current: FastPaths = { ...ALL_ON };
+
+/** The switches in force. */
+export function fastPaths(): Readonly<FastPaths> {
+  return current;
+}
+
+/** Sets the switches (true: all on; false: all off, the code as before issue 22). */
+export function setFastPaths(on: boolean | Partial<FastPaths>): void {
+  if (typeof on === 'boolean') {
+    current = on
+      ? { ...ALL_ON }
+      : { geluSigmoid: false, decodeAttention: false, sampledOldLogp: false, scoreBatched: false };
+  } else current = { ...current, ...on };
+}
+
+/** What "before" turns off, in words (the bench's before/after section). */
+export const FAST_PATH_NOTES: readonly string[] = [
+  'GELU through sigmoid on wasm (tanh there is a scalar loop)',
+  'decode-step attention as multiply-and-sum on wasm',
+  'old log-probs from the sampler where the window is the sampled context',
+  'policy/reference/critic scored in one pass per length group',
+];

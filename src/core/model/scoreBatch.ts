@@ -1,0 +1,135 @@
+// Scoring an iteration's samples under several models in one pass per length group (issue 22):
+// the rows are sorted by length and cut into groups by a small cost model — a group pays a fixed
+// cost per call (kernel launches) plus its rows × padded length, the attention part growing with
+// the length — so a few long rows no longer pad every short one to their bucket, and a group is
+// cut only where the padding saved is worth another call. Each group builds its token tensor once,
+// runs every model on it (a policy may take only some rows: those without the sampler's
+// log-probs), and reads everything back with ONE `await data()`. Per row the numbers are those of
+// scoreSequences / predictValues (same forward pass, same buckets; only the batch differs).
+import * as tf from '@tensorflow/tfjs';
+import type { Model } from './params.js';
+import { bucketLength, padRows, policyLogProbs } from './scoring.js';
+import { forward, valueHead } from './transformer.js';
+
+/** A call's fixed cost in padded-token equivalents (a nano forward's ~150 non-attention kernels). */
+export const GROUP_CALL_TOKENS = 128;
+/** Length at which attention doubles a token's cost (cost ∝ T·(1 + T / ATTENTION_TOKENS)). */
+export const ATTENTION_TOKENS = 256;
+
+/** Cost of one group of `rows` rows padded to `T` (in token equivalents). */
+export function groupCost(rows: number, T: number): number {
+  return GROUP_CALL_TOKENS + rows * T * (1 + T / ATTENTION_TOKENS);
+}
+
+/**
+ * Row indices in groups of at most `maxRows`, rows sorted by length and cut where the summed
+ * groupCost is least (dynamic programming over the sorted order). Each row appears once.
+ */
+export function planGroups(lengths: readonly number[], maxRows: number, context: number): number[][] {
+  const order = lengths
+    .map((_, i) => i)
+    .sort((a, b) => (lengths[a] as number) - (lengths[b] as number) || a - b);
+  const n = order.length;
+  const best = new Float64Array(n + 1).fill(Number.POSITIVE_INFINITY);
+  const cut = new Int32Array(n + 1);
+  best[0] = 0;
+  for (let i = 1; i <= n; i++) {
+    const T = bucketLength(lengths[order[i - 1] as number] as number, context);
+    for (let j = Math.max(0, i - maxRows); j < i; j++) {
+      const c = (best[j] as number) + groupCost(i - j, T);
+      if (c < (best[i] as number)) {
+        best[i] = c;
+        cut[i] = j;
+      }
+    }
+  }
+  const groups: number[][] = [];
+  for (let i = n; i > 0; i = cut[i] as number) groups.unshift(order.slice(cut[i] as number, i));
+  return groups;
+}
+
+export interface LogpJob {
+  model: Model;
+  /** Logits ÷ this (the rollout temperature). */
+  temperature: number;
+  /** Rows this model scores (default all); the others get null. */
+  rows?: readonly boolean[];
+}
+
+export interface BatchScores {
+  /** Per job, per row: log p(token t+1 | ≤ t), length n − 1; null for rows the job skipped. */
+  logps: (Float32Array | null)[][];
+  /** Per row, the critic's value of every token (length n); null without a critic. */
+  values: Float32Array[] | null;
+}
+
+/** Scores `rows` (each ≥ 2 tokens) under every job's policy and the critic, a group at a time. */
+export async function scoreBatch(
+  rows: readonly (readonly number[])[],
+  jobs: readonly LogpJob[],
+  critic: Model | null,
+  options: { maxRows?: number; padId?: number } = {},
+): Promise<BatchScores> {
+  const out: BatchScores = {
+    logps: jobs.map(() => rows.map(() => null)),
+    values: critic ? rows.map(() => new Float32Array(0)) : null,
+  };
+  const context = Math.min(
+    ...[...jobs.map((j) => j.model.config.context), critic?.config.context ?? Infinity],
+  );
+  if (rows.length === 0) return out;
+  if (Math.min(...rows.map((r) => r.length)) < 2) throw new Error('scoreBatch: every row needs >= 2 tokens');
+  const groups = planGroups(
+    rows.map((r) => r.length),
+    options.maxRows ?? 32,
+    context,
+  );
+  for (const group of groups) {
+    const T = bucketLength(Math.max(...group.map((i) => (rows[i] as number[]).length)), context);
+    const flat = padRows(
+      group.map((i) => rows[i] as number[]),
+      T,
+      options.padId ?? 0,
+    );
+    const picks = jobs.map((j) => group.map((_, k) => k).filter((k) => j.rows?.[group[k] as number] ?? true));
+    // One flat result: each job's [m, T−1] log-probs, then the critic's [B, T] values.
+    const all = tf.tidy(() => {
+      const tokens = tf.tensor2d(flat, [group.length, T], 'int32');
+      const parts: tf.Tensor[] = [];
+      jobs.forEach((job, j) => {
+        const pick = picks[j] as number[];
+        if (pick.length === 0) return;
+        const sub = pick.length === group.length ? tokens : tf.gather(tokens, tf.tensor1d(pick, 'int32'));
+        parts.push(
+          policyLogProbs(job.model, sub as tf.Tensor2D, job.temperature, 'gather').logp.reshape([-1]),
+        );
+      });
+      if (critic)
+        parts.push(
+          valueHead(critic, forward(critic, { tokens, embed: 'gather', noCache: true }).hidden).reshape([-1]),
+        );
+      return parts.length === 1 ? (parts[0] as tf.Tensor) : tf.concat(parts);
+    });
+    const data = (await all.data()) as Float32Array;
+    all.dispose();
+    let off = 0;
+    jobs.forEach((_, j) => {
+      const pick = picks[j] as number[];
+      for (const k of pick) {
+        const row = group[k] as number;
+        (out.logps[j] as (Float32Array | null)[])[row] = data.slice(
+          off,
+          off + (rows[row] as number[]).length - 1,
+        );
+        off += T - 1;
+      }
+    });
+    if (out.values) {
+      group.forEach((row) => {
+        (out.values as Float32Array[])[row] = data.slice(off, off + (rows[row] as number[]).length);
+        off += T;
+      });
+    }
+  }
+  return out;
+}
