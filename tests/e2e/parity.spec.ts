@@ -32,7 +32,7 @@ async function cliRows(preset: string): Promise<Row[]> {
       '--seed',
       '1',
     ].concat(['--backend', 'wasm', '--out', out, '--quiet']),
-    { timeout: 300_000 },
+    { timeout: 900_000 },
   );
   const text = await readFile(join(out, 'metrics.jsonl'), 'utf8');
   return text
