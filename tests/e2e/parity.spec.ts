@@ -82,7 +82,7 @@ for (const preset of ['echo-trap', 'bandit-starpo']) {
   test(`the ${preset} preset gives the CLI's metric rows in the browser (WASM, seed 1, ${ITERATIONS} iterations)`, async ({
     page,
   }) => {
-    test.setTimeout(900_000);
+    test.setTimeout(1_500_000);
     const [cli, browser] = await Promise.all([cliRows(preset), browserRows(page, preset)]);
     expectSameRows(browser, cli);
   });
