@@ -9,6 +9,10 @@ describe('threaded WASM set-up', () => {
   it('needs SharedArrayBuffer, cross-origin isolation and nested workers', () => {
     const ok = { SharedArrayBuffer, crossOriginIsolated: true, Worker: class {} };
     expect(threadsUnavailable(ok)).toBe('');
+    expect(threadsUnavailable({ ...ok, navigator: { hardwareConcurrency: 2 } } as never)).toMatch(
+      /only 2 logical cores/,
+    );
+    expect(threadsUnavailable({ ...ok, navigator: { hardwareConcurrency: 8 } } as never)).toBe('');
     expect(threadsUnavailable({ ...ok, SharedArrayBuffer: undefined })).toMatch(/no SharedArrayBuffer/);
     expect(threadsUnavailable({ ...ok, crossOriginIsolated: false })).toMatch(/not cross-origin isolated/);
     expect(threadsUnavailable({ SharedArrayBuffer, crossOriginIsolated: true })).toMatch(

@@ -37,6 +37,11 @@ export function threadsUnavailable(g: {
   if (g.crossOriginIsolated === false)
     return 'the page is not cross-origin isolated (COOP/COEP headers missing)';
   if (typeof (g as { Worker?: unknown }).Worker !== 'function') return 'this worker cannot start workers';
+  // On 2 cores the env workers and the page need the second one: measured here, an echo-trap
+  // iteration with 2 pthreads under load took ~2–3× as long as single-threaded.
+  const hc = (g as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
+  if (typeof hc === 'number' && hc < 4)
+    return `only ${hc} logical cores: the env workers and the page need them (threads from 4 cores)`;
   return '';
 }
 
