@@ -51,6 +51,11 @@ describe('bench --quick', () => {
       for (const p of row.phases) expect(p.share).toBeCloseTo(p.gflops / row.matmul.gflops, 1);
     }
     expect(r.stdout).toContain('Roofline');
+    // Issue 22's cheaper passes off and on in the same run: decoding in --quick, no preset.
+    expect(results.beforeAfter?.preset).toBeNull();
+    expect(results.beforeAfter?.decoding?.beforeTokensPerSec).toBeGreaterThan(0);
+    expect(results.beforeAfter?.switches.length).toBeGreaterThan(0);
+    expect(results.wasmThreads ?? null).toBeNull();
     expect(results.probe.filter((p) => p.msPerStep !== null)).toHaveLength(2);
     expect(results.backends.find((b) => b.backend === 'webgpu')?.available).toBe(false);
     expect(results.targets.map((t) => t.met)).toContain(results.memory.flat);
@@ -72,6 +77,7 @@ describe('bench --quick', () => {
     expect(pieces?.steps).toBe(1);
     expect(results.webshop?.iteration).toBeNull();
     expect(r.stdout).toContain('WebShop-lite SFT step');
+    expect(byName('share of the same-run 2-D matMul rate')?.value).toBeGreaterThan(0);
     expect(r.stdout).toContain('Trainer iteration');
     expect(r.stdout).toContain('Targets (reported, not asserted)');
   }, 120_000);
