@@ -5,6 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { type Config, formatErrors } from '../../core/config.js';
+import { type MetricKey, metricByKey } from '../../core/metrics/keys.js';
 import { ABLATIONS, PRESETS, type Preset } from '../../core/presets.js';
 import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
 import { ALGORITHMS } from '../../core/rl/algorithms.js';
@@ -107,12 +108,13 @@ export async function planStudy(o: StudyOptions): Promise<(SweepRun & { env: str
   return runs;
 }
 
-const FIGURES: [string, string, boolean][] = [
-  ['rollout/successRate', 'success (train, T = 1)', false],
-  ['rollout/inGroupRewardStd', 'in-group reward std', false],
-  ['actor/entropy', 'entropy', false],
-  ['actor/gradNorm', 'gradient norm (log10)', true],
-  ['reasoning/mi', 'reasoning MI (nats)', false],
+/** The figures per env: metric and title (log10 where the METRICS table charts it on a log scale). */
+const FIGURES: [MetricKey, string][] = [
+  ['rollout/successRate', 'success (train, T = 1)'],
+  ['rollout/inGroupRewardStd', 'in-group reward std'],
+  ['actor/entropy', 'entropy'],
+  ['actor/gradNorm', 'gradient norm (log10)'],
+  ['reasoning/mi', 'reasoning MI (nats)'],
 ];
 
 /** Writes the figures of one env (StarPO vs StarPO-S, steps matched); returns their paths. */
@@ -128,7 +130,8 @@ async function figures(env: string, runs: readonly LoadedRun[], docsDir: string)
     }))
     .filter((s) => s.runs.length > 0);
   if (series.length === 0) return paths;
-  for (const [key, title, log] of FIGURES) {
+  for (const [key, title] of FIGURES) {
+    const log = metricByKey.get(key)?.log === true;
     const file = join(dir, `${envSlug(env)}-${key.replace(/\//g, '-')}.svg`);
     await writeFile(file, lineChartSvg(`${env}: ${title}`, key, series, log));
     paths.push(file);

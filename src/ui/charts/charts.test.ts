@@ -1,7 +1,9 @@
 // Chart logic: debiased EMA against hand-computed values, LTTB bounds and spike keeping, CSV
 // quoting and alignment, and the merged chart data.
 import { describe, expect, it } from 'vitest';
+import { metricByKey } from '../../core/metrics/keys.js';
 import { buildChartData, paddedDomain } from './chartData.js';
+import { CHARTS, type ChartSpec } from './chartSpecs.js';
 import { csvCell, seriesToCsv } from './csv.js';
 import { lttbIndices } from './downsample.js';
 import { debiasedEma } from './smoothing.js';
@@ -93,5 +95,23 @@ describe('paddedDomain', () => {
     expect(paddedDomain([2, 2], true)).toEqual([1, 4]);
     expect(paddedDomain([0, 1])).toBeNull();
     expect(paddedDomain(null)).toBeNull();
+  });
+});
+
+describe('chart specs', () => {
+  it('take their log scale from the metric table: KL and gradient norm, nothing else', () => {
+    expect(CHARTS.filter((c) => c.log).map((c) => c.id)).toEqual(['kl', 'grad-norm']);
+  });
+
+  it('name metric keys that exist (a misspelt key does not compile)', () => {
+    const spec: ChartSpec = {
+      id: 'typo',
+      title: 'typo',
+      // @ts-expect-error 'actor/gradnorm' is not a metric key
+      keys: ['actor/gradnorm'],
+      log: false,
+    };
+    expect(metricByKey.has(spec.keys[0] as string)).toBe(false);
+    for (const c of CHARTS) for (const k of c.keys) expect(metricByKey.has(k), k).toBe(true);
   });
 });

@@ -263,7 +263,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
     // The chart of the signal that warned first (it is scrolled into view), then reward std.
     targets: (rec) => {
       const metric = points(rec.starpo).warning ? warningMetric(rec.starpo) : null;
-      const chart = CHARTS.find((c) => metric && c.keys.includes(metric))?.id ?? 'mi';
+      const chart = CHARTS.find((c) => c.keys.some((k) => k === metric))?.id ?? 'mi';
       return [...new Set([`chart-${chart}`, 'chart-reward-std'])];
     },
     enter: (ctx) => {
