@@ -3,10 +3,8 @@
 // how they join the chart's rows (recharts reads a [lo, hi] pair as a ranged area), over the
 // runs' own iterations only.
 import { BAND_FAMILIES, type Band, bandConfigText, type StudyBands } from '../../core/metrics/studyBands.js';
+import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import type { ChartData } from './chartData.js';
-
-/** Fill colours of the families' bands (those of the study's own figures). */
-export const BAND_COLORS: Record<string, string> = { 'starpo-ppo': '#d1495b', 'starpo-s': '#2e86ab' };
 
 /** One band a chart draws. */
 export interface ChartBand {
@@ -41,7 +39,8 @@ export function bandsForChart(file: StudyBands | null, env: string, keys: readon
       meanKey: `study${i}mean`,
       name: `study ${f.label}`,
       family: f.label,
-      color: BAND_COLORS[f.algo] ?? '#6b7280',
+      // The algorithm's own colour, as in the study's figures.
+      color: ALGORITHMS[f.algo].colour,
       metric,
       seeds: entry.seeds,
       text: `study: ${bandConfigText(entry)}; ${entry.variant === 'matched' ? 'steps matched; ' : ''}band: min–max over seeds`,
