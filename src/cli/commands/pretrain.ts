@@ -41,11 +41,20 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'int',
     help: 'copy drills to make from the demonstrations’ texts (default 0: none; see core/rl/sft.ts copyDrills)',
   },
-  { name: 'drill-steps', kind: 'int', help: 'first steps that train on the copy drills alone (default 0)' },
+  {
+    name: 'openings',
+    kind: 'int',
+    help: 'extra expert episodes cut after 2 turns, trained on with the drills (default 0)',
+  },
+  {
+    name: 'drill-steps',
+    kind: 'int',
+    help: 'first steps that train on the copy drills and openings alone (default 0)',
+  },
   {
     name: 'drill-share',
     kind: 'number',
-    help: 'share of the later steps that train on copy drills, 0–1 (default 0)',
+    help: 'share of the later steps that train on copy drills and openings, 0–1 (default 0)',
   },
   {
     name: 'env-weight',
@@ -112,6 +121,7 @@ export const pretrainCommand: Command = {
     const warmupSteps = Number(f.warmup ?? 0);
     const envWeight = Number(f['env-weight'] ?? 0);
     const drillCount = Number(f.drills ?? 0);
+    const openingCount = Number(f.openings ?? 0);
     const drillSteps = Number(f['drill-steps'] ?? 0);
     const drillShare = Number(f['drill-share'] ?? 0);
     if (!(drillShare >= 0 && drillShare <= 1))
@@ -148,10 +158,19 @@ export const pretrainCommand: Command = {
 
     const demos = collectDemos(env, { episodes, seed, noise, ...settings });
     const demoSuccess = demos.filter((x) => x.success).length / demos.length;
+    // Openings: more episodes, cut after their first two turns (search and pick, in WebShop),
+    // where the copying the agent must learn sits; drawn from their own seed stream.
+    const openings =
+      openingCount > 0
+        ? collectDemos(env, { episodes: openingCount, seed: seed + 7919, noise, ...settings, maxTurns: 2 })
+        : [];
     const texts = [
       ...promptTemplateTexts(),
       ...exploreTexts(env, 300, 40, seed + 1),
-      ...demos.flatMap((x) => [x.instruction, ...x.turns.flatMap((t) => [t.observation, t.responseText])]),
+      ...[...demos, ...openings].flatMap((x) => [
+        x.instruction,
+        ...x.turns.flatMap((t) => [t.observation, t.responseText]),
+      ]),
     ];
     const init = typeof f.init === 'string' ? await readCheckpointFile(f.init) : null;
     // Continuing keeps the checkpoint's vocabulary; words it lacks become <unk>.
@@ -165,16 +184,23 @@ export const pretrainCommand: Command = {
           }),
         );
     const initSteps = Number((init?.meta.steps as number | undefined) ?? 0);
-    const examples: SftExample[] = demos.map((x) => ({
-      instruction: x.instruction,
-      turns: x.turns.map((t) => ({
-        observation: t.observation,
-        actionsLeft: t.actionsLeft,
-        response: { text: t.responseText },
-        reward: t.reward,
-      })),
-    }));
-    const sequences = sftSequences(tok, examples, settings.historyTurns, settings.contextLength);
+    const toExamples = (ds: typeof demos): SftExample[] =>
+      ds.map((x) => ({
+        instruction: x.instruction,
+        turns: x.turns.map((t) => ({
+          observation: t.observation,
+          actionsLeft: t.actionsLeft,
+          response: { text: t.responseText },
+          reward: t.reward,
+        })),
+      }));
+    const sequences = sftSequences(tok, toExamples(demos), settings.historyTurns, settings.contextLength);
+    const openingSequences = sftSequences(
+      tok,
+      toExamples(openings),
+      settings.historyTurns,
+      settings.contextLength,
+    );
     log(
       `${demos.length} demos (expert+noise success ${demoSuccess.toFixed(3)}), ${sequences.length} sequences, vocabulary ${tok.size}`,
     );
@@ -231,14 +257,12 @@ export const pretrainCommand: Command = {
     let recentDrills: number[] = [];
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
     const drillTexts = demos.flatMap((x) => [x.instruction, ...x.turns.map((t) => t.observation)]);
-    const drills =
-      drillCount > 0
-        ? {
-            sequences: copyDrills(tok, drillTexts, drillCount, rng.fork('drills')),
-            steps: drillSteps,
-            share: drillShare,
-          }
-        : undefined;
+    // The extra pool: copy drills and the openings' turns together.
+    const extra = [
+      ...(drillCount > 0 ? copyDrills(tok, drillTexts, drillCount, rng.fork('drills')) : []),
+      ...openingSequences,
+    ];
+    const drills = extra.length > 0 ? { sequences: extra, steps: drillSteps, share: drillShare } : undefined;
     const demoLosses: number[] = [];
     const losses = await sftTrain(policy, sequences, {
       steps,
@@ -309,6 +333,7 @@ export const pretrainCommand: Command = {
         warmup: warmupSteps,
         envWeight,
         drills: drillCount,
+        openings: openingCount,
         drillSteps,
         drillShare,
         schedule,
