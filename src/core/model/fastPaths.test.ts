@@ -109,9 +109,16 @@ describe('cheaper model paths on wasm', () => {
     mixed.forEach((_, i) => {
       expect(b.logps[1]?.[i]).toHaveLength(mixed[i]!.length - 1);
       if (i === 2) expect(b.logps[0]?.[i]).toBeNull();
-      else b.logps[0]?.[i]?.forEach((x, t) => (worst = Math.max(worst, Math.abs(x - atT.logps[i]![t]!))));
-      b.logps[1]?.[i]?.forEach((x, t) => (worst = Math.max(worst, Math.abs(x - at1.logps[i]![t]!))));
-      b.values?.[i]?.forEach((x, t) => (worst = Math.max(worst, Math.abs(x - values[i]![t]!))));
+      else
+        b.logps[0]?.[i]?.forEach((x, t) => {
+          worst = Math.max(worst, Math.abs(x - atT.logps[i]![t]!));
+        });
+      b.logps[1]?.[i]?.forEach((x, t) => {
+        worst = Math.max(worst, Math.abs(x - at1.logps[i]![t]!));
+      });
+      b.values?.[i]?.forEach((x, t) => {
+        worst = Math.max(worst, Math.abs(x - values[i]![t]!));
+      });
     });
     expect(worst).toBeLessThan(1e-5);
   });
