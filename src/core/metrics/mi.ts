@@ -20,8 +20,6 @@ export interface ReasoningPair {
 export interface MiResult {
   mi: number;
   retrievalAcc: number;
-  /** −mean L[i][i] / token: the conditional entropy per thinking token (nats). */
-  condEntropyPerToken: number;
   n: number;
 }
 
@@ -78,7 +76,7 @@ export async function reasoningMi(
 ): Promise<MiResult> {
   const usable = pairs.filter((p) => p.thinkIds.length > 0);
   const N = usable.length;
-  if (N < 2) return { mi: 0, retrievalAcc: 0, condEntropyPerToken: 0, n: N };
+  if (N < 2) return { mi: 0, retrievalAcc: 0, n: N };
   const rows: number[][] = [];
   const masks: Uint8Array[] = [];
   for (const zi of usable) {
@@ -97,7 +95,5 @@ export async function reasoningMi(
   });
   const L = usable.map((_, i) => usable.map((_, j) => scored.maskedLogpSum[i * N + j] as number));
   const { mi, retrievalAcc } = miFromMatrix(L);
-  const tokens = usable.reduce((s, p) => s + p.thinkIds.length, 0);
-  const own = L.reduce((s, row, i) => s + (row[i] as number), 0);
-  return { mi, retrievalAcc, condEntropyPerToken: -own / tokens, n: N };
+  return { mi, retrievalAcc, n: N };
 }

@@ -26,7 +26,6 @@ export interface PrepareStats {
   /** Token mean over the loss mask of KL(π_old ‖ π_ref) by the configured estimator (k1 or k3). */
   klRef: number;
   explainedVar: number;
-  whitened: boolean;
   /** Mean thinking-quality weight (1 when the thinking critic is off). */
   qualityWeight: number;
 }
@@ -238,7 +237,6 @@ export function computeAdvantages(
     stats: {
       klRef: klMasked.length > 0 ? sum(klMasked) / klMasked.length : 0,
       explainedVar,
-      whitened,
       qualityWeight: config.thinkingCritic && n > 0 ? weightSum / n : 1,
     },
   };
