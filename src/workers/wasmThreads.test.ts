@@ -13,6 +13,7 @@ describe('threaded WASM set-up', () => {
       /only 2 logical cores/,
     );
     expect(threadsUnavailable({ ...ok, navigator: { hardwareConcurrency: 8 } } as never)).toBe('');
+    expect(threadsUnavailable({ ...ok, navigator: { hardwareConcurrency: 2 } } as never, true)).toBe('');
     expect(threadsUnavailable({ ...ok, SharedArrayBuffer: undefined })).toMatch(/no SharedArrayBuffer/);
     expect(threadsUnavailable({ ...ok, crossOriginIsolated: false })).toMatch(/not cross-origin isolated/);
     expect(threadsUnavailable({ SharedArrayBuffer, crossOriginIsolated: true })).toMatch(

@@ -27,11 +27,17 @@ export interface WasmThreading {
   reason: string;
 }
 
-/** Why this context cannot run the threaded build; '' when it can. */
-export function threadsUnavailable(g: {
-  SharedArrayBuffer?: unknown;
-  crossOriginIsolated?: boolean;
-}): string {
+/**
+ * Why this context cannot (or, below 4 cores, should not) run the threaded build; '' when it
+ * can. `anyCores` drops the core-count rule (the bench's threads-on side measures 2 cores too).
+ */
+export function threadsUnavailable(
+  g: {
+    SharedArrayBuffer?: unknown;
+    crossOriginIsolated?: boolean;
+  },
+  anyCores = false,
+): string {
   if (typeof g.SharedArrayBuffer !== 'function')
     return 'no SharedArrayBuffer (the page is not cross-origin isolated: COOP/COEP headers missing)';
   if (g.crossOriginIsolated === false)
@@ -40,7 +46,7 @@ export function threadsUnavailable(g: {
   // On 2 cores the env workers and the page need the second one: measured here, an echo-trap
   // iteration with 2 pthreads under load took ~2–3× as long as single-threaded.
   const hc = (g as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
-  if (typeof hc === 'number' && hc < 4)
+  if (!anyCores && typeof hc === 'number' && hc < 4)
     return `only ${hc} logical cores: the env workers and the page need them (threads from 4 cores)`;
   return '';
 }
@@ -75,7 +81,8 @@ export function installPthreadLoader(scope: { Worker: typeof Worker }, url: stri
 /**
  * Prepares the WASM backend of this worker before it starts: the threaded build where the
  * context allows it, else the single-threaded one. Call after importing tfjs-backend-wasm and
- * before the first tf.setBackend('wasm'); `force: false` turns threads off (measurements).
+ * before the first tf.setBackend('wasm'); `force: false` turns threads off, `force: true` turns
+ * them on whatever the core count where the context allows them (the bench's two sides).
  * Returns what was chosen and a function to call once the backend has started.
  */
 export async function prepareWasmThreads(force?: boolean): Promise<WasmThreading & { started(): void }> {
@@ -87,7 +94,8 @@ export async function prepareWasmThreads(force?: boolean): Promise<WasmThreading
     navigator?: { hardwareConcurrency?: number };
     location?: { href: string };
   };
-  const unavailable = force === false ? 'turned off for this measurement' : threadsUnavailable(g);
+  const unavailable =
+    force === false ? 'turned off for this measurement' : threadsUnavailable(g, force === true);
   if (unavailable !== '') {
     tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
     return { threads: false, wanted: 1, reason: unavailable, started: () => {} };

@@ -1,7 +1,8 @@
 // The built app under its Content-Security-Policy (vite.config.ts, docs/security.md): the
 // policy is in the page and in the preview's headers, allows no eval or inline script (an
 // injected one does not run), and the app still trains a tiny run on WASM in its worker with
-// no CSP violation. shell.spec.ts covers WebGPU in the worker under the same policy.
+// no CSP violation, with the threaded WASM build. shell.spec.ts covers WebGPU in the worker under
+// the same policy.
 import { expect, test } from '@playwright/test';
 import { openTiny, runTinyToStop } from './helpers';
 
@@ -37,6 +38,12 @@ test('a tiny WASM run trains under the policy with no violation', async ({ page 
   });
   page.on('pageerror', (e) => problems.push(e.message));
   await openTiny(page);
+  // The page is cross-origin isolated, so the threaded WASM build may start under the policy (its
+  // pthreads import the glue script from 'self', workers/wasmThreads.ts); below 4 cores the
+  // status line says why it does not.
+  await expect(page.getByTestId('backend-status')).toContainText(
+    /threads (on \(\d+\)|off: only \d logical cores)/,
+  );
   expect(await runTinyToStop(page, 2)).toBeGreaterThanOrEqual(2);
   expect(problems).toEqual([]);
 });

@@ -101,7 +101,7 @@ async function stepLosses(vocab: number): Promise<number[]> {
 
 self.onmessage = async (e: MessageEvent<{ threads: boolean }>) => {
   try {
-    const threading = await prepareWasmThreads(e.data.threads ? undefined : false);
+    const threading = await prepareWasmThreads(e.data.threads);
     const report = await chooseBackend('wasm', browserWasmPaths);
     threading.started();
     const tok = untrainedBase(ENV, 'nano', 256, 1);
