@@ -170,7 +170,7 @@ describe('echo-trap study', () => {
     ]);
     expect(studyPreset('bandit/Bandit').name).toBe('bandit-starpo');
     expect(studyPreset('minigrid/DoorKey-5x5').name).toBe('echo-trap');
-    expect(studyPreset('webshop/lite').name).toBe('echo-trap');
+    expect(studyPreset('webshop/lite').name).toBe('webshop'); // its own vanilla preset
   });
 
   it('keeps the envs run before in the report and sets RAGEN envs beside the paper', async () => {
