@@ -13,7 +13,7 @@
 //   measured by `starpo calibrate` (docs/echo-trap.md);
 // - context: in-group reward-std drop, entropy anomaly, gradient-norm spike — the paper's order
 //   of signals (reference/ragen.md §3), shown but not counted as warnings because the prototype
-//   saw them fire in healthy runs too — and the action-MI drop, which fired in 7 of the first 8
+//   saw them fire in healthy runs too — and the action-MI drop, which fired in 11 of 16
 //   frozen-control runs (the plug-in MI of 32 rollouts over 4 start states swings 0.07–1.3 on a
 //   policy that never changes), so its "lead" before a collapse was noise.
 // The warning rules smooth with a debiased EMA (TensorBoard's), so the first points are not
