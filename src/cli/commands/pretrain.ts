@@ -6,6 +6,7 @@
 // at each check, so a long run that stops can go on with --init <out>/<name>.json --steps N.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import * as tf from '@tensorflow/tfjs';
 import { defaultConfig } from '../../core/config.js';
 import { saveCheckpoint } from '../../core/model/checkpoint.js';
 import { MODEL_PRESETS, type ModelSize, modelConfig } from '../../core/model/config.js';
@@ -26,6 +27,24 @@ import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 
 const d = defaultConfig();
 
+/**
+ * [context × D] sinusoidal positions scaled so each row's RMS is `rms`: dimension 2i holds
+ * sin(p / 10000^(2i/D)), 2i+1 the cosine.
+ */
+export function sinusoidPositions(context: number, D: number, rms: number): Float32Array {
+  const out = new Float32Array(context * D);
+  // sin² + cos² = 1 per pair, so a row's mean square is 1/2 before scaling.
+  const scale = rms * Math.SQRT2;
+  for (let p = 0; p < context; p++) {
+    for (let i = 0; i < D / 2; i++) {
+      const angle = p / 10000 ** ((2 * i) / D);
+      out[p * D + 2 * i] = scale * Math.sin(angle);
+      out[p * D + 2 * i + 1] = scale * Math.cos(angle);
+    }
+  }
+  return out;
+}
+
 const FLAGS: readonly FlagSpec[] = [
   { name: 'env', kind: 'string', help: 'environment id (required), e.g. minigrid/DoorKey-5x5' },
   { name: 'size', kind: 'string', help: 'model size: nano, micro, small (default nano)' },
@@ -40,6 +59,11 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'drills',
     kind: 'int',
     help: 'copy drills to make from the demonstrations’ texts (default 0: none; see core/rl/sft.ts copyDrills)',
+  },
+  {
+    name: 'position-init',
+    kind: 'string',
+    help: 'random (normal, std 0.02), or sinusoid: the position table starts as sinusoids (default random)',
   },
   {
     name: 'openings',
@@ -122,6 +146,9 @@ export const pretrainCommand: Command = {
     const envWeight = Number(f['env-weight'] ?? 0);
     const drillCount = Number(f.drills ?? 0);
     const openingCount = Number(f.openings ?? 0);
+    const positionInit = String(f['position-init'] ?? 'random');
+    if (positionInit !== 'random' && positionInit !== 'sinusoid')
+      throw new UsageError(`--position-init must be random or sinusoid, got "${positionInit}"`);
     const drillSteps = Number(f['drill-steps'] ?? 0);
     const drillShare = Number(f['drill-share'] ?? 0);
     if (!(drillShare >= 0 && drillShare <= 1))
@@ -209,6 +236,17 @@ export const pretrainCommand: Command = {
     const policy = init
       ? init.base.policy
       : createPolicy(modelConfig(size, tok.size, settings.contextLength), rng.fork('weights'));
+    if (!init && positionInit === 'sinusoid') {
+      // Sinusoids (Vaswani et al.) at the token embeddings' scale: a fixed offset such as
+      // "the previous token" is then a rotation a query can learn at once, where random
+      // position rows must first be learned apart.
+      const table = tf.tensor2d(sinusoidPositions(settings.contextLength, policy.config.dModel, 0.02), [
+        settings.contextLength,
+        policy.config.dModel,
+      ]);
+      (policy.weights.wpe as tf.Variable).assign(table);
+      table.dispose();
+    }
     if (init && init.base.policy.config.context !== settings.contextLength) {
       throw new UsageError(
         `--init: the checkpoint's context is ${init.base.policy.config.context}, not --context ${settings.contextLength}`,
@@ -334,6 +372,7 @@ export const pretrainCommand: Command = {
         envWeight,
         drills: drillCount,
         openings: openingCount,
+        positionInit,
         drillSteps,
         drillShare,
         schedule,
