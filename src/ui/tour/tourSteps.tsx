@@ -360,7 +360,8 @@ export const TOUR_STEPS: readonly TourStep[] = [
           ) : (
             <p data-testid="tour-collapse">
               This recording did not collapse (peak {pct(s?.peakSuccess)}, final {pct(s?.finalSuccess)}): the
-              detector’s collapse rule needs success to fall to half of a peak of at least 20%.
+              detector’s collapse rule needs success to rise above its start and fall from that peak, each by
+              more than the batch’s sampling noise.
             </p>
           )}
           <p>
