@@ -70,7 +70,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'stable',
     title: 'StarPO-S, steps matched',
     summary:
-      'StarPO-S at the echo-trap setting, steps matched (4 steps on 1 of 4 groups): it did NOT hold in the DoorKey study (2/2 seeds collapsed, measured before the issue-18 fixes); starpo-grpo held (0/2)',
+      'StarPO-S at the echo-trap setting, steps matched (4 steps on 1 of 4 groups): the old DoorKey study’s “2/2 collapsed” does not stand under the calibrated detector (0/2: it never rose; docs/echo-trap.md, frozen control) and the study is to be rerun',
     algorithm: 'starpo-s',
     arm: 'steps-matched',
     overrides: {

@@ -95,7 +95,7 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
     outcome: {
       trap: 'here it rose to ~0.99 and held over 80 iterations in 2/2 seeds (GRPO collapsed at once in 1 of 2)',
       stable:
-        'here it was trapped in 2/2 seeds at matched steps (4 samples per step; 1 recovered) — the study says so',
+        'the old study’s “trapped in 2/2” does not stand under the calibrated detector (0/2; docs/echo-trap.md); to be rerun',
     },
   },
   {
