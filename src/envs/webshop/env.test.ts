@@ -176,10 +176,10 @@ describe('observations', () => {
     );
   });
 
-  it('shows the agent form with available actions and the budget', () => {
+  it('shows the agent form with available actions and no count of its own', () => {
     const env = new WebShopEnv({ split: 'test' });
     const obs = env.reset(3);
-    expect(obs).toBe('WebShop [SEP] Search\navailable actions: search[<content>]\nactions left: 9');
+    expect(obs).toBe('WebShop [SEP] Search\navailable actions: search[<content>]');
     const r = env.step('search[green tea]');
     const lines = r.observation.split('\n');
     expect(lines[0]).toMatch(/^Page 1 \(Total results: \d+\) \[SEP\] B0/);
@@ -188,7 +188,8 @@ describe('observations', () => {
     expect(all.filter((a) => a.startsWith('click[b0'))).toHaveLength(10);
     expect(lines[0]?.split(' [SEP] ')).toHaveLength(4);
     expect(lines[1]).toBe(`available actions: ${all.slice(0, all.length - 7).join(', ')}`);
-    expect(lines[2]).toBe('actions left: 8');
+    expect(lines).toHaveLength(2);
+    expect(r.observation).not.toContain('actions left');
     expect(r.observation).not.toContain(env.instruction());
   });
 

@@ -3,10 +3,10 @@
 //
 // Observation (agent form, the default): the page text without the instruction (the prompt
 // carries it once; results list the first `resultsShown` products as "ASIN title price"), then
-// "available actions: …" and "actions left: k". Example (item page):
+// "available actions: …". No count of actions left: the prompt prints the trajectory's own
+// (core/prompt.ts), and the env's budget only truncates the episode. Example (item page):
 //   Coconut Shampoo by Clairly - Sulfate Free [SEP] Price: $24.5 [SEP] size: [8 fl oz] | 16 fl oz
 //   available actions: click[back to search], click[< prev], click[description], …, click[16 fl oz]
-//   actions left: 6
 // The upstream `text` form (' [SEP] '-joined page texts, instruction included) is
 // `observation: 'sep'`.
 // Actions: search[<query>] on the search page; click[<clickable>] (see pages.ts). Arguments
@@ -215,8 +215,7 @@ export class WebShopEnv implements TextEnv<WebShopView> {
     const actions = this.finished ? [] : (this.validActions() ?? []).filter((a) => !hidden.has(a));
     if (!this.finished && this.session.canSearch()) actions.unshift('search[<content>]');
     const lines = [compactPage(this.session, this.resultsShown)];
-    if (!this.finished)
-      lines.push(`available actions: ${actions.join(', ')}`, `actions left: ${this.actionsLeft}`);
+    if (!this.finished) lines.push(`available actions: ${actions.join(', ')}`);
     return lines.join('\n');
   }
 
