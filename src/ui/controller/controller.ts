@@ -5,11 +5,14 @@
 // object (state.ts). The parts: run lifecycle (runActions.ts), report routing (reports.ts), live
 // changes (liveChanges.ts), the base model (baseFor.ts), test fault hooks (faultHooks.ts); saving
 // is runs/runSaver.ts and the stored runs' actions runs/library.ts. Nothing here renders.
+import type { SweepAxis } from '../../core/files/sweepBundle.js';
 import { parseModelIndex } from '../../core/model/modelIndex.js';
+import type { PlannedRun } from '../../core/sweepPlan.js';
 import { TrainClient } from '../../workers/client.js';
 import { refreshRuns } from '../runs/library.js';
 import * as db from '../runs/runsDb.js';
 import { useApp } from '../store/index.js';
+import { cancelSweep, runSweep } from '../sweeps/sweepRunner.js';
 import { installFaultHooks } from './faultHooks.js';
 import { liveChanges } from './liveChanges.js';
 import { routeReport } from './reports.js';
@@ -26,6 +29,10 @@ export interface Controller extends RunActions {
   trainClient(): TrainClient | null;
   /** Sends a live setting to the running trainer (debounced while typing). */
   applyLive(key: string, value: unknown): void;
+  /** Runs a planned sweep in the train worker, one run after another; resolves to its id. */
+  runSweep(name: string, axes: SweepAxis[], seeds: number[], plan: PlannedRun[]): Promise<string>;
+  /** Stops the running sweep after dropping its run in flight. */
+  cancelSweep(): Promise<void>;
 }
 
 function loadModelsIndex(): void {
@@ -74,5 +81,7 @@ export function createController(): Controller {
     start: () => start(state, live.cancel),
     trainClient: () => state.client,
     applyLive: live.apply,
+    runSweep: (name, axes, seeds, plan) => runSweep(state.sweep, state.client, name, axes, seeds, plan),
+    cancelSweep: () => cancelSweep(state.sweep, state.client),
   };
 }

@@ -12,7 +12,10 @@ import { useApp } from '../store/index.js';
 import type { ControllerState } from './state.js';
 
 /** A worker restart (any run, or none): the recovery banner, and the run rewound to its checkpoint. */
-function routeRecovery(r: Extract<RunReport, { type: 'recovering' | 'recovered' }>): void {
+function routeRecovery(
+  state: ControllerState,
+  r: Extract<RunReport, { type: 'recovering' | 'recovered' }>,
+): void {
   const s = useApp.getState();
   if (r.runId !== null && r.runId !== s.runId) return;
   const hadRun = r.runId !== null;
@@ -38,6 +41,7 @@ function routeRecovery(r: Extract<RunReport, { type: 'recovering' | 'recovered' 
   });
   if (r.runId !== null) {
     s.rewindRun(r.iteration);
+    state.lastStoredSample = Math.min(state.lastStoredSample, r.iteration - 1);
     rewindSaved(r.runId, r.iteration, r.report.backend);
   }
 }
@@ -45,18 +49,21 @@ function routeRecovery(r: Extract<RunReport, { type: 'recovering' | 'recovered' 
 /** Routes one report of the current run; reports of other runs (reset, or a sweep's) are ignored. */
 export function routeReport(state: ControllerState, r: RunReport): void {
   if (r.type === 'recovering' || r.type === 'recovered') {
-    routeRecovery(r);
+    routeRecovery(state, r);
     return;
   }
   const s = useApp.getState();
   if (r.runId !== s.runId) return; // a late report of a run that was reset
   const id = r.runId;
   switch (r.type) {
-    case 'reports':
+    case 'reports': {
       // One batch from the worker: shown, and stored in one transaction.
       s.addReports(r.rows, r.events, r.samples);
-      saveReports(id, { rows: r.rows, events: r.events, samples: samplesToStore(r.samples, s.planned) });
+      const { kept, lastStored } = samplesToStore(r.samples, s.planned, state.lastStoredSample);
+      state.lastStoredSample = lastStored;
+      saveReports(id, { rows: r.rows, events: r.events, samples: kept });
       return;
+    }
     case 'progress': {
       // 'finished' is shown once the run's end is saved (see below).
       if (r.phase === 'finished') return;

@@ -5,7 +5,7 @@
 import type { RunMeta } from '../../core/files/runFile.js';
 import type { TrainClient } from '../../workers/client.js';
 import { refreshRuns } from '../runs/library.js';
-import { resetSampleThinning, write } from '../runs/runSaver.js';
+import { write } from '../runs/runSaver.js';
 import * as db from '../runs/runsDb.js';
 import { useApp } from '../store/index.js';
 import { baseFor } from './baseFor.js';
@@ -35,7 +35,7 @@ async function doStart(state: ControllerState, c: TrainClient, paused: boolean):
   s.setNotice(null);
   const base = await baseFor(config);
   s.beginRun(runId, name, config.iterations, config.env);
-  resetSampleThinning();
+  state.lastStoredSample = Number.NEGATIVE_INFINITY;
   state.savedStatus = paused ? 'paused' : 'running';
   // Stored before the worker starts, so every report it sends finds its record.
   const meta: RunMeta = {

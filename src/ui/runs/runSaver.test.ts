@@ -5,6 +5,7 @@
 // stored rows are exactly 0..n-1 for a record counting n.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MetricRow } from '../../core/metrics/keys.js';
+import type { SampledTrajectory } from '../../core/rl/trainer.js';
 import type { RunBatch } from './runsDb.js';
 
 /** What the fake database holds for the one run of these tests. */
@@ -41,7 +42,7 @@ vi.mock('./runsDb.js', () => {
   };
 });
 
-const { flushWrites, saveReports, rewindSaved } = await import('./runSaver.js');
+const { flushWrites, saveReports, rewindSaved, samplesToStore } = await import('./runSaver.js');
 
 const rows = (from: number, to: number, tag = 'first'): MetricRow[] =>
   Array.from({ length: to - from }, (_, i) => ({ iteration: from + i, tag }) as unknown as MetricRow);
@@ -102,5 +103,20 @@ describe('runSaver across a rewind', () => {
     await saved();
     expect(stored.iteration).toBe(7);
     expect(storedIterations()).toEqual(range(7));
+  });
+});
+
+describe('samplesToStore', () => {
+  const at = (...its: number[]) => its.map((iteration) => ({ iteration }) as unknown as SampledTrajectory);
+  it('keeps one sample per stride of planned/200 iterations, from the last one stored', () => {
+    // 1000 planned iterations: stride 5. From a new run (−∞) 0 is kept, then 5, then 10.
+    const first = samplesToStore(at(0, 1, 4, 5, 9, 10), 1000, Number.NEGATIVE_INFINITY);
+    expect(first.kept.map((s) => s.iteration)).toEqual([0, 5, 10]);
+    expect(first.lastStored).toBe(10);
+    // The next batch goes on from 10: 14 is too close, 15 is kept.
+    const next = samplesToStore(at(14, 15), 1000, first.lastStored);
+    expect(next.kept.map((s) => s.iteration)).toEqual([15]);
+    // Under 200 planned iterations every sample is kept.
+    expect(samplesToStore(at(3, 4), 100, 2).kept).toHaveLength(2);
   });
 });

@@ -3,7 +3,9 @@
 // ONE transaction with the record's iteration count; a batch that
 // fails (a full quota) is reported — with what to delete — and kept, to be saved with the next
 // one, so the stored run never has a gap. After a worker restart the run is rewound to its
-// checkpoint here and in IndexedDB.
+// checkpoint here and in IndexedDB. The write queue is the page's one queue to IndexedDB (as
+// runsDb's connection is the page's one connection); what belongs to a run — which samples were
+// stored — is the controller's (controller/state.ts).
 
 import type { RunMeta } from '../../core/files/runFile.js';
 import type { SampledTrajectory } from '../../core/rl/trainer.js';
@@ -16,7 +18,6 @@ type Batch = db.RunBatch & { runId: string };
 let writes: Promise<unknown> = Promise.resolve();
 // A batch whose save failed, merged into the next attempt.
 let unsaved: Batch | null = null;
-let lastStoredSample = Number.NEGATIVE_INFINITY;
 
 /** Queues an IndexedDB write; resolves when it (and everything queued before it) is done. */
 export function write(fn: () => Promise<unknown>): Promise<unknown> {
@@ -36,19 +37,23 @@ export function flushWrites(): Promise<unknown> {
   return writes;
 }
 
-/** A new run: sample thinning starts over. */
-export function resetSampleThinning(): void {
-  lastStoredSample = Number.NEGATIVE_INFINITY;
-}
-
-/** The samples worth storing: about 200 over the planned run (the viewer keeps more in memory). */
-export function samplesToStore(samples: readonly SampledTrajectory[], planned: number): SampledTrajectory[] {
+/**
+ * The samples worth storing: about 200 over the planned run (the viewer keeps more in memory),
+ * given the iteration of the last one stored (−∞ for a new run); returns them and the new last.
+ */
+export function samplesToStore(
+  samples: readonly SampledTrajectory[],
+  planned: number,
+  lastStored: number,
+): { kept: SampledTrajectory[]; lastStored: number } {
   const stride = Math.max(1, Math.ceil(planned / 200));
-  return samples.filter((sample) => {
-    if (sample.iteration - lastStoredSample < stride) return false;
-    lastStoredSample = sample.iteration;
+  let last = lastStored;
+  const kept = samples.filter((sample) => {
+    if (sample.iteration - last < stride) return false;
+    last = sample.iteration;
     return true;
   });
+  return { kept, lastStored: last };
 }
 
 /** Queues one `reports` batch (rows, events, samples) to be saved in one transaction. */
@@ -106,7 +111,6 @@ export function rewindSaved(id: string, iteration: number, backend: string): voi
     events: b.events.filter((e) => e.iteration < iteration),
     samples: b.samples.filter((x) => x.iteration < iteration),
   });
-  lastStoredSample = Math.min(lastStoredSample, iteration - 1);
   write(() => {
     if (unsaved?.runId === id) unsaved = keep(unsaved);
     // The record counts what is stored: not the kept-back rows before `iteration`, if any.

@@ -13,7 +13,7 @@ import { useApp } from '../store/index.js';
 import { setupLayers } from '../store/setupLayers.js';
 import { importBundle } from './bundleImport.js';
 import { SweepResults } from './SweepResults.js';
-import { cancelSweep, refreshSweeps, runSweep } from './sweepRunner.js';
+import { refreshSweeps } from './sweepRunner.js';
 import { deleteSweep, markSweepsInterrupted } from './sweepsDb.js';
 
 function AxisInput({
@@ -56,7 +56,7 @@ function AxisInput({
 }
 
 function NewSweep() {
-  const { trainClient } = useController();
+  const controller = useController();
   const config = useApp((s) => s.config);
   const progress = useApp((s) => s.sweepProgress);
   const [k1, setK1] = useState('lr');
@@ -85,7 +85,7 @@ function NewSweep() {
   const start = () => {
     setError(null);
     const name = `${axes.map((a) => a.key).join(' × ')} · ${seedList.length} seed(s) · ${config.env}`;
-    runSweep(trainClient(), name, axes, seedList, plan).catch((err: Error) => setError(err.message));
+    controller.runSweep(name, axes, seedList, plan).catch((err: Error) => setError(err.message));
   };
   return (
     <section className="sweep-new" aria-label="New sweep">
@@ -143,7 +143,7 @@ function NewSweep() {
             type="button"
             className="small danger"
             data-testid="sweep-cancel"
-            onClick={() => void cancelSweep(trainClient())}
+            onClick={() => void controller.cancelSweep()}
           >
             Stop sweep
           </button>

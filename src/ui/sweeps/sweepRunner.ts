@@ -17,9 +17,16 @@ import { baseFor } from '../controller/baseFor.js';
 import { useApp } from '../store/index.js';
 import { listSweeps, putSweep, type SweepRecord } from './sweepsDb.js';
 
-let cancelled = false;
-/** Rejects the run in flight (set while one runs). */
-let abortCurrent: ((e: Error) => void) | null = null;
+/** A sweep's cancel state, one per controller (controller/state.ts), never module state. */
+export interface SweepControl {
+  cancelled: boolean;
+  /** Rejects the run in flight (set while one runs). */
+  abortCurrent: ((e: Error) => void) | null;
+}
+
+export function sweepControl(): SweepControl {
+  return { cancelled: false, abortCurrent: null };
+}
 
 /** The CLI summary.json shape of a finished browser run. */
 export function summaryFile(
@@ -38,7 +45,12 @@ export async function refreshSweeps(): Promise<void> {
   useApp.getState().setSweeps({ sweeps: await listSweeps() });
 }
 
-async function runOne(c: TrainClient | null, plan: PlannedRun, runId: string): Promise<SweepRunFiles> {
+async function runOne(
+  control: SweepControl,
+  c: TrainClient | null,
+  plan: PlannedRun,
+  runId: string,
+): Promise<SweepRunFiles> {
   if (!c) throw new Error('the train worker is not ready');
   const rows: MetricRow[] = [];
   const events: TrainerEvent[] = [];
@@ -48,7 +60,7 @@ async function runOne(c: TrainClient | null, plan: PlannedRun, runId: string): P
     resolveDone = res;
     rejectDone = rej;
   });
-  abortCurrent = rejectDone;
+  control.abortCurrent = rejectDone;
   const off = c.onReport((r: RunReport) => {
     if (r.runId !== runId) return;
     if (r.type === 'reports') {
@@ -79,12 +91,13 @@ async function runOne(c: TrainClient | null, plan: PlannedRun, runId: string): P
     };
   } finally {
     off();
-    abortCurrent = null;
+    control.abortCurrent = null;
   }
 }
 
 /** Runs the sweep to the end (or until cancelled), saving after every run; returns its id. */
 export async function runSweep(
+  control: SweepControl,
   client: TrainClient | null,
   name: string,
   axes: SweepAxis[],
@@ -96,7 +109,7 @@ export async function runSweep(
   const st = s.runStatus;
   if (st === 'running' || st === 'paused' || st === 'starting' || st === 'stopping')
     throw new Error('stop the current run first: the train worker runs one thing at a time');
-  cancelled = false;
+  control.cancelled = false;
   const record: SweepRecord = {
     id: `sweep-${crypto.randomUUID()}`,
     name,
@@ -115,18 +128,18 @@ export async function runSweep(
   await refreshSweeps();
   try {
     for (const [i, p] of plan.entries()) {
-      if (cancelled) break;
+      if (control.cancelled) break;
       useApp.getState().setSweeps({
         sweepProgress: { sweepId: record.id, done: i, planned: plan.length, current: p.path, iteration: 0 },
       });
-      record.runs.push(await runOne(client, p, `${record.id}:${i}`));
+      record.runs.push(await runOne(control, client, p, `${record.id}:${i}`));
       await putSweep(record);
       await refreshSweeps();
     }
-    record.status = cancelled ? 'stopped' : 'finished';
+    record.status = control.cancelled ? 'stopped' : 'finished';
   } catch (err) {
     record.status = 'stopped';
-    if (!cancelled) {
+    if (!control.cancelled) {
       record.reason = `stopped at run ${record.runs.length + 1} of ${plan.length}: ${(err as Error).message}`;
       useApp.getState().setNotice({ kind: 'error', text: `The sweep ${record.reason}` });
     }
@@ -139,8 +152,8 @@ export async function runSweep(
 }
 
 /** Stops the sweep after dropping the run in flight. */
-export async function cancelSweep(client: TrainClient | null): Promise<void> {
-  cancelled = true;
+export async function cancelSweep(control: SweepControl, client: TrainClient | null): Promise<void> {
+  control.cancelled = true;
   await client?.reset();
-  abortCurrent?.(new Error('cancelled'));
+  control.abortCurrent?.(new Error('cancelled'));
 }
