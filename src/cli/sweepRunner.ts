@@ -1,12 +1,13 @@
 // Running a list of `train` runs: in this process or `--jobs` child processes, skipping runs
-// that already finished with the same config and refusing a directory that holds a different
-// one; then the per-preset × algorithm table (core/files/sweepBundle.ts sweepTable: runs, echo
-// traps, mean peak and final success).
+// that already finished with the same config (a stored config lacking only fields added since,
+// at their defaults, counts as the same) and refusing a directory that holds a different one;
+// then the per-preset × algorithm table (core/files/sweepBundle.ts sweepTable: runs, echo traps,
+// mean peak and final success).
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../core/config.js';
+import { type Config, defaultConfig } from '../core/config.js';
 import {
   type RunSummaryFile,
   type SweepTableRow,
@@ -37,10 +38,36 @@ async function readJson(path: string): Promise<unknown | undefined> {
   }
 }
 
-/** 'done' (same config, summary present), 'todo', or throws for a changed config. */
+/**
+ * A stored config.json completed with today's defaults for the fields it lacks (fields added
+ * since the run was made); its own values, and keys today's config no longer has, stay as stored.
+ * Unlike core/config.ts completeConfig it does not validate: a run is read back as it ran.
+ */
+export function completeStoredConfig(stored: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return { ...defaultConfig(), ...stored };
+}
+
+/**
+ * Whether a stored config is the planned one: the same keys with the same values once the stored
+ * one is completed with today's defaults (completeStoredConfig), in any key order.
+ */
+export function sameStoredConfig(stored: Readonly<Record<string, unknown>>, planned: Config): boolean {
+  const a = completeStoredConfig(stored);
+  const b = planned as unknown as Record<string, unknown>;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((k) => k in b && JSON.stringify(a[k]) === JSON.stringify(b[k]))
+  );
+}
+
+/**
+ * 'done' (same config, summary present), 'todo', or throws for a changed config. A stored config
+ * that lacks only fields added since, at their defaults, is the same config (sameStoredConfig).
+ */
 export async function runState(run: SweepRun): Promise<'done' | 'todo'> {
-  const existing = await readJson(join(run.dir, 'config.json'));
-  if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(run.config)) {
+  const existing = (await readJson(join(run.dir, 'config.json'))) as Record<string, unknown> | undefined;
+  if (existing !== undefined && !sameStoredConfig(existing, run.config)) {
     throw new Error(`${run.dir} holds a run with a different config: delete it or sweep into a new --out`);
   }
   const summary = (await readJson(join(run.dir, 'summary.json'))) as { completed?: boolean } | undefined;

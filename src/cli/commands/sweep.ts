@@ -1,6 +1,7 @@
 // `npm run starpo -- sweep --algos a,b --seeds 4 --out <dir>`: algorithms × seeds as separate
 // `train` runs (see sweepRunner.ts: resumable, `--jobs` child processes, changed configs
-// refused), with a table per algorithm; `--study echo-trap` runs the echo-trap study instead.
+// refused), with a table per algorithm; `--study echo-trap` runs the echo-trap study instead
+// (`--report-only`: its report from the stored runs, nothing run).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ALGORITHM_NAMES, type Config, FIELDS, parseFieldText } from '../../core/config.js';
@@ -42,6 +43,11 @@ const SWEEP_FLAGS: FlagSpec[] = [
     name: 'unmatched',
     kind: 'bool',
     help: 'study: include the paper-style unmatched comparison (default true)',
+  },
+  {
+    name: 'report-only',
+    kind: 'bool',
+    help: 'study: write the report from the runs stored under --out, judged by today’s detector; run nothing',
   },
 ];
 
@@ -129,6 +135,7 @@ async function studyFromFlags(flags: Record<string, string | number | boolean>, 
       overrides: overrides as Partial<Config>,
       ablations: flags.ablations !== false,
       unmatched: flags.unmatched !== false,
+      reportOnly: flags['report-only'] === true,
       base,
       models,
       baseLayer: (env) => baseLookup(base, models)(env, typeof flags.size === 'string' ? flags.size : 'nano'),

@@ -10,6 +10,7 @@ import type { Config } from '../../core/config.js';
 import { detectRun } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { mean, meanStd } from '../../core/stats.js';
+import { completeStoredConfig } from '../sweepRunner.js';
 
 export interface StudyRun {
   env: string;
@@ -56,7 +57,10 @@ export const WARNING_SIGNALS = [
 export async function loadRun(run: StudyRun): Promise<LoadedRun | null> {
   try {
     const stored = JSON.parse(await readFile(join(run.dir, 'summary.json'), 'utf8'));
-    const config = JSON.parse(await readFile(join(run.dir, 'config.json'), 'utf8')) as Config;
+    // Fields added since the run was made take today's defaults (the detector reads P × N).
+    const config = completeStoredConfig(
+      JSON.parse(await readFile(join(run.dir, 'config.json'), 'utf8')),
+    ) as unknown as Config;
     const text = await readFile(join(run.dir, 'metrics.jsonl'), 'utf8');
     const rows = text
       .split('\n')

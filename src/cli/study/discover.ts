@@ -4,6 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../core/config.js';
+import { completeStoredConfig } from '../sweepRunner.js';
 import type { StudyRun } from './analyze.js';
 
 /** An env id's directory name under the results directory. */
@@ -22,7 +23,7 @@ async function subdirs(dir: string): Promise<string[]> {
   }
 }
 
-/** A found run with the config its directory was started with (config.json), if readable. */
+/** A found run with the config its directory was started with (config.json, completed with today's defaults for fields added since), if readable. */
 export interface FoundRun extends StudyRun {
   config?: Config;
 }
@@ -40,7 +41,10 @@ export async function discoverRuns(out: string, envs: readonly string[]): Promis
           const dir = join(envDir, variant, algo, name);
           let config: Config | undefined;
           try {
-            config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as Config;
+            // Fields added since the run was made: today's defaults (sweepRunner completeStoredConfig).
+            config = completeStoredConfig(
+              JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')),
+            ) as unknown as Config;
           } catch {
             config = undefined; // started but never configured: no bands from it
           }

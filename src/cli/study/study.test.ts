@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -138,6 +138,61 @@ describe('echo-trap study', () => {
     const changed = await runCommand(sweepCommand, [...args, '--lr', '0.002']);
     expect(changed.code).toBe(1);
     expect(changed.stderr).toMatch(/different config/);
+  }, 300_000);
+
+  it('reports a stored run whose config lacks fields added since without rerunning it, and still refuses a changed value', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'starpo-study-'));
+    const out = join(dir, 'results');
+    const docs = join(dir, 'echo-trap.md');
+    const args = [
+      ...['--study', 'echo-trap', '--envs', 'minigrid/Empty-5x5', '--algos', 'starpo-grpo'],
+      ...['--seeds', '1', '--ablations', 'false', '--unmatched', 'false'],
+      ...['--out', out, '--docs', docs, '--bands', join(dir, 'bands.json'), ...TINY],
+    ];
+    const first = await runCommand(sweepCommand, args);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/sweep: 1 runs, 0 already done, 1 to run/);
+    const run = join(out, 'minigrid-empty-5x5', 'matched', 'starpo-grpo', 'seed-1');
+    const stored = JSON.parse(await readFile(join(run, 'config.json'), 'utf8')) as Record<string, unknown>;
+    // A run made before `lossAgg` and `groupStreams` existed: its config.json lacks both, and
+    // today's defaults for them are what it ran with.
+    expect([stored.lossAgg, stored.groupStreams, stored.lr]).toEqual(['token-mean', 'shared', 0.0005]);
+    const { lossAgg: _a, groupStreams: _g, ...old } = stored;
+    await writeFile(join(run, 'config.json'), JSON.stringify(old));
+    const rows = await readFile(join(run, 'metrics.jsonl'), 'utf8');
+
+    const again = await runCommand(sweepCommand, args);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/sweep: 1 runs, 1 already done, 0 to run/);
+    expect(await readFile(join(run, 'metrics.jsonl'), 'utf8')).toBe(rows); // not rerun
+    expect(JSON.parse(await readFile(join(run, 'config.json'), 'utf8'))).toEqual(old); // not rewritten
+    expect(await readFile(docs, 'utf8')).toMatch(/1 of 1 planned runs have finished/);
+
+    // The report alone: nothing planned or trained, the run reported, no config difference named.
+    const report = await runCommand(sweepCommand, [...args, '--report-only']);
+    expect(report.code).toBe(0);
+    expect(report.stderr).toMatch(/report only/);
+    expect(report.stderr).not.toMatch(/to run/);
+    let md = await readFile(docs, 'utf8');
+    expect(md).toMatch(/from the\n1 finished runs stored in/);
+    expect(md).toMatch(/\| starpo-grpo \| 1 \|/);
+    expect(md).toMatch(
+      /\*\*Seeds: 1 per cell\.\*\* The study at power \(≥ 8 seeds per cell\) has not been run/,
+    );
+    expect(md).not.toMatch(/Stored configs beside/);
+    expect(await readFile(join(run, 'metrics.jsonl'), 'utf8')).toBe(rows);
+
+    // A changed value is still a changed config: refused by the run path, named by the report.
+    await writeFile(join(run, 'config.json'), JSON.stringify({ ...old, lr: 0.001 }));
+    const changed = await runCommand(sweepCommand, args);
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toMatch(/different config/);
+    const named = await runCommand(sweepCommand, [...args, '--report-only']);
+    expect(named.code).toBe(0);
+    md = await readFile(docs, 'utf8');
+    expect(md).toContain(
+      "Stored configs beside what today's study would plan for the same cells: `lr` 0.001 where today's is 0.0005 (1 of 1).",
+    );
   }, 300_000);
 
   it('plans RAGEN envs with the episode settings of their shipped base models', async () => {

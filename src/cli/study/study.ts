@@ -2,6 +2,9 @@
 // optimizer steps matched (the main comparison) and unmatched (the paper's setting), plus the
 // paper's ablations as one-switch variants of StarPO-S; every run is a `train` run directory
 // under results/echo-trap/, resumable; then tables and SVG figures in docs/echo-trap.md.
+// `--report-only` writes the report from the stored runs alone: nothing is planned or trained,
+// every run is judged again by today's detector, and where a stored config differs from what the
+// study would plan today the report says so.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { type Config, formatErrors } from '../../core/config.js';
@@ -11,7 +14,7 @@ import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
 import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import { envIds } from '../../envs/registry.js';
 import type { CliIo } from '../command.js';
-import { runSweep, type SweepRun } from '../sweepRunner.js';
+import { completeStoredConfig, runSweep, type SweepRun } from '../sweepRunner.js';
 import {
   ablationTable,
   comparisonTable,
@@ -21,7 +24,7 @@ import {
   wallTable,
 } from './analyze.js';
 import { studyBandsOf, writeStudyBands } from './bands.js';
-import { discoverRuns, envSlug } from './discover.js';
+import { discoverRuns, envSlug, type FoundRun } from './discover.js';
 import { besidePaperSection } from './paper.js';
 import { lineChartSvg } from './svg.js';
 
@@ -46,6 +49,8 @@ export interface StudyOptions {
   baseLayer: (env: string) => Promise<BaseLayer | null>;
   /** The playground's reference-band file (public/study/echo-trap.json); none when absent. */
   bands?: string;
+  /** Report the stored runs only: plan and train nothing (`--report-only`). */
+  reportOnly?: boolean;
 }
 
 /**
@@ -76,15 +81,23 @@ function configFor(
   return r.values;
 }
 
+/** Paper-style: one epoch of minibatches of 32, so a filtered batch makes fewer steps. */
+const UNMATCHED: Partial<Config> = { stepsPerIteration: 0, epochs: 1, minibatch: 32 };
+
+/** A variant's overrides on the env's preset, by its directory name; undefined for an unknown one. */
+export function variantOverrides(variant: string): Partial<Config> | undefined {
+  if (variant === 'matched') return {};
+  if (variant === 'unmatched') return UNMATCHED;
+  return ABLATIONS.find((a) => `ablation-${a.name}` === variant)?.overrides;
+}
+
 /** Every run of the study, in a stable order. */
 export async function planStudy(o: StudyOptions): Promise<(SweepRun & { env: string; variant: string })[]> {
   const runs: (SweepRun & { env: string; variant: string })[] = [];
   for (const [e, env] of o.envs.entries()) {
     const base = await o.baseLayer(env);
     const variants: [string, Config['algorithm'][], Partial<Config>][] = [['matched', [...o.algos], {}]];
-    // Paper-style: one epoch of minibatches of 32, so a filtered batch makes fewer steps.
-    if (o.unmatched)
-      variants.push(['unmatched', [...o.algos], { stepsPerIteration: 0, epochs: 1, minibatch: 32 }]);
+    if (o.unmatched) variants.push(['unmatched', [...o.algos], UNMATCHED]);
     if (o.ablations && e === 0) {
       for (const a of ABLATIONS) variants.push([`ablation-${a.name}`, ['starpo-s'], a.overrides]);
     }
@@ -139,6 +152,65 @@ async function figures(env: string, runs: readonly LoadedRun[], docsDir: string)
   return paths;
 }
 
+const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+
+/**
+ * Where an env's stored runs differ from the configs the study would plan for the same cells
+ * today (this invocation's overrides included): one clause per field, stored and planned value,
+ * with the count of runs; '' when every stored run matches or none can be planned.
+ */
+export async function storedConfigDrift(
+  env: string,
+  runs: readonly FoundRun[],
+  o: StudyOptions,
+): Promise<string> {
+  const mine = runs.filter((r) => r.env === env && r.config !== undefined);
+  if (mine.length === 0) return '';
+  const base = await o.baseLayer(env);
+  const counts = new Map<string, { key: string; stored: string; today: string; n: number }>();
+  let compared = 0;
+  for (const r of mine) {
+    const extra = variantOverrides(r.variant);
+    if (extra === undefined) continue;
+    let today: Config;
+    try {
+      today = configFor(env, r.algo as Config['algorithm'], r.seed, extra, base, o);
+    } catch {
+      continue; // a cell today's study cannot plan: nothing to compare with
+    }
+    compared++;
+    const stored = completeStoredConfig(r.config as unknown as Record<string, unknown>);
+    const now = today as unknown as Record<string, unknown>;
+    for (const key of Object.keys(now)) {
+      if (JSON.stringify(stored[key]) === JSON.stringify(now[key])) continue;
+      const c = { key, stored: shown(stored[key]), today: shown(now[key]), n: 0 };
+      const id = `${c.key}\u0000${c.stored}\u0000${c.today}`;
+      const seen = counts.get(id) ?? c;
+      seen.n++;
+      counts.set(id, seen);
+    }
+  }
+  if (counts.size === 0) return '';
+  const clauses = [...counts.values()].map(
+    (c) => `\`${c.key}\` ${c.stored} where today's is ${c.today} (${c.n} of ${compared})`,
+  );
+  return `Stored configs beside what today's study would plan for the same cells: ${clauses.join('; ')}. These runs are reported as they ran; rerunning a cell would train it afresh under today's config.`;
+}
+
+/** Seeds per cell (env, variant, algorithm) of the finished runs: the fewest and the most. */
+function seedsPerCell(runs: readonly LoadedRun[]): { min: number; max: number } {
+  const cells = new Map<string, number>();
+  for (const r of runs) {
+    const id = `${r.env}\u0000${r.variant}\u0000${r.algo}`;
+    cells.set(id, (cells.get(id) ?? 0) + 1);
+  }
+  const n = [...cells.values()];
+  return n.length === 0 ? { min: 0, max: 0 } : { min: Math.min(...n), max: Math.max(...n) };
+}
+
+/** Seeds per cell the study's verdicts need (issue 20: the study at power). */
+export const POWER_SEEDS = 8;
+
 /**
  * Loads every finished run — this invocation's and any already in the results directory for
  * other envs — and writes docs/echo-trap.md with its tables and figures (and the band file).
@@ -150,7 +222,12 @@ export async function writeStudyReport(
   const planned = new Set(runs.map((r) => r.dir));
   const found = (await discoverRuns(o.out, envIds())).filter((r) => !planned.has(r.dir));
   const all = [...runs, ...found];
-  const envs = [...o.envs, ...envIds().filter((e) => !o.envs.includes(e) && found.some((r) => r.env === e))];
+  // A report of the stored runs alone leaves out the envs that have none (and names them).
+  const envs = [
+    ...o.envs.filter((e) => !o.reportOnly || found.some((r) => r.env === e)),
+    ...envIds().filter((e) => !o.envs.includes(e) && found.some((r) => r.env === e)),
+  ];
+  const missing = o.reportOnly ? o.envs.filter((e) => !envs.includes(e)) : [];
   const loaded = (
     await Promise.all(
       all.map((r) => loadRun({ env: r.env, variant: r.variant, algo: r.algo, seed: r.seed, dir: r.dir })),
@@ -164,11 +241,28 @@ export async function writeStudyReport(
     );
   }
   const docsDir = dirname(o.docs);
+  const where = `\`${relative(docsDir, o.out) || '.'}\``;
+  const seeds = seedsPerCell(loaded);
   const lines: string[] = [
     '# The echo-trap study',
     '',
-    'Generated by `npm run starpo -- sweep --study echo-trap` from the runs in',
-    `\`${relative(docsDir, o.out) || '.'}\`; do not edit by hand. ${loaded.length} of ${all.length} planned runs have finished.`,
+    ...(o.reportOnly
+      ? [
+          'Generated by `npm run starpo -- sweep --study echo-trap --report-only` from the',
+          `${loaded.length} finished runs stored in ${where}, nothing rerun: every verdict below is today's`,
+          'detector run again over each stored run’s metrics.jsonl; do not edit by hand.',
+        ]
+      : [
+          'Generated by `npm run starpo -- sweep --study echo-trap` from the runs in',
+          `${where}; do not edit by hand. ${loaded.length} of ${all.length} planned runs have finished.`,
+        ]),
+    ...(missing.length > 0 ? ['', `No stored runs yet for ${missing.join(', ')}.`] : []),
+    ...(loaded.length > 0 && seeds.max < POWER_SEEDS
+      ? [
+          '',
+          `**Seeds: ${seeds.min === seeds.max ? seeds.min : `${seeds.min}–${seeds.max}`} per cell.** The study at power (≥ ${POWER_SEEDS} seeds per cell) has not been run; a verdict on 1–2 seeds is suggestive, not settled (2/2 against 0/2 is Fisher's exact p ≈ 0.33).`,
+        ]
+      : []),
     '',
     'Question: does StarPO-S prevent the echo trap when compared fairly (optimizer steps matched),',
     'and which part of it does the work? The paper’s own figures are described in',
@@ -178,8 +272,9 @@ export async function writeStudyReport(
     'that peak, each by more than the binomial noise of P × N rollouts over 5-iteration windows, and',
     'gave back at least half the rise, with no verdict in a 5-iteration warm-up (the detector of',
     'DESIGN §6, judged again over the stored rows). "Recovered": success rose again from its low',
-    'beyond the noise, past half-way back to the peak. Its calibration on frozen-control runs is',
-    'the section "Frozen control and detector calibration".',
+    'beyond the noise, past half-way back to the peak. "Train success peak" is the best 5-iteration',
+    'window after the warm-up, "final" the mean of the last 5 iterations. Its calibration on',
+    'frozen-control runs is the section "Frozen control and detector calibration".',
     '',
   ];
   for (const env of envs) {
@@ -191,6 +286,8 @@ export async function writeStudyReport(
         `Settings (steps matched): the \`${studyPreset(env).name}\` preset's budget — ${c.groups} × ${c.groupSize} rollouts, ${c.iterations} iterations, lr ${c.lr}, T = ${c.temperature}, ${c.stepsPerIteration} optimizer steps per iteration — with each algorithm's own switches on top.`,
         '',
       );
+    const drift = await storedConfigDrift(env, found, o);
+    if (drift !== '') lines.push(drift, '');
     const matched = envRuns.filter((r) => r.variant === 'matched');
     const unmatched = envRuns.filter((r) => r.variant === 'unmatched');
     lines.push(
@@ -199,7 +296,8 @@ export async function writeStudyReport(
       matched.length > 0 ? comparisonTable(matched) : '_No finished runs yet._',
       '',
     );
-    if (o.unmatched)
+    // A report of the stored runs shows the paper-style table only where such runs are stored.
+    if (o.unmatched && (!o.reportOnly || unmatched.length > 0))
       lines.push(
         '### Paper-style: steps not matched',
         '',
@@ -244,8 +342,12 @@ export async function writeStudyReport(
   return text;
 }
 
-/** Plans, runs (resumably) and reports the study. */
+/** Plans, runs (resumably) and reports the study; with `reportOnly`, reports the stored runs alone. */
 export async function runStudy(o: StudyOptions, io: CliIo): Promise<string> {
+  if (o.reportOnly) {
+    io.stderr.write(`study: report only, from the runs stored in ${o.out}; nothing is run\n`);
+    return writeStudyReport([], o);
+  }
   const runs = await planStudy(o);
   await mkdir(o.out, { recursive: true });
   await runSweep(runs, { out: o.out, jobs: o.jobs, base: o.base, models: o.models }, io);
