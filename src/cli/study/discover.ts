@@ -26,6 +26,8 @@ async function subdirs(dir: string): Promise<string[]> {
 /** A found run with the config its directory was started with (config.json, completed with today's defaults for fields added since), if readable. */
 export interface FoundRun extends StudyRun {
   config?: Config;
+  /** The fields its config.json lacks (added since the run was made), read at today's defaults. */
+  added?: string[];
 }
 
 /** Every run directory under `out` for the envs in `envs` (in that order). */
@@ -40,15 +42,19 @@ export async function discoverRuns(out: string, envs: readonly string[]): Promis
           if (!m) continue;
           const dir = join(envDir, variant, algo, name);
           let config: Config | undefined;
+          let added: string[] | undefined;
           try {
+            const raw = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as Record<
+              string,
+              unknown
+            >;
             // Fields added since the run was made: today's defaults (sweepRunner completeStoredConfig).
-            config = completeStoredConfig(
-              JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')),
-            ) as unknown as Config;
+            config = completeStoredConfig(raw) as unknown as Config;
+            added = Object.keys(config).filter((k) => !(k in raw));
           } catch {
             config = undefined; // started but never configured: no bands from it
           }
-          found.push({ env, variant, algo, seed: Number(m[1]), dir, config });
+          found.push({ env, variant, algo, seed: Number(m[1]), dir, config, added });
         }
       }
     }

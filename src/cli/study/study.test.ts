@@ -180,6 +180,9 @@ describe('echo-trap study', () => {
       /\*\*Seeds: 1 per cell\.\*\* The study at power \(≥ 8 seeds per cell\) has not been run/,
     );
     expect(md).not.toMatch(/Stored configs beside/);
+    expect(md).toContain(
+      "Fields added after these runs were made, read at today's default: `groupStreams` shared (1 of 1); `lossAgg` token-mean (1 of 1);",
+    );
     expect(await readFile(join(run, 'metrics.jsonl'), 'utf8')).toBe(rows);
 
     // A changed value is still a changed config: refused by the run path, named by the report.

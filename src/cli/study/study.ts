@@ -7,7 +7,7 @@
 // study would plan today the report says so.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { type Config, formatErrors } from '../../core/config.js';
+import { type Config, defaultConfig, formatErrors } from '../../core/config.js';
 import { type MetricKey, metricByKey } from '../../core/metrics/keys.js';
 import { ABLATIONS, PRESETS, type Preset } from '../../core/presets.js';
 import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
@@ -157,7 +157,8 @@ const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 /**
  * Where an env's stored runs differ from the configs the study would plan for the same cells
  * today (this invocation's overrides included): one clause per field, stored and planned value,
- * with the count of runs; '' when every stored run matches or none can be planned.
+ * with the count of runs, then the fields their config.json lacks (read at today's defaults);
+ * '' when every stored run matches and lacks nothing.
  */
 export async function storedConfigDrift(
   env: string,
@@ -190,11 +191,25 @@ export async function storedConfigDrift(
       counts.set(id, seen);
     }
   }
-  if (counts.size === 0) return '';
-  const clauses = [...counts.values()].map(
-    (c) => `\`${c.key}\` ${c.stored} where today's is ${c.today} (${c.n} of ${compared})`,
-  );
-  return `Stored configs beside what today's study would plan for the same cells: ${clauses.join('; ')}. These runs are reported as they ran; rerunning a cell would train it afresh under today's config.`;
+  const defaults = defaultConfig() as unknown as Record<string, unknown>;
+  const added = new Map<string, number>();
+  for (const r of mine) for (const k of r.added ?? []) added.set(k, (added.get(k) ?? 0) + 1);
+  const out: string[] = [];
+  if (counts.size > 0) {
+    const clauses = [...counts.values()].map(
+      (c) => `\`${c.key}\` ${c.stored} where today's is ${c.today} (${c.n} of ${compared})`,
+    );
+    out.push(
+      `Stored configs beside what today's study would plan for the same cells: ${clauses.join('; ')}. These runs are reported as they ran; rerunning a cell would train it afresh under today's config.`,
+    );
+  }
+  if (added.size > 0) {
+    const clauses = [...added].map(([k, n]) => `\`${k}\` ${shown(defaults[k])} (${n} of ${mine.length})`);
+    out.push(
+      `Fields added after these runs were made, read at today's default: ${clauses.join('; ')}; a default is not necessarily what the code of the time did.`,
+    );
+  }
+  return out.join(' ');
 }
 
 /** Seeds per cell (env, variant, algorithm) of the finished runs: the fewest and the most. */
