@@ -12,6 +12,7 @@ import { saveCheckpoint } from '../../core/model/checkpoint.js';
 import { MODEL_PRESETS, type ModelSize, modelConfig } from '../../core/model/config.js';
 import { type BaseModelEntry, parseModelIndex } from '../../core/model/modelIndex.js';
 import { createPolicy, disposeModel, parameterCount } from '../../core/model/params.js';
+import { previousTokenInit } from '../../core/model/positionInit.js';
 import { promptTemplateTexts } from '../../core/prompt.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { evaluatePolicy } from '../../core/rl/evaluate.js';
@@ -63,12 +64,17 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'position-init',
     kind: 'string',
-    help: 'random (normal, std 0.02), or sinusoid: the position table starts as sinusoids (default random)',
+    help: 'random (normal, std 0.02); sinusoid: the position table starts as sinusoids; prevtok: sinusoids and a previous-token head in layer 0 (core/model/positionInit.ts) (default random)',
   },
   {
     name: 'openings',
     kind: 'int',
-    help: 'extra expert episodes cut after 2 turns, trained on with the drills (default 0)',
+    help: 'extra expert episodes cut after --opening-turns turns, trained on with the drills (default 0)',
+  },
+  {
+    name: 'opening-turns',
+    kind: 'int',
+    help: 'turns an opening keeps: 1 the search alone, 2 search and pick (default 2)',
   },
   {
     name: 'drill-steps',
@@ -147,8 +153,9 @@ export const pretrainCommand: Command = {
     const drillCount = Number(f.drills ?? 0);
     const openingCount = Number(f.openings ?? 0);
     const positionInit = String(f['position-init'] ?? 'random');
-    if (positionInit !== 'random' && positionInit !== 'sinusoid')
-      throw new UsageError(`--position-init must be random or sinusoid, got "${positionInit}"`);
+    if (!['random', 'sinusoid', 'prevtok'].includes(positionInit))
+      throw new UsageError(`--position-init must be random, sinusoid or prevtok, got "${positionInit}"`);
+    const openingTurns = positive('opening-turns', Number(f['opening-turns'] ?? 2), 50);
     const drillSteps = Number(f['drill-steps'] ?? 0);
     const drillShare = Number(f['drill-share'] ?? 0);
     if (!(drillShare >= 0 && drillShare <= 1))
@@ -185,11 +192,17 @@ export const pretrainCommand: Command = {
 
     const demos = collectDemos(env, { episodes, seed, noise, ...settings });
     const demoSuccess = demos.filter((x) => x.success).length / demos.length;
-    // Openings: more episodes, cut after their first two turns (search and pick, in WebShop),
+    // Openings: more episodes, cut after their first turns (search, then pick, in WebShop),
     // where the copying the agent must learn sits; drawn from their own seed stream.
     const openings =
       openingCount > 0
-        ? collectDemos(env, { episodes: openingCount, seed: seed + 7919, noise, ...settings, maxTurns: 2 })
+        ? collectDemos(env, {
+            episodes: openingCount,
+            seed: seed + 7919,
+            noise,
+            ...settings,
+            maxTurns: openingTurns,
+          })
         : [];
     const texts = [
       ...promptTemplateTexts(),
@@ -247,6 +260,7 @@ export const pretrainCommand: Command = {
       (policy.weights.wpe as tf.Variable).assign(table);
       table.dispose();
     }
+    if (!init && positionInit === 'prevtok') await previousTokenInit(policy);
     if (init && init.base.policy.config.context !== settings.contextLength) {
       throw new UsageError(
         `--init: the checkpoint's context is ${init.base.policy.config.context}, not --context ${settings.contextLength}`,
@@ -372,6 +386,7 @@ export const pretrainCommand: Command = {
         envWeight,
         drills: drillCount,
         openings: openingCount,
+        openingTurns,
         positionInit,
         drillSteps,
         drillShare,

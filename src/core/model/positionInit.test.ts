@@ -1,0 +1,74 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../rng.js';
+import type { ModelConfig } from './config.js';
+import { createPolicy, disposeModel } from './params.js';
+import { previousTokenInit } from './positionInit.js';
+
+const config: ModelConfig = { vocabSize: 50, dModel: 64, nLayers: 2, nHeads: 4, context: 48, mlpRatio: 4 };
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+/** Layer 0 head 0's attention [T, T] over `ids`, as forward computes it (pre-LayerNorm, causal). */
+async function head0Attention(policy: ReturnType<typeof createPolicy>, ids: number[]): Promise<number[][]> {
+  const T = ids.length;
+  const att = tf.tidy(() => {
+    const x = tf
+      .gather(policy.weights.wte as tf.Tensor2D, tf.tensor1d(ids, 'int32'))
+      .add((policy.weights.wpe as tf.Tensor2D).slice([0, 0], [T, 64]));
+    const mean = x.mean(1, true);
+    const a = x.sub(mean).div(x.sub(mean).square().mean(1, true).add(1e-5).sqrt()); // ln1 is 1, 0 at init
+    const qkv = tf.matMul(a, policy.weights['h0.attn.wqkv'] as tf.Tensor2D); // [T, 3D]
+    const q = qkv.slice([0, 0], [T, 16]);
+    const k = qkv.slice([0, 64], [T, 16]);
+    const causal = tf.linalg
+      .bandPart(tf.ones([T, T]), -1, 0)
+      .sub(1)
+      .mul(1e9);
+    return tf.softmax(tf.matMul(q, k, false, true).div(4).add(causal));
+  });
+  const rows = (await att.array()) as number[][];
+  att.dispose();
+  return rows;
+}
+
+describe('previousTokenInit', () => {
+  it('writes the sinusoid pairs and clears the token embeddings there', async () => {
+    const policy = createPolicy(config, new Rng(1));
+    await previousTokenInit(policy);
+    const wpe = await policy.weights.wpe?.data();
+    const wte = await policy.weights.wte?.data();
+    // p = 0: cos 0 = 1, sin 0 = 0 at amplitude 0.05; p = 1, period 3: 0.05·cos(2π/3) = −0.025.
+    expect(wpe?.[0]).toBeCloseTo(0.05, 6);
+    expect(wpe?.[1]).toBeCloseTo(0, 6);
+    expect(wpe?.[64]).toBeCloseTo(-0.025, 6);
+    expect(wpe?.[65]).toBeCloseTo(0.05 * Math.sin((2 * Math.PI) / 3), 6);
+    // Beyond the 16 position dims the table is zero; token rows are zero inside them.
+    expect(wpe?.[16]).toBe(0);
+    expect(Array.from(wte?.slice(64 * 7, 64 * 7 + 16) ?? [])).toEqual(new Array(16).fill(0));
+    expect(wte?.[64 * 7 + 16]).not.toBe(0);
+    disposeModel(policy);
+  });
+
+  it('makes layer 0 head 0 attend to the previous token, whatever the tokens', async () => {
+    const policy = createPolicy(config, new Rng(2));
+    await previousTokenInit(policy);
+    const rng = new Rng(3);
+    const ids = Array.from({ length: 40 }, () => rng.int(0, 50));
+    const att = await head0Attention(policy, ids);
+    for (let p = 1; p < 40; p++) {
+      const row = att[p] as number[];
+      expect(row.indexOf(Math.max(...row))).toBe(p - 1);
+      expect(row[p - 1]).toBeGreaterThan(0.95);
+    }
+    disposeModel(policy);
+  });
+
+  it('refuses heads narrower than the sinusoid pairs', async () => {
+    const policy = createPolicy({ ...config, dModel: 32, nHeads: 4 }, new Rng(1));
+    await expect(previousTokenInit(policy)).rejects.toThrow(/head width 8/);
+    disposeModel(policy);
+  });
+});
