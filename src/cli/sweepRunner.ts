@@ -147,8 +147,13 @@ export async function runSweep(
     const s = (await readJson(join(run.dir, 'summary.json'))) as RunResult;
     results.push({ ...s, preset: run.preset, algo: run.algo, seed: run.seed });
   }
+  return writeSweepTable(opts.out, results);
+}
+
+/** Writes `out`/table.json (every run's summary with its cell, and the table) and table.md. */
+export async function writeSweepTable(out: string, results: readonly RunResult[]): Promise<SweepTableRow[]> {
   const table = sweepTable(results);
-  await writeFile(join(opts.out, 'table.json'), `${JSON.stringify({ runs: results, table }, null, 2)}\n`);
-  await writeFile(join(opts.out, 'table.md'), tableMarkdown(table));
+  await writeFile(join(out, 'table.json'), `${JSON.stringify({ runs: results, table }, null, 2)}\n`);
+  await writeFile(join(out, 'table.md'), tableMarkdown(table));
   return table;
 }

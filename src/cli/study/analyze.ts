@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../core/config.js';
-import { detectRun } from '../../core/metrics/detector.js';
+import { detectRun, type RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { mean, meanStd } from '../../core/stats.js';
 import { completeStoredConfig } from '../sweepRunner.js';
@@ -22,6 +22,10 @@ export interface StudyRun {
 
 export interface LoadedRun extends StudyRun {
   rows: MetricRow[];
+  /** The run's summary.json as stored (its verdict is the detector's at run time). */
+  stored: Record<string, unknown>;
+  /** Today's detector's whole summary over the stored rows. */
+  judged: RunSummary;
   summary: {
     echoTrap: boolean;
     recovered: boolean;
@@ -79,7 +83,7 @@ export async function loadRun(run: StudyRun): Promise<LoadedRun | null> {
       secondsPerIteration: stored.secondsPerIteration,
       iterations: stored.iterations,
     };
-    return { ...run, rows, summary };
+    return { ...run, rows, summary, stored, judged: s };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;

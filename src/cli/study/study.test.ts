@@ -184,6 +184,17 @@ describe('echo-trap study', () => {
       "Fields added after these runs were made, read at today's default: `groupStreams` shared (1 of 1); `lossAgg` token-mean (1 of 1);",
     );
     expect(await readFile(join(run, 'metrics.jsonl'), 'utf8')).toBe(rows);
+    // The results directory's table: the stored run with today's verdict, in the sweep layout.
+    const table = JSON.parse(await readFile(join(out, 'table.json'), 'utf8'));
+    expect(table.runs).toHaveLength(1);
+    expect(table.runs[0]).toMatchObject({
+      preset: 'minigrid-empty-5x5/matched',
+      algo: 'starpo-grpo',
+      seed: 1,
+    });
+    expect(table.table).toMatchObject([
+      { preset: 'minigrid-empty-5x5/matched', algo: 'starpo-grpo', runs: 1 },
+    ]);
 
     // A changed value is still a changed config: refused by the run path, named by the report.
     await writeFile(join(run, 'config.json'), JSON.stringify({ ...old, lr: 0.001 }));

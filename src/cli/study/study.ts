@@ -3,8 +3,9 @@
 // paper's ablations as one-switch variants of StarPO-S; every run is a `train` run directory
 // under results/echo-trap/, resumable; then tables and SVG figures in docs/echo-trap.md.
 // `--report-only` writes the report from the stored runs alone: nothing is planned or trained,
-// every run is judged again by today's detector, and where a stored config differs from what the
-// study would plan today the report says so.
+// every run is judged again by today's detector (the report's tables and the results directory's
+// table.json), and where a stored config differs from what the study would plan today the report
+// says so.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { type Config, defaultConfig, formatErrors } from '../../core/config.js';
@@ -14,7 +15,13 @@ import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
 import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import { envIds } from '../../envs/registry.js';
 import type { CliIo } from '../command.js';
-import { completeStoredConfig, runSweep, type SweepRun } from '../sweepRunner.js';
+import {
+  completeStoredConfig,
+  type RunResult,
+  runSweep,
+  type SweepRun,
+  writeSweepTable,
+} from '../sweepRunner.js';
 import {
   ablationTable,
   comparisonTable,
@@ -248,6 +255,22 @@ export async function writeStudyReport(
       all.map((r) => loadRun({ env: r.env, variant: r.variant, algo: r.algo, seed: r.seed, dir: r.dir })),
     )
   ).filter((r): r is LoadedRun => r !== null);
+  // With nothing run, the results directory's table.json and table.md list every stored run with
+  // today's verdict (its summary.json's fields, the detector's over them), `<env>/<variant>` as
+  // its preset, so each run's path is the sweep layout's `<preset>/<algo>/seed-<n>`.
+  if (o.reportOnly && loaded.length > 0)
+    await writeSweepTable(
+      o.out,
+      loaded.map(
+        (r): RunResult => ({
+          ...r.stored,
+          ...r.judged,
+          preset: `${envSlug(r.env)}/${r.variant}`,
+          algo: r.algo,
+          seed: r.seed,
+        }),
+      ),
+    );
   if (o.bands !== undefined) {
     const configs = new Map(all.map((r) => [r.dir, r.config]));
     await writeStudyBands(
