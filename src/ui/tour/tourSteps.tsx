@@ -22,6 +22,7 @@ import {
   lateFailure,
   latestBefore,
   meanOver,
+  noTrapWords,
   successStretch,
   trend,
   watchWords,
@@ -413,6 +414,9 @@ export const TOUR_STEPS: readonly TourStep[] = [
             StarPO: {trap(a)}, peak {pct(a?.peakSuccess)}, final {pct(a?.finalSuccess)}. StarPO-S: {trap(b)},
             peak {pct(b?.peakSuccess)}, final {pct(b?.finalSuccess)}.
           </p>
+          {b && !b.echoTrap ? (
+            <p data-testid="tour-compare-no-trap">StarPO-S: {noTrapWords(rec.starpoS.rows, b)}</p>
+          ) : null}
           <p>
             StarPO-S keeps only high-variance groups (here: {filterWords(rec.starpoS.meta.config.filterMode)}
             ), uses clip-higher and no KL. The table lists only what differs between the two configs. One pair

@@ -16,6 +16,7 @@ import {
   lateFailure,
   latestBefore,
   meanOver,
+  noTrapWords,
   successStretch,
   trend,
   watchWords,
@@ -98,6 +99,29 @@ describe('late thinking', () => {
         (x) => !x.success && x.iteration > (s?.iteration ?? 0) && x.iteration < p.collapseAt,
       ),
     ).toBe(false);
+  });
+});
+
+describe('a run the detector did not flag', () => {
+  it('says what its success did, from the warm-up mean to the best window and the end', () => {
+    const rows = [0.1, 0.2, 0.3, 0.2, 0.2, 0.25].map((s, iteration) => ({
+      iteration,
+      'rollout/successRate': s,
+    })) as MetricRow[];
+    // Warm-up mean (0.1 + 0.2 + 0.3 + 0.2 + 0.2) / 5 = 0.2.
+    expect(noTrapWords(rows, { echoTrap: false, peakSuccess: 0.244, finalSuccess: 0.106 })).toBe(
+      'No echo trap is not the same as holding: the rule needs a rise before a fall. Its success went from 20% over the first 5 iterations to a best 5-iteration window of 24%, and ended at 11%.',
+    );
+    expect(noTrapWords(rows, { echoTrap: true, peakSuccess: 0.5, finalSuccess: 0.1 })).toBe('');
+    expect(noTrapWords(rows, null)).toBe('');
+  });
+
+  it('is said of the StarPO-S recording, which the calibrated detector does not flag', () => {
+    expect(starpoS.meta.summary?.echoTrap).toBe(false);
+    expect(noTrapWords(starpoS.rows, starpoS.meta.summary)).toMatch(
+      /^No echo trap is not the same as holding/,
+    );
+    expect(starpo.meta.summary).toMatchObject({ echoTrap: true, collapseIteration: 23 });
   });
 });
 

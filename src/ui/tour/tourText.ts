@@ -3,9 +3,11 @@
 // whether success rose, fell or wandered over the replayed stretch, how a metric moved (with
 // "hardly changed" where it did — never offered as evidence), the latest measured value of a
 // sparse metric (MI is measured every few iterations) and a late sample that failed, to read the
-// templated thinking of a collapsing run. Pure functions over RunData, tested on the shipped
-// recordings (tourText.test.ts).
+// templated thinking of a collapsing run, and for a run not flagged, what its success did ("no
+// echo trap" also describes a run that never rose). Pure functions over RunData, tested on the
+// shipped recordings (tourText.test.ts).
 import type { Config } from '../../core/config.js';
+import { DEFAULT_DETECTOR, type RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { SampledTrajectory } from '../../core/rl/trainer.js';
 import { mean } from '../../core/stats.js';
@@ -81,6 +83,22 @@ export function watchWords(s: ReturnType<typeof successStretch>): string {
   if (s.trend === 'fell') return `Watch success: it falls in this stretch (${range}).`;
   if (s.trend === 'flat') return `Watch success wander without a clear rise yet (${range}).`;
   return 'Watch the success chart.';
+}
+
+/**
+ * For a run the detector did not flag, what its training success did: the mean over the warm-up
+ * (the detector's start), the best window after it and the final mean. "No echo trap" needs a
+ * rise first, so a run that never rose is not flagged either; '' for a flagged run or no summary.
+ */
+export function noTrapWords(
+  rows: readonly MetricRow[],
+  summary: Pick<RunSummary, 'echoTrap' | 'peakSuccess' | 'finalSuccess'> | null,
+): string {
+  if (!summary || summary.echoTrap) return '';
+  const pct = (v: number | undefined) => (finite(v) ? `${Math.round(v * 100)}%` : '–');
+  const { warmup, window } = DEFAULT_DETECTOR;
+  const start = meanOver(rows, 'rollout/successRate', 0, warmup);
+  return `No echo trap is not the same as holding: the rule needs a rise before a fall. Its success went from ${pct(start)} over the first ${warmup} iterations to a best ${window}-iteration window of ${pct(summary.peakSuccess)}, and ended at ${pct(summary.finalSuccess)}.`;
 }
 
 /** The last measured value of a sparse metric before `upTo`, with its iteration. */
