@@ -61,7 +61,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'echo-trap',
     title: 'Watch the echo trap',
     summary:
-      'Watch the echo trap: vanilla StarPO at lr 5e-4 rose to ~0.5 and fell to ~0.2 in both study seeds (docs/echo-trap.md)',
+      'Watch the echo trap: vanilla StarPO at lr 5e-4 rose to ~0.5 and fell to ~0.2 in both study seeds, flagged in 2/2 by the calibrated detector (2 seeds: suggestive, not settled; docs/echo-trap.md)',
     algorithm: 'starpo-ppo',
     overrides: { env: 'minigrid/DoorKey-5x5', ...STUDY_COMMON },
     reasons: { ...COMMON_REASONS },
@@ -70,7 +70,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'stable',
     title: 'StarPO-S, steps matched',
     summary:
-      'StarPO-S at the echo-trap setting, steps matched (4 steps on 1 of 4 groups): the old DoorKey study’s “2/2 collapsed” does not stand under the calibrated detector (0/2: it never rose; docs/echo-trap.md, frozen control) and the study is to be rerun',
+      'StarPO-S at the echo-trap setting, steps matched (4 steps on 1 of 4 groups): the old DoorKey study’s “2/2 collapsed” does not stand under the calibrated detector (0/2), but it never rose either, so its 2 seeds show no trap to prevent rather than protection (docs/echo-trap.md); the study at power is not yet run',
     algorithm: 'starpo-s',
     arm: 'steps-matched',
     overrides: {

@@ -93,9 +93,9 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
         'measured: 80 iterations, the study’s length here; vanilla StarPO had not collapsed by then in 2/2 seeds (the paper’s PPO falls after step ~100 of 200)',
     },
     outcome: {
-      trap: 'here it rose to ~0.99 and held over 80 iterations in 2/2 seeds (GRPO collapsed at once in 1 of 2)',
+      trap: 'here it rose to ~0.99 and held over 80 iterations in 2/2 seeds (GRPO fell to the safe arm at its first update in 1 of 2: a crash without a rise, not an echo trap by the calibrated detector)',
       stable:
-        'the old study’s “trapped in 2/2” does not stand under the calibrated detector (0/2; docs/echo-trap.md); to be rerun',
+        'here the old study’s “trapped in 2/2” does not stand under the calibrated detector (0/2), but seed 2 crashed to the safe arm at iteration 8 without a rise and seed 1 dipped before learning to ~0.9: not the paper’s stable curve (2 seeds; docs/echo-trap.md)',
     },
   },
   {
@@ -118,7 +118,7 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
       lr: 'measured on FrozenLake at 1e-3: vanilla StarPO’s train success wandered between 0.0 and 0.47 around its ~0.2 start; in the study (1 seed, 40 iterations, 4 × 8 rollouts) its greedy held-out success fell from 0.25 to 0 while StarPO-S’s ended at 0.25 (docs/echo-trap.md; one seed: suggestive only)',
     },
     outcome: {
-      trap: 'here (1 seed, 40 iterations) held-out success fell from 0.25 to 0',
+      trap: 'here (1 seed, 40 iterations) held-out success fell from 0.25 to 0, but training success never rose beyond its start’s noise: no echo trap by the calibrated detector (the run-time one said trapped)',
       stable: 'here (1 seed, 40 iterations) held-out success ended where it began, 0.25',
     },
   },
@@ -140,9 +140,9 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
       lr: 'measured on Sokoban: at 1e-3 every turn was malformed from iteration 2 on (return at the −0.5 floor, 5 turns × −0.1 format penalty), a break, not a rise and fall; at 3e-4 the study (1 seed, 30 iterations, 4 × 8 rollouts) saw vanilla StarPO rise from ~0.09 to 0.28 and fall to 0 as malformed turns climbed to ~0.7 (docs/echo-trap.md)',
     },
     outcome: {
-      trap: 'here (1 seed, 30 iterations) it rose to 0.28 and fell to 0, malformed turns climbing to ~0.7',
+      trap: 'here (1 seed, 30 iterations) it rose to 0.28 and fell to 0, malformed turns climbing to ~0.7: a rise and fall by hand, too brief for the calibrated detector, which does not flag it',
       stable:
-        'here (1 seed, 30 iterations, steps matched) it broke faster: every turn malformed from iteration 14 — the study says so',
+        'here (1 seed, 30 iterations, steps matched) it rose and fell too (by hand; not flagged) and broke faster, every turn malformed from iteration 14: StarPO-S did not prevent it here',
     },
   },
 ];
