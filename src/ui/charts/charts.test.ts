@@ -6,6 +6,7 @@ import { buildChartData, paddedDomain } from './chartData.js';
 import { CHARTS, type ChartSpec } from './chartSpecs.js';
 import { csvCell, seriesToCsv } from './csv.js';
 import { lttbIndices } from './downsample.js';
+import { Pacer } from './pacing.js';
 import { debiasedEma } from './smoothing.js';
 
 describe('debiasedEma', () => {
@@ -113,5 +114,25 @@ describe('chart specs', () => {
     };
     expect(metricByKey.has(spec.keys[0] as string)).toBe(false);
     for (const c of CHARTS) for (const k of c.keys) expect(metricByKey.has(k), k).toBe(true);
+  });
+});
+
+describe('Pacer', () => {
+  it('shows the first value at once, then waits out the gap while live', () => {
+    const p = new Pacer(1000);
+    expect(p.wait(0, true)).toBe(0);
+    p.shown(0);
+    expect(p.wait(300, true)).toBe(700);
+    expect(p.wait(1200, true)).toBe(0);
+  });
+  it('widens the gap to 4× the last redraw, and never waits when the run is not live', () => {
+    const p = new Pacer(1000);
+    p.shown(0);
+    p.drawn(600);
+    expect(p.gap).toBe(2400);
+    expect(p.wait(1000, true)).toBe(1400);
+    expect(p.wait(1000, false)).toBe(0);
+    p.drawn(50);
+    expect(p.gap).toBe(1000);
   });
 });

@@ -1,10 +1,12 @@
 // The centre region: the fault and echo-trap banners, then one fixed-height chart per entry of CHARTS,
 // each drawing the current run and any overlaid stored runs (and, faintly, the echo-trap study's
-// bands for the run's env, with their switch in the head).
+// bands for the run's env, with their switch in the head). While a run trains the charts take
+// its rows at a pace the machine can draw (charts/pacing.ts), so the page keeps answering.
 import { useMemo } from 'react';
 import type { ChartRun } from '../charts/chartData.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { MetricChart } from '../charts/MetricChart.js';
+import { usePaced } from '../charts/pacing.js';
 import { StudyBandsToggle, useChartBands } from '../charts/StudyBands.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
@@ -12,12 +14,14 @@ import { EchoBanner } from './EchoBanner.js';
 import { FaultBanner } from './FaultBanner.js';
 
 export function ChartsArea() {
-  const rows = useApp((s) => s.rows);
-  const events = useApp((s) => s.events);
+  const liveRows = useApp((s) => s.rows);
+  const liveEvents = useApp((s) => s.events);
+  const status = useApp((s) => s.runStatus);
+  const live = useMemo(() => ({ rows: liveRows, events: liveEvents }), [liveRows, liveEvents]);
+  const { rows, events } = usePaced(live, status === 'running');
   const runName = useApp((s) => s.runName);
   const overlays = useApp((s) => s.overlays);
   const focus = useApp((s) => s.focusIteration);
-  const status = useApp((s) => s.runStatus);
   const bands = useChartBands();
   const runs = useMemo<ChartRun[]>(
     () => [
