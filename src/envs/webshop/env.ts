@@ -13,7 +13,8 @@
 // are lowercased. Anything else is an invalid no-op that still costs one action.
 // Reward: get_reward on buy (reward.ts), 0 otherwise. Success: reward = 1.
 // Termination: buy now, or the budget spent (truncation, reward 0).
-import { MAX_ACTION_CHARS, type StepResult, type TextEnv } from '../types.js';
+import { actionText, endedStep } from '../common.js';
+import type { StepResult, TextEnv } from '../types.js';
 import { type GoalMode, goalIndexForSeed, type Split } from './goals.js';
 import { type PageType, PRODUCT_WINDOW, ShopSession } from './pages.js';
 import { getShop, type Shop } from './shop.js';
@@ -159,11 +160,12 @@ export class WebShopEnv implements TextEnv<WebShopView> {
   }
 
   step(action: string): StepResult {
-    if (this.finished) {
-      return { observation: this.observation(), reward: 0, done: true, info: this.info(false, false) };
-    }
+    // The shared ended reply (envs/common.ts), but its success stays the bought item's, as
+    // WebShop's own reward after the end does.
+    if (this.finished) return { ...endedStep(this.observation()), info: this.info(false, false) };
     const before = this.session.stateKey();
-    const valid = action.length <= MAX_ACTION_CHARS && this.session.step(action.trim());
+    const text = actionText(action);
+    const valid = text !== '' && this.session.step(text.trim());
     const effective = valid && this.session.stateKey() !== before;
     this.actionsLeft--;
     const bought = this.session.page === 'done';
