@@ -1,10 +1,12 @@
 // Scripted WebShop-lite shoppers. They read only what an agent sees — the instruction and the
 // current page (env.view()) — never the hidden goal.
 // - ruleBaseline: WebShop's rule baseline: search the instruction, click the first result, buy.
-// - webshopExpert: a stronger shopper: searches the instruction's product words, picks the result
-//   whose title best matches them within the price bound, opens it, goes back for another if
-//   its price or options do not fit (while the budget allows), selects the options the
-//   instruction names, and buys before the budget runs out.
+// - webshopExpert: a stronger shopper: searches the instruction's product words, opens the top
+//   listed result it has not opened yet, goes back for the next one if its price, options or
+//   title do not fit (while the budget allows), selects the options the instruction names, and
+//   buys before the budget runs out. Opening the top fresh result rather than the best title
+//   match among those listed succeeds as often (0.773 vs 0.767 on 300 eval goals; BM25 has
+//   already ranked them) and is a choice by position, which a small model can imitate.
 // Reasons are a few words each, so that a demonstrated turn (thinking, then the action with a
 // 10-character id spelled in pieces) fits a 32-token turn.
 import type { WebShopView } from './env.js';
@@ -144,20 +146,9 @@ export function webshopExpert(env: ShopReader): ExpertStep {
           reason: 'few actions left: open the top result',
         };
       }
-      const scored = products
-        .map((p, rank) => ({
-          p,
-          rank,
-          score: titleMatch(p.title, terms) - (lowPrice(p.priceTag) > bound ? 1 : 0),
-        }))
-        .sort((a, b) => b.score - a.score || a.rank - b.rank);
-      const fresh = scored.find((x) => !v.visited.includes(x.p.asin));
-      const best = fresh ?? scored[0];
-      if (!best) return { action: 'click[back to search]', reason: 'no results: search again' };
-      return {
-        action: `click[${best.p.asin.toLowerCase()}]`,
-        reason: 'open the best matching result',
-      };
+      const next = products.find((p) => !v.visited.includes(p.asin)) ?? products[0];
+      if (!next) return { action: 'click[back to search]', reason: 'no results: search again' };
+      return { action: `click[${next.asin.toLowerCase()}]`, reason: 'open the top new result' };
     }
     case 'item': {
       const item = v.item;
