@@ -9,8 +9,11 @@ export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 120_000,
   expect: { timeout: 30_000 },
+  // Two workers on two cores: a spec's training runs in one single-threaded WASM worker, so two
+  // specs side by side use the machine; tests inside a file keep their order (one file, one
+  // worker) except where a file opts in (presets.spec.ts's shards).
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.STARPO_E2E_WORKERS ?? 2),
   retries: 0,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   outputDir: 'test-results',
