@@ -1,4 +1,4 @@
-// Shared by the run controller tests (Node, CPU backend): the backend report they start with, the
+// Shared by the run controller tests (Node, CPU or WASM backend): the backend reports they start with, the
 // tiny run they drive, and env shard links over MessageChannels, as the train worker has them
 // with its env workers.
 import { type Config, defaultConfig } from '../core/config.js';
@@ -15,6 +15,8 @@ export const CPU_REPORT: BackendReport = {
   wasm: null,
   fallbacks: [],
 };
+
+export const WASM_REPORT: BackendReport = { ...CPU_REPORT, backend: 'wasm', requested: 'wasm' };
 
 /** GRPO on Empty-5x5 with 2 × 2 one-turn rollouts of 4 tokens: an iteration in well under a second. */
 export function tinyRunConfig(overrides: Partial<Config>): Config {

@@ -10,7 +10,7 @@ import { sweepCommand } from './sweep.js';
 import { sweepBundleCommand } from './sweep-bundle.js';
 
 // biome-ignore format: flag pairs
-const TINY = ['--env', 'minigrid/Empty-5x5', '--base', 'random', '--backend', 'cpu', '--iters', '2', '--groups', '2',
+const TINY = ['--env', 'minigrid/Empty-5x5', '--base', 'random', '--backend', 'wasm', '--iters', '2', '--groups', '2',
   '--group-size', '2', '--max-turns', '1', '--max-tokens', '6', '--context', '128', '--eval-every', '0', '--mi-every', '0'];
 
 describe('sweep-bundle', () => {

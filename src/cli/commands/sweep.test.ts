@@ -12,7 +12,7 @@ const TINY = [
   '--base',
   'random',
   '--backend',
-  'cpu',
+  'wasm',
   '--iters',
   '2',
   '--groups',

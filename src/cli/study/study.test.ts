@@ -13,7 +13,7 @@ const TINY = [
   '--base',
   'random',
   '--backend',
-  'cpu',
+  'wasm',
   '--iters',
   '2',
   '--groups',

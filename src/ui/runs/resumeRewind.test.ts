@@ -1,24 +1,18 @@
-// A train worker killed right after any message of a real run (Node, CPU backend, a checkpoint
-// after every iteration): the recovery continues from the last checkpoint the UI received, and
-// the run slice, rewound to it, must hold exactly the rows 0..k-1 of the iterations before it —
-// so every checkpoint has to reach the UI after the rows of the iterations it includes. The run
-// resumed from such a cut then goes on with row k, with no gap in the chart's rows; the
-// iteration counter the worker reports agrees with the rows sent before it.
-import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../core/config.js';
+import { setupNodeBackend } from '../../workers/node/backend.js';
 import type { FromTrainWorker, ResumePoint, RunReport } from '../../workers/protocol.js';
 import { RunRecovery } from '../../workers/recovery.js';
 import {
   closeShardLinks,
-  CPU_REPORT as cpu,
   shardLink,
   tinyRunConfig,
+  WASM_REPORT as wasm,
 } from '../../workers/runController.fixture.js';
 import { RunController } from '../../workers/runController.js';
 import { useApp } from '../store/index.js';
 
-const config: Config = tinyRunConfig({ iterations: 6, checkpointEvery: 1, backend: 'cpu' });
+const config: Config = tinyRunConfig({ iterations: 6, checkpointEvery: 1, backend: 'wasm' });
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
@@ -41,10 +35,10 @@ async function killAfter(messages: readonly FromTrainWorker[]) {
   let resume: ResumePoint | undefined;
   let recovered: number | null = null;
   const rec = new RunRecovery({
-    restart: async () => cpu,
+    restart: async () => wasm,
     start: async (_id, _config, _base, _paused, point) => {
       resume = point;
-      return { info: {} as never, report: cpu };
+      return { info: {} as never, report: wasm };
     },
     emit: (r) => {
       if (r.type === 'recovered' && r.runId !== null) recovered = r.iteration;
@@ -63,7 +57,7 @@ async function killAfter(messages: readonly FromTrainWorker[]) {
 }
 
 beforeAll(async () => {
-  await tf.setBackend('cpu');
+  await setupNodeBackend('wasm');
 });
 afterAll(closeShardLinks);
 
@@ -74,7 +68,7 @@ describe('a worker killed mid-run resumes with the rows before its checkpoint', 
     const rc = new RunController(
       (m) => got.push(m),
       () => links,
-      async () => cpu,
+      async () => wasm,
     );
     // Two single steps, then the background loop (whose reports are throttled) to the end.
     await rc.start(1, 'k', config, { kind: 'fresh' }, true);
@@ -118,7 +112,7 @@ describe('a worker killed mid-run resumes with the rows before its checkpoint', 
     const rc2 = new RunController(
       (m) => again.push(m),
       () => links,
-      async () => cpu,
+      async () => wasm,
     );
     await rc2.start(1, 'k', config, { kind: 'fresh' }, true, resume);
     await rc2.stepOne();
