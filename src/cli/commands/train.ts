@@ -5,13 +5,7 @@
 // metrics.jsonl, events.jsonl, summary.json and checkpoints; progress with ETA on stderr.
 import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type Config,
-  FIELDS,
-  formatErrors,
-  MAX_CONFIG_FILE_BYTES,
-  parseFieldText,
-} from '../../core/config.js';
+import { type Config, FIELDS, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
 import { summaryFile } from '../../core/metrics/summaryFile.js';
 import { type CheckpointManifest, saveCheckpoint } from '../../core/model/checkpoint.js';
 import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
@@ -24,15 +18,12 @@ import { envIds, envSpec } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { DEFAULT_MODELS_DIR, loadBase, readModelIndex } from '../../workers/node/baseModel.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
+import { fieldFlag, fieldValues, flagErrors } from '../fieldFlags.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { progressLine } from '../progress.js';
 
 /** One flag per config field, named by the field table. */
-export const TRAIN_FIELD_FLAGS: FlagSpec[] = FIELDS.map((f) => ({
-  name: f.flag,
-  kind: 'string',
-  help: `${f.help}${f.kind === 'int' || f.kind === 'float' ? ` [${f.min}–${f.max}]` : f.kind === 'enum' ? ` [${f.options.join('|')}]` : ''} (default ${String(f.default)})`,
-}));
+export const TRAIN_FIELD_FLAGS: FlagSpec[] = FIELDS.map(fieldFlag);
 
 const EXTRA_FLAGS: FlagSpec[] = [
   { name: 'out', kind: 'string', help: 'output directory (required)' },
@@ -88,16 +79,7 @@ export async function resolveTrainConfig(
   lookupBase: BaseLookup,
 ): Promise<Config> {
   const file = typeof flags.config === 'string' ? await readConfigFile(flags.config) : {};
-  const fromFlags: Record<string, unknown> = {};
-  for (const f of FIELDS) {
-    const v = flags[f.flag];
-    if (v === undefined) continue;
-    try {
-      fromFlags[f.key] = parseFieldText(f, String(v));
-    } catch (err) {
-      throw new UsageError(`--${f.flag}: ${(err as Error).message.replace(`${f.key}: `, '')}`);
-    }
-  }
+  const fromFlags = fieldValues(flags);
   const preset = typeof flags.preset === 'string' ? flags.preset : null;
   if (preset !== null && !PRESETS[preset])
     throw new UsageError(`--preset: "${preset}" is not a preset (known: ${Object.keys(PRESETS).join(', ')})`);
@@ -110,17 +92,7 @@ export async function resolveTrainConfig(
     backend,
     bytes: BACKEND_MEMORY_BYTES[backend],
   });
-  if (r.errors.length > 0) {
-    const byKey = new Map(FIELDS.map((f) => [f.key, f.flag]));
-    throw new UsageError(
-      formatErrors(
-        r.errors.map((e) => ({
-          field: byKey.has(e.field) ? `--${byKey.get(e.field)}` : e.field,
-          message: e.message,
-        })),
-      ),
-    );
-  }
+  if (r.errors.length > 0) throw new UsageError(formatErrors(flagErrors(r.errors)));
   return r.values;
 }
 
