@@ -3,9 +3,11 @@
 // iterations on one backend, and what 200 iterations would take at that rate (issue 9's
 // "200 iterations in under 5 minutes on WASM" target; reported, never asserted).
 
-import { completeConfig, defaultConfig } from '../core/config.js';
+import { defaultConfig, formatErrors } from '../core/config.js';
+import { BACKEND_MEMORY_BYTES } from '../core/model/memory.js';
 import { disposeModel } from '../core/model/params.js';
 import { applyPreset } from '../core/presets.js';
+import { type BaseLayer, episodeSettings, layersEnv, resolveConfig } from '../core/resolve.js';
 import { InProcessEnvPool } from '../core/rl/envPool.js';
 import { envIds, envSpec } from '../envs/registry.js';
 import type { BackendName } from '../workers/backend.js';
@@ -33,22 +35,39 @@ export async function benchPreset(
   backend: BackendName,
   iterations: number,
 ): Promise<PresetBench> {
-  const defaults = defaultConfig();
-  const presetOnly = applyPreset(defaults, name);
+  const { env, modelSize } = layersEnv({ preset: name });
   const loaded = await loadBase({
-    env: presetOnly.env,
-    size: 'nano',
-    context: presetOnly.contextLength,
+    env,
+    size: modelSize,
+    context: applyPreset(defaultConfig(), name).contextLength,
     seed: 1,
   });
-  // The base model's episode settings first, then the preset, as the playground applies them.
-  const withBase = applyPreset({ ...defaults, ...loaded.settings, env: presetOnly.env }, name);
-  const r = completeConfig({ ...withBase, backend, seed: 1, iterations: Math.max(iterations, 2) }, envIds());
-  if (!r.ok) throw new Error(`bench preset ${name}: ${JSON.stringify(r.errors)}`);
-  const spec = envSpec(r.config.env);
+  // As the playground and `train --preset` resolve it (core/resolve.ts): the base model's
+  // episode settings, the algorithm, the preset; refused, as there, when it would not fit.
+  const { context, vocabSize } = loaded.base.policy.config;
+  const base: BaseLayer | null =
+    loaded.source === 'random'
+      ? null
+      : {
+          label: `the base model ${loaded.source}`,
+          settings: episodeSettings(loaded.settings),
+          context,
+          vocab: vocabSize,
+        };
+  const r = resolveConfig(
+    { base, preset: name, edits: { backend, seed: 1, iterations: Math.max(iterations, 2) } },
+    envIds(),
+    { backend, bytes: BACKEND_MEMORY_BYTES[backend as 'wasm' | 'webgpu' | 'cpu'] },
+  );
+  if (r.errors.length > 0) {
+    disposeModel(loaded.base.policy);
+    throw new Error(`the ${name} preset cannot run on ${backend}: ${formatErrors(r.errors)}`);
+  }
+  const config = r.values;
+  const spec = envSpec(config.env);
   try {
     const t = await benchTrainer(
-      r.config,
+      config,
       loaded.base,
       { pool: new InProcessEnvPool(() => spec.make()), evalPool: new InProcessEnvPool(() => spec.make()) },
       iterations,
@@ -57,7 +76,7 @@ export async function benchPreset(
     return {
       preset: name,
       backend,
-      env: r.config.env,
+      env: config.env,
       iterations,
       secondsPerIteration: totalMs / 1000,
       split,

@@ -213,6 +213,7 @@ export const webshopSection = z.object({
   ),
   sftSpeedup: z.number().nonnegative(),
   iteration: presetRun.nullable(),
+  iterationRefused: z.string().optional(),
 });
 
 export const benchResults = z.object({

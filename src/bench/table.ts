@@ -266,5 +266,6 @@ export function formatWebshop(w: NonNullable<BenchResults['webshop']>): string {
       ),
     );
   }
+  if (w.iterationRefused) out.push(`The webshop preset did not run: ${w.iterationRefused}\n`);
   return out.join('\n');
 }

@@ -42,8 +42,10 @@ export interface WebshopBench {
   sft: WebshopSftRow[];
   /** `words-full` step ms ÷ `pieces-targets` step ms. */
   sftSpeedup: number;
-  /** The `webshop` preset from the shipped base model (null when not requested). */
+  /** The `webshop` preset from the shipped base model (null when not requested or refused). */
   iteration: PresetBench | null;
+  /** Why the preset did not run, when its config was refused (e.g. over the memory budget). */
+  iterationRefused?: string;
 }
 
 export interface WebshopBenchSettings {
@@ -198,9 +200,16 @@ export async function benchWebshop(
     sft.push(await (pieces ? timeCurrent : timeLegacy)(tok, sequences, s));
   }
   let iteration: PresetBench | null = null;
+  let iterationRefused: string | undefined;
   if (s.iterations > 0) {
     log(`bench: webshop preset, ${s.iterations} iterations on ${backend}`);
-    iteration = await benchPreset('webshop', backend, s.iterations);
+    // A refused config (the memory check) is a result to report, not a failed bench.
+    iteration = await benchPreset('webshop', backend, s.iterations).catch((err: Error) => {
+      if (!/cannot run on/.test(err.message)) throw err;
+      iterationRefused = err.message;
+      log(`bench: ${err.message}`);
+      return null;
+    });
   }
   const [before, after] = sft as [WebshopSftRow, WebshopSftRow];
   return {
@@ -209,5 +218,6 @@ export async function benchWebshop(
     sft,
     sftSpeedup: Math.round((100 * before.stepMs) / Math.max(1e-9, after.stepMs)) / 100,
     iteration,
+    ...(iterationRefused ? { iterationRefused } : {}),
   };
 }
