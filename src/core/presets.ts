@@ -146,7 +146,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       groups: 'provisional: 4 × 8 rollouts, what a 2-core CPU turns around per iteration',
       lr: 'provisional',
       stepsPerIteration:
-        'provisional: 8 steps of ~32 turn windows each (256 per iteration: 32 trajectories × 8 turns), so the largest step fits the WASM heap',
+        '8 steps of 36 turn windows (32 trajectories × 9 turns): at the base model’s context 384 and vocabulary 2,195 the largest step needs ~1.0 GiB by core/model/memory.ts, inside the WASM heap’s 1.5 GiB (context 512 would need 1.6 GiB)',
       temperature: 'T = 1, the temperature the base model’s sampled success is measured at',
     },
   },
