@@ -14,7 +14,7 @@ import { Rng } from '../../core/rng.js';
 import { envSpec } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { loadBase, readCheckpointFile } from '../../workers/node/baseModel.js';
-import { runCommand } from '../testing.js';
+import { runCommand, usageErrorOf } from '../testing.js';
 import { pretrainCommand } from './pretrain.js';
 
 describe('pretrain', () => {
@@ -55,6 +55,16 @@ describe('pretrain', () => {
     expect(loaded.base.tokenizer.size).toBe(entry.pretrain.vocabulary);
     disposeModel(loaded.base.policy);
   }, 300_000);
+
+  it('refuses an unknown --position-init and openings of no turns before any work', async () => {
+    const env = ['--env', 'webshop/lite'];
+    expect(await usageErrorOf(pretrainCommand, [...env, '--position-init', 'rope'])).toMatch(
+      /--position-init must be random, sinusoid or prevtok, got "rope"/,
+    );
+    expect(await usageErrorOf(pretrainCommand, [...env, '--opening-turns', '0'])).toMatch(
+      /--opening-turns must be from 1 to 50, got 0/,
+    );
+  });
 
   it('the shipped DoorKey-5x5 base model beats an untrained policy on held-out seeds', async () => {
     await setupNodeBackend('wasm');
