@@ -7,13 +7,14 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
-import { defaultConfig } from '../../core/config.js';
+import { completeConfig, defaultConfig, formatErrors } from '../../core/config.js';
 import { saveCheckpoint } from '../../core/model/checkpoint.js';
 import { MODEL_PRESETS, type ModelSize, modelConfig } from '../../core/model/config.js';
 import { type BaseModelEntry, parseModelIndex } from '../../core/model/modelIndex.js';
 import { createPolicy, disposeModel, parameterCount } from '../../core/model/params.js';
 import { previousTokenInit } from '../../core/model/positionInit.js';
 import { promptTemplateTexts } from '../../core/prompt.js';
+import { EPISODE_KEYS } from '../../core/resolve.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { evaluatePolicy } from '../../core/rl/evaluate.js';
 import { copyDrills, type SftExample, sftSequences, sftTrain } from '../../core/rl/sft.js';
@@ -24,6 +25,7 @@ import { envSpec } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { readCheckpointFile } from '../../workers/node/baseModel.js';
 import { type Command, UsageError } from '../command.js';
+import { fieldFlag, fieldsOf, fieldValues, flagErrors } from '../fieldFlags.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 
 const d = defaultConfig();
@@ -46,10 +48,12 @@ export function sinusoidPositions(context: number, D: number, rms: number): Floa
   return out;
 }
 
+/** Config fields pretrain takes as flags: the episode settings, the seed and the backend. */
+const SETTING_FIELDS = fieldsOf([...EPISODE_KEYS, 'seed', 'backend']);
+
 const FLAGS: readonly FlagSpec[] = [
   { name: 'env', kind: 'string', help: 'environment id (required), e.g. minigrid/DoorKey-5x5' },
   { name: 'size', kind: 'string', help: 'model size: nano, micro, small (default nano)' },
-  { name: 'seed', kind: 'int', help: 'seed of demos, weights and training (default 1)' },
   { name: 'episodes', kind: 'int', help: 'expert episodes to learn from (default 1500)' },
   { name: 'noise', kind: 'number', help: 'share of noisy demonstration turns, 0–1 (default 0.3)' },
   { name: 'steps', kind: 'int', help: 'SFT optimizer steps (default 1500)' },
@@ -101,14 +105,9 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'int',
     help: 'also measure held-out success every N steps, on --eval-episodes (default 0: at the end only)',
   },
-  { name: 'context', kind: 'int', help: `model context in tokens (default ${d.contextLength})` },
-  { name: 'max-turns', kind: 'int', help: `turns per episode (default ${d.maxTurns})` },
-  { name: 'max-actions-per-turn', kind: 'int', help: `actions per turn (default ${d.maxActionsPerTurn})` },
-  { name: 'max-actions', kind: 'int', help: `action budget per episode (default ${d.maxActionsPerTraj})` },
-  { name: 'history-turns', kind: 'int', help: `turns kept in the prompt (default ${d.historyTurns})` },
-  { name: 'max-tokens', kind: 'int', help: `tokens per turn at evaluation (default ${d.maxTokensPerTurn})` },
+  // The episode settings the base model is made for, as the field table names and bounds them.
+  ...SETTING_FIELDS.map(fieldFlag),
   { name: 'eval-episodes', kind: 'int', help: 'held-out episodes to measure success on (default 64)' },
-  { name: 'backend', kind: 'string', help: 'cpu, wasm or webgpu (default wasm)' },
   {
     name: 'tokenizer',
     kind: 'string',
@@ -141,7 +140,6 @@ export const pretrainCommand: Command = {
     const spec = envSpec(env);
     const size = String(f.size ?? 'nano') as ModelSize;
     if (!(size in MODEL_PRESETS)) throw new UsageError(`--size must be nano, micro or small, got "${size}"`);
-    const seed = Number(f.seed ?? 1);
     const noise = Number(f.noise ?? 0.3);
     if (!(noise >= 0 && noise <= 1)) throw new UsageError(`--noise must be within 0–1, got ${noise}`);
     const episodes = positive('episodes', Number(f.episodes ?? 1500), 100_000);
@@ -166,17 +164,18 @@ export const pretrainCommand: Command = {
     if (schedule !== 'constant' && schedule !== 'cosine')
       throw new UsageError(`--schedule must be constant or cosine, got "${schedule}"`);
     const evalEvery = Number(f['eval-every'] ?? 0);
+    // Ranges and cross-field rules as for a run (core/config.ts), errors named by flag.
+    const checked = completeConfig(fieldValues(f, SETTING_FIELDS));
+    if (!checked.ok) throw new UsageError(formatErrors(flagErrors(checked.errors)));
+    const c = checked.config;
+    const seed = c.seed;
     const settings = {
-      contextLength: positive('context', Number(f.context ?? d.contextLength), 2048),
-      maxTurns: positive('max-turns', Number(f['max-turns'] ?? d.maxTurns), 50),
-      maxActionsPerTurn: positive(
-        'max-actions-per-turn',
-        Number(f['max-actions-per-turn'] ?? d.maxActionsPerTurn),
-        10,
-      ),
-      maxActionsPerTraj: positive('max-actions', Number(f['max-actions'] ?? d.maxActionsPerTraj), 200),
-      historyTurns: positive('history-turns', Number(f['history-turns'] ?? d.historyTurns), 50),
-      maxTokensPerTurn: positive('max-tokens', Number(f['max-tokens'] ?? d.maxTokensPerTurn), 256),
+      contextLength: c.contextLength,
+      maxTurns: c.maxTurns,
+      maxActionsPerTurn: c.maxActionsPerTurn,
+      maxActionsPerTraj: c.maxActionsPerTraj,
+      historyTurns: c.historyTurns,
+      maxTokensPerTurn: c.maxTokensPerTurn,
     };
     const evalEpisodes = positive('eval-episodes', Number(f['eval-episodes'] ?? 64), 4096);
     const tokenizer = String(f.tokenizer ?? 'words');
@@ -184,9 +183,8 @@ export const pretrainCommand: Command = {
       throw new UsageError(`--tokenizer must be words, pieces, indexed or whole-ids, got "${tokenizer}"`);
     const out = String(f.out ?? 'public/models');
     const stem = String(f.name ?? `${env.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}-${size}`);
-    const backend = await setupNodeBackend(
-      (String(f.backend ?? 'wasm') as 'cpu' | 'wasm' | 'webgpu') ?? 'wasm',
-    );
+    // Node's 'auto' is WASM, as for train.
+    const backend = await setupNodeBackend(c.backend === 'auto' ? 'wasm' : c.backend);
     const log = (s: string) => io.stderr.write(`${s}\n`);
     log(`pretrain ${env} ${size} on ${backend.backend}`);
 
