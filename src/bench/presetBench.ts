@@ -9,7 +9,7 @@ import { disposeModel } from '../core/model/params.js';
 import { applyPreset } from '../core/presets.js';
 import { type BaseLayer, episodeSettings, layersEnv, resolveConfig } from '../core/resolve.js';
 import { InProcessEnvPool } from '../core/rl/envPool.js';
-import { envIds, envSpec } from '../envs/registry.js';
+import { envIds, envSpec, evalEnvId, makeEnv } from '../envs/registry.js';
 import type { BackendName } from '../workers/backend.js';
 import { loadBase } from '../workers/node/baseModel.js';
 import { benchTrainer } from './trainerBench.js';
@@ -69,7 +69,10 @@ export async function benchPreset(
     const t = await benchTrainer(
       config,
       loaded.base,
-      { pool: new InProcessEnvPool(() => spec.make()), evalPool: new InProcessEnvPool(() => spec.make()) },
+      {
+        pool: new InProcessEnvPool(() => spec.make()),
+        evalPool: new InProcessEnvPool(() => makeEnv(evalEnvId(spec.id))),
+      },
       iterations,
     );
     const { totalMs, ...split } = t.split;

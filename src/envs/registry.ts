@@ -31,6 +31,15 @@ export function envSpec(id: string): EnvSpec {
   throw new Error(`unknown environment id "${id}".${hint}`);
 }
 
+/**
+ * The env a run on `id` is evaluated on: its held-out variant where it has one (WebShop-lite's
+ * eval goals), else `id` itself (evaluation then uses held-out start seeds). Every trainer —
+ * browser worker, CLI, bench, soak — evaluates on this one.
+ */
+export function evalEnvId(id: string): string {
+  return envSpec(id).heldOutId ?? id;
+}
+
 /** A fresh instance of environment `id`. */
 export function makeEnv(id: string): TextEnv {
   return envSpec(id).make();

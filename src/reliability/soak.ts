@@ -18,7 +18,7 @@ import { disposeModel } from '../core/model/params.js';
 import { applyAlgorithm } from '../core/rl/algorithms.js';
 import { InProcessEnvPool } from '../core/rl/envPool.js';
 import { createTrainer } from '../core/rl/session.js';
-import { envIds, envSpec } from '../envs/registry.js';
+import { envIds, envSpec, evalEnvId, makeEnv } from '../envs/registry.js';
 import { untrainedBase } from '../envs/untrainedBase.js';
 
 export interface SoakOptions {
@@ -168,7 +168,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const { trainer, models } = createTrainer(
     config,
     base,
-    { pool: new InProcessEnvPool(() => spec.make()), evalPool: new InProcessEnvPool(() => spec.make()) },
+    {
+      pool: new InProcessEnvPool(() => spec.make()),
+      evalPool: new InProcessEnvPool(() => makeEnv(evalEnvId(spec.id))),
+    },
     { onEvent: (e) => (faults += e.type === 'error' ? 1 : 0) },
   );
   let baseline = sample();

@@ -15,6 +15,7 @@ import { copyWeights, disposeModel, modelVariables } from '../core/model/params.
 import { createTrainer, type RunModels } from '../core/rl/session.js';
 import type { Trainer } from '../core/rl/trainer.js';
 import type { Tokenizer } from '../core/tokenizer.js';
+import { evalEnvId } from '../envs/registry.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
 import { loadBase } from './baseModel.js';
 import { isGpuError } from './gpuWatch.js';
@@ -124,7 +125,7 @@ export class RunController {
         base,
         {
           pool: new WorkerEnvPool(shards, 'train', config.env),
-          evalPool: new WorkerEnvPool(shards, 'eval', config.env),
+          evalPool: new WorkerEnvPool(shards, 'eval', evalEnvId(config.env)),
         },
         {
           onMetrics: (row) => batcher.addRow(row),

@@ -2,6 +2,9 @@
 // from public/models (no route mocking), a preset button, Iterations 3, Backend wasm, Start,
 // then Export — writes the same metric rows as `npm run starpo -- train --preset <same>` on
 // WASM in Node: counts exactly, floats to 1e-6 relative; time, memory and throughput keys aside.
+// One preset per kind of env: MiniGrid (echo-trap), a RAGEN env (bandit-starpo), WebShop-lite
+// (with Groups 2 typed into the form and given as --groups 2, the same edit on both sides: at
+// the preset's 4 groups of 9-turn shopping episodes an iteration takes minutes on 2 cores).
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,21 +20,16 @@ type Row = Record<string, number>;
 /** Keys that measure the machine, not the run. */
 const MACHINE = /^(time|memory|perf)\//;
 
+/** The same edits, typed into the form and given as flags. */
+const EDITS: Record<string, Record<string, string>> = { webshop: { groups: '2' } };
+
 async function cliRows(preset: string): Promise<Row[]> {
   const out = await mkdtemp(join(tmpdir(), `starpo-parity-${preset}-`));
   await run(
     'npx',
-    [
-      'tsx',
-      'src/cli/main.ts',
-      'train',
-      '--preset',
-      preset,
-      '--iters',
-      String(ITERATIONS),
-      '--seed',
-      '1',
-    ].concat(['--backend', 'wasm', '--out', out, '--quiet']),
+    ['tsx', 'src/cli/main.ts', 'train', '--preset', preset, '--iters', String(ITERATIONS), '--seed', '1']
+      .concat(Object.entries(EDITS[preset] ?? {}).flatMap(([k, v]) => [`--${k}`, v]))
+      .concat(['--backend', 'wasm', '--out', out, '--quiet']),
     { timeout: 900_000 },
   );
   const text = await readFile(join(out, 'metrics.jsonl'), 'utf8');
@@ -45,6 +43,7 @@ async function browserRows(page: Page, preset: string): Promise<Row[]> {
   await page.goto('/');
   await page.getByTestId(`preset-${preset}`).click();
   await page.getByTestId('field-iterations').fill(String(ITERATIONS));
+  for (const [k, v] of Object.entries(EDITS[preset] ?? {})) await page.getByTestId(`field-${k}`).fill(v);
   await page.getByTestId('backend-override').selectOption('wasm');
   await page.getByTestId('btn-start').click();
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 600_000 });
@@ -78,7 +77,7 @@ function expectSameRows(browser: Row[], cli: Row[]): void {
   }
 }
 
-for (const preset of ['echo-trap', 'bandit-starpo']) {
+for (const preset of ['echo-trap', 'bandit-starpo', 'webshop']) {
   test(`the ${preset} preset gives the CLI's metric rows in the browser (WASM, seed 1, ${ITERATIONS} iterations)`, async ({
     page,
   }) => {

@@ -21,7 +21,7 @@ import { copyDrills, type SftExample, sftSequences, sftTrain } from '../../core/
 import { Rng } from '../../core/rng.js';
 import { buildVocabulary, Tokenizer } from '../../core/tokenizer.js';
 import { collectDemos, exploreTexts } from '../../envs/demos.js';
-import { envSpec } from '../../envs/registry.js';
+import { envSpec, evalEnvId } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { readCheckpointFile } from '../../workers/node/baseModel.js';
 import { type Command, UsageError } from '../command.js';
@@ -137,7 +137,7 @@ export const pretrainCommand: Command = {
     const f = parseFlags(args, FLAGS);
     const env = String(f.env ?? '');
     if (!env) throw new UsageError('--env is required');
-    const spec = envSpec(env);
+    envSpec(env); // an unknown id is refused here, with close alternatives, before anything runs
     const size = String(f.size ?? 'nano') as ModelSize;
     if (!(size in MODEL_PRESETS)) throw new UsageError(`--size must be nano, micro or small, got "${size}"`);
     const noise = Number(f.noise ?? 0.3);
@@ -264,7 +264,7 @@ export const pretrainCommand: Command = {
         `--init: the checkpoint's context is ${init.base.policy.config.context}, not --context ${settings.contextLength}`,
       );
     }
-    const evalId = spec.heldOutId ?? env;
+    const evalId = evalEnvId(env);
     const pool = new InProcessEnvPool(() => envSpec(evalId).make());
     /** Writes the checkpoint (`<out>/<stem>.json` + `.bin`) after `done` of this run's steps. */
     const writeModel = async (done: number, seconds: number, r?: { greedy: number; sampled: number }) => {

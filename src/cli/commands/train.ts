@@ -14,7 +14,7 @@ import { PRESETS } from '../../core/presets.js';
 import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { createTrainer } from '../../core/rl/session.js';
-import { envIds, envSpec } from '../../envs/registry.js';
+import { envIds, envSpec, evalEnvId } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { DEFAULT_MODELS_DIR, loadBase, readModelIndex } from '../../workers/node/baseModel.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
@@ -119,7 +119,7 @@ export async function runTraining(
   await writeFile(join(opts.out, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   for (const f of ['metrics.jsonl', 'events.jsonl']) await writeFile(join(opts.out, f), '');
   const spec = envSpec(config.env);
-  const evalSpec = envSpec(spec.heldOutId ?? config.env);
+  const evalSpec = envSpec(evalEnvId(config.env));
   let stopRequested = false;
   const onSigint = () => {
     stopRequested = true;
