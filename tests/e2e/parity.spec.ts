@@ -3,8 +3,9 @@
 // then Export — writes the same metric rows as `npm run starpo -- train --preset <same>` on
 // WASM in Node: counts exactly, floats to 1e-6 relative; time, memory and throughput keys aside.
 // One preset per kind of env: MiniGrid (echo-trap), a RAGEN env (bandit-starpo), WebShop-lite
-// (with Groups 2 typed into the form and given as --groups 2, the same edit on both sides: at
-// the preset's 4 groups of 9-turn shopping episodes an iteration takes minutes on 2 cores).
+// (with Groups 1 and Group size 4 typed into the form and given as flags, the same edits on both
+// sides: at the preset's 4 × 8 shopping episodes of up to 9 turns an iteration takes over a
+// minute on 2 cores).
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,15 +21,20 @@ type Row = Record<string, number>;
 /** Keys that measure the machine, not the run. */
 const MACHINE = /^(time|memory|perf)\//;
 
-/** The same edits, typed into the form and given as flags. */
-const EDITS: Record<string, Record<string, string>> = { webshop: { groups: '2' } };
+/** The same edits, typed into the form (field key) and given as flags: [key, flag, value]. */
+const EDITS: Record<string, [string, string, string][]> = {
+  webshop: [
+    ['groups', 'groups', '1'],
+    ['groupSize', 'group-size', '4'],
+  ],
+};
 
 async function cliRows(preset: string): Promise<Row[]> {
   const out = await mkdtemp(join(tmpdir(), `starpo-parity-${preset}-`));
   await run(
     'npx',
     ['tsx', 'src/cli/main.ts', 'train', '--preset', preset, '--iters', String(ITERATIONS), '--seed', '1']
-      .concat(Object.entries(EDITS[preset] ?? {}).flatMap(([k, v]) => [`--${k}`, v]))
+      .concat((EDITS[preset] ?? []).flatMap(([, flag, v]) => [`--${flag}`, v]))
       .concat(['--backend', 'wasm', '--out', out, '--quiet']),
     { timeout: 900_000 },
   );
@@ -43,7 +49,7 @@ async function browserRows(page: Page, preset: string): Promise<Row[]> {
   await page.goto('/');
   await page.getByTestId(`preset-${preset}`).click();
   await page.getByTestId('field-iterations').fill(String(ITERATIONS));
-  for (const [k, v] of Object.entries(EDITS[preset] ?? {})) await page.getByTestId(`field-${k}`).fill(v);
+  for (const [key, , v] of EDITS[preset] ?? []) await page.getByTestId(`field-${key}`).fill(v);
   await page.getByTestId('backend-override').selectOption('wasm');
   await page.getByTestId('btn-start').click();
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 600_000 });
