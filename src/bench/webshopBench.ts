@@ -13,10 +13,10 @@ import { createPolicy, disposeModel, modelVariables } from '../core/model/params
 import { bucketLength, padRows, policyLogProbs } from '../core/model/scoring.js';
 import { promptTemplateTexts } from '../core/prompt.js';
 import { maskedMean } from '../core/rl/losses.js';
-import { type SftExample, type SftSequence, sftSequences, sftTrain } from '../core/rl/sft.js';
+import { type SftSequence, sftSequences, sftTrain } from '../core/rl/sft.js';
 import { Rng } from '../core/rng.js';
 import { buildVocabulary, Tokenizer } from '../core/tokenizer.js';
-import { collectDemos, exploreTexts } from '../envs/demos.js';
+import { collectDemos, demoExamples, exploreTexts } from '../envs/demos.js';
 import type { BackendName } from '../workers/backend.js';
 import { benchPreset, type PresetBench } from './presetBench.js';
 
@@ -181,15 +181,7 @@ export async function benchWebshop(
     ...exploreTexts(WEBSHOP_ENV, 300, 40, 2),
     ...demos.flatMap((x) => [x.instruction, ...x.turns.flatMap((t) => [t.observation, t.responseText])]),
   ];
-  const examples: SftExample[] = demos.map((x) => ({
-    instruction: x.instruction,
-    turns: x.turns.map((t) => ({
-      observation: t.observation,
-      actionsLeft: t.actionsLeft,
-      response: { text: t.responseText },
-      reward: t.reward,
-    })),
-  }));
+  const examples = demoExamples(demos);
   const sft: WebshopSftRow[] = [];
   for (const pieces of [false, true]) {
     const tok = new Tokenizer(buildVocabulary(texts, { pieces }));

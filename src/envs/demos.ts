@@ -5,6 +5,7 @@
 // with the expert's thinking, or the expert's action with another turn's thinking — so the base
 // agent starts at a moderate success rate with varied, partly ungrounded reasoning, like an
 // instruct LLM before RL.
+import type { SftExample } from '../core/rl/sft.js';
 import { Rng } from '../core/rng.js';
 import { envSpec } from './registry.js';
 import type { TextEnv } from './types.js';
@@ -100,6 +101,19 @@ export function collectDemos(envId: string, options: DemoOptions): Demo[] {
     demos.push(demo);
   }
   return demos;
+}
+
+/** Demonstrations as SFT examples (core/rl/sft.ts): each turn's observation, budget, response, reward. */
+export function demoExamples(demos: readonly Demo[]): SftExample[] {
+  return demos.map((x) => ({
+    instruction: x.instruction,
+    turns: x.turns.map((t) => ({
+      observation: t.observation,
+      actionsLeft: t.actionsLeft,
+      response: { text: t.responseText },
+      reward: t.reward,
+    })),
+  }));
 }
 
 /**

@@ -17,10 +17,10 @@ import { promptTemplateTexts } from '../../core/prompt.js';
 import { EPISODE_KEYS } from '../../core/resolve.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { evaluatePolicy } from '../../core/rl/evaluate.js';
-import { copyDrills, type SftExample, sftSequences, sftTrain } from '../../core/rl/sft.js';
+import { copyDrills, sftSequences, sftTrain } from '../../core/rl/sft.js';
 import { Rng } from '../../core/rng.js';
 import { buildVocabulary, Tokenizer } from '../../core/tokenizer.js';
-import { collectDemos, exploreTexts } from '../../envs/demos.js';
+import { collectDemos, demoExamples, exploreTexts } from '../../envs/demos.js';
 import { envSpec, evalEnvId } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { readCheckpointFile } from '../../workers/node/baseModel.js';
@@ -222,20 +222,10 @@ export const pretrainCommand: Command = {
           }),
         );
     const initSteps = Number((init?.meta.steps as number | undefined) ?? 0);
-    const toExamples = (ds: typeof demos): SftExample[] =>
-      ds.map((x) => ({
-        instruction: x.instruction,
-        turns: x.turns.map((t) => ({
-          observation: t.observation,
-          actionsLeft: t.actionsLeft,
-          response: { text: t.responseText },
-          reward: t.reward,
-        })),
-      }));
-    const sequences = sftSequences(tok, toExamples(demos), settings.historyTurns, settings.contextLength);
+    const sequences = sftSequences(tok, demoExamples(demos), settings.historyTurns, settings.contextLength);
     const openingSequences = sftSequences(
       tok,
-      toExamples(openings),
+      demoExamples(openings),
       settings.historyTurns,
       settings.contextLength,
     );
