@@ -20,8 +20,7 @@ export class Pacer {
   /** Milliseconds from `now` until a new value may be shown (0: at once). */
   wait(now: number, live: boolean): number {
     if (!live) return 0;
-    const gap = Math.max(this.minMs, COST_FACTOR * this.cost);
-    return Math.max(0, this.shownAt + gap - now);
+    return Math.max(0, this.shownAt + this.gap - now);
   }
 
   /** A value was handed to the charts at `now`. */
