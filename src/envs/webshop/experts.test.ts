@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { WebShopEnv } from './env.js';
 import {
   keyTerms,
+  pageShopper,
   ruleBaseline,
   type ShopReader,
   searchQuery,
@@ -58,5 +59,27 @@ describe('experts', () => {
     expect(expert.invalid).toBe(0);
     expect(expert.score).toBeGreaterThan(rule.score + 10);
     expect(expert.successRate).toBeGreaterThan(rule.successRate + 0.3);
+  });
+
+  it('the page shopper decides from the prompt alone: the top result, never back, between the two', () => {
+    const env = new WebShopEnv({ split: 'test' });
+    for (let seed = 0; seed < 100; seed++) {
+      env.reset(seed);
+      for (;;) {
+        const v = env.view();
+        const step = pageShopper(env);
+        if (v.page === 'results') {
+          expect(step.action).toBe(`click[${v.results?.products[0]?.asin.toLowerCase()}]`);
+        }
+        expect(step.action).not.toBe('click[< prev]');
+        if (env.step(step.action).done) break;
+      }
+    }
+    const rule = evaluate(ruleBaseline, 500);
+    const page = evaluate(pageShopper, 500);
+    const expert = evaluate(webshopExpert, 500);
+    expect(page.invalid).toBe(0);
+    expect(page.successRate).toBeGreaterThan(rule.successRate + 0.15);
+    expect(expert.successRate).toBeGreaterThan(page.successRate + 0.15);
   });
 });

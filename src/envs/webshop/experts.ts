@@ -1,5 +1,5 @@
-// Scripted WebShop-lite shoppers. They read only what an agent sees — the instruction and the
-// current page (env.view()) — never the hidden goal.
+// Scripted WebShop-lite shoppers. They read the instruction and the current page (env.view()),
+// never the hidden goal.
 // - ruleBaseline: WebShop's rule baseline: search the instruction, click the first result, buy.
 // - webshopExpert: a stronger shopper: searches the instruction's product words, opens the top
 //   listed result it has not opened yet, goes back for the next one if its price, options or
@@ -7,6 +7,13 @@
 //   buys before the budget runs out. Opening the top fresh result rather than the best title
 //   match among those listed succeeds as often (0.773 vs 0.767 on 300 eval goals; BM25 has
 //   already ranked them) and is a choice by position, which a small model can imitate.
+//   Which results it has opened is its own memory (view().visited): no page shows it.
+// - pageShopper: the same shopper without that memory, so every decision is a function of what
+//   the agent's prompt shows (instruction and current page): it opens the top result, selects
+//   the options asked for and buys, never going back (going back would return to the same page
+//   and the same choice). Base models learn from it (the env spec's expert): a policy that sees
+//   the current page alone (history 1) can imitate it exactly, where the going-back expert's
+//   "open the top new result" after a return is unobservable and taught loops.
 // Reasons are a few words each, so that a demonstrated turn (thinking, then the action with a
 // 10-character id spelled in pieces) fits a 32-token turn.
 import type { WebShopView } from './env.js';
@@ -128,7 +135,7 @@ export function ruleBaseline(env: ShopReader): ExpertStep {
  * The stronger scripted shopper: the next action for `env` and why. Generic over any
  * ShopReader, so it can drive demonstrations for pretraining. Returns action '' when done.
  */
-export function webshopExpert(env: ShopReader): ExpertStep {
+export function webshopExpert(env: ShopReader, memory = true): ExpertStep {
   const v = env.view();
   const instruction = env.instruction();
   if (v.done) return { action: '', reason: 'the episode is over' };
@@ -146,9 +153,10 @@ export function webshopExpert(env: ShopReader): ExpertStep {
           reason: 'few actions left: open the top result',
         };
       }
-      const next = products.find((p) => !v.visited.includes(p.asin)) ?? products[0];
+      const next = (memory ? products.find((p) => !v.visited.includes(p.asin)) : undefined) ?? products[0];
       if (!next) return { action: 'click[back to search]', reason: 'no results: search again' };
-      return { action: `click[${next.asin.toLowerCase()}]`, reason: 'open the top new result' };
+      const what = memory ? 'open the top new result' : 'open the top result';
+      return { action: `click[${next.asin.toLowerCase()}]`, reason: what };
     }
     case 'item': {
       const item = v.item;
@@ -160,7 +168,7 @@ export function webshopExpert(env: ShopReader): ExpertStep {
       const weak = titleMatch(item.title, terms) < 0.5;
       // Going back costs two actions (back, open another) before options and buying.
       const spare = v.actionsLeft - toPick.length - 1;
-      if ((tooExpensive || lacking || weak) && spare >= 3 && v.visited.length < 3) {
+      if (memory && (tooExpensive || lacking || weak) && spare >= 3 && v.visited.length < 3) {
         const why = tooExpensive ? 'costs too much' : lacking ? 'lacks an option' : 'is a poor match';
         return { action: 'click[< prev]', reason: `it ${why}: go back` };
       }
@@ -171,9 +179,14 @@ export function webshopExpert(env: ShopReader): ExpertStep {
           reason: `select the ${next[0]} asked for`,
         };
       }
-      return { action: 'click[buy now]', reason: 'it fits: buy it' };
+      return { action: 'click[buy now]', reason: memory ? 'it fits: buy it' : 'buy it' };
     }
     default:
       return { action: 'click[< prev]', reason: 'return to the item page' };
   }
+}
+
+/** webshopExpert without its memory of opened results: never goes back (see the header). */
+export function pageShopper(env: ShopReader): ExpertStep {
+  return webshopExpert(env, false);
 }

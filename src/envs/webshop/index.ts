@@ -10,10 +10,10 @@
 // | webshop/lite-human    | train split, human-style instructions | 9 |
 import type { EnvSpec } from '../types.js';
 import { DEFAULT_BUDGET, WebShopEnv, type WebShopOptions } from './env.js';
-import { type ShopReader, webshopExpert } from './experts.js';
+import { pageShopper, type ShopReader } from './experts.js';
 
 export { DEFAULT_BUDGET, WebShopEnv, type WebShopOptions, type WebShopView } from './env.js';
-export { type ExpertStep, ruleBaseline, type ShopReader, webshopExpert } from './experts.js';
+export { type ExpertStep, pageShopper, ruleBaseline, type ShopReader, webshopExpert } from './experts.js';
 
 function spec(id: string, summary: string, options: WebShopOptions, heldOutId?: string): EnvSpec {
   return {
@@ -23,7 +23,8 @@ function spec(id: string, summary: string, options: WebShopOptions, heldOutId?: 
     stochastic: false,
     maxSteps: options.budget ?? DEFAULT_BUDGET,
     make: () => new WebShopEnv({ ...options, id }),
-    expert: (env) => webshopExpert(env as unknown as ShopReader),
+    // Demonstrations come from the shopper whose every choice the agent's prompt shows.
+    expert: (env) => pageShopper(env as unknown as ShopReader),
     ...(heldOutId ? { heldOutId } : {}),
   };
 }
