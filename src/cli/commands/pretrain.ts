@@ -68,7 +68,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'position-init',
     kind: 'string',
-    help: 'random (normal, std 0.02); sinusoid: the position table starts as sinusoids; prevtok: sinusoids and a previous-token head in layer 0 (core/model/positionInit.ts) (default random)',
+    help: 'random (normal, std 0.02); sinusoid: the position table starts as sinusoids; prevtok: sinusoids and a previous-token head in layer 0 (core/model/positionInit.ts); prevtok2: that and a second head two tokens back (default random)',
   },
   {
     name: 'openings',
@@ -151,8 +151,10 @@ export const pretrainCommand: Command = {
     const drillCount = Number(f.drills ?? 0);
     const openingCount = Number(f.openings ?? 0);
     const positionInit = String(f['position-init'] ?? 'random');
-    if (!['random', 'sinusoid', 'prevtok'].includes(positionInit))
-      throw new UsageError(`--position-init must be random, sinusoid or prevtok, got "${positionInit}"`);
+    if (!['random', 'sinusoid', 'prevtok', 'prevtok2'].includes(positionInit))
+      throw new UsageError(
+        `--position-init must be random, sinusoid, prevtok or prevtok2, got "${positionInit}"`,
+      );
     const openingTurns = positive('opening-turns', Number(f['opening-turns'] ?? 2), 50);
     const drillSteps = Number(f['drill-steps'] ?? 0);
     const drillShare = Number(f['drill-share'] ?? 0);
@@ -248,7 +250,8 @@ export const pretrainCommand: Command = {
       (policy.weights.wpe as tf.Variable).assign(table);
       table.dispose();
     }
-    if (!init && positionInit === 'prevtok') await previousTokenInit(policy);
+    if (!init && positionInit.startsWith('prevtok'))
+      await previousTokenInit(policy, { offsets: positionInit === 'prevtok2' ? [1, 2] : [1] });
     if (init && init.base.policy.config.context !== settings.contextLength) {
       throw new UsageError(
         `--init: the checkpoint's context is ${init.base.policy.config.context}, not --context ${settings.contextLength}`,

@@ -11,8 +11,12 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-/** Layer 0 head 0's attention [T, T] over `ids`, as forward computes it (pre-LayerNorm, causal). */
-async function head0Attention(policy: ReturnType<typeof createPolicy>, ids: number[]): Promise<number[][]> {
+/** Layer 0 head h's attention [T, T] over `ids`, as forward computes it (pre-LayerNorm, causal). */
+async function headAttention(
+  policy: ReturnType<typeof createPolicy>,
+  ids: number[],
+  h = 0,
+): Promise<number[][]> {
   const T = ids.length;
   const att = tf.tidy(() => {
     const x = tf
@@ -21,8 +25,8 @@ async function head0Attention(policy: ReturnType<typeof createPolicy>, ids: numb
     const mean = x.mean(1, true);
     const a = x.sub(mean).div(x.sub(mean).square().mean(1, true).add(1e-5).sqrt()); // ln1 is 1, 0 at init
     const qkv = tf.matMul(a, policy.weights['h0.attn.wqkv'] as tf.Tensor2D); // [T, 3D]
-    const q = qkv.slice([0, 0], [T, 16]);
-    const k = qkv.slice([0, 64], [T, 16]);
+    const q = qkv.slice([0, 16 * h], [T, 16]);
+    const k = qkv.slice([0, 64 + 16 * h], [T, 16]);
     const causal = tf.linalg
       .bandPart(tf.ones([T, T]), -1, 0)
       .sub(1)
@@ -57,12 +61,30 @@ describe('previousTokenInit', () => {
     await previousTokenInit(policy);
     const rng = new Rng(3);
     const ids = Array.from({ length: 40 }, () => rng.int(0, 50));
-    const att = await head0Attention(policy, ids);
+    const att = await headAttention(policy, ids);
     for (let p = 1; p < 40; p++) {
       const row = att[p] as number[];
       expect(row.indexOf(Math.max(...row))).toBe(p - 1);
       expect(row[p - 1]).toBeGreaterThan(0.95);
     }
+    disposeModel(policy);
+  });
+
+  it('with offsets [1, 2], head 1 attends two tokens back and head 0 still one', async () => {
+    const policy = createPolicy(config, new Rng(4));
+    await previousTokenInit(policy, { offsets: [1, 2] });
+    const rng = new Rng(5);
+    const ids = Array.from({ length: 40 }, () => rng.int(0, 50));
+    const [one, two] = [await headAttention(policy, ids, 0), await headAttention(policy, ids, 1)];
+    for (let p = 2; p < 40; p++) {
+      expect((one[p] as number[])[p - 1]).toBeGreaterThan(0.95);
+      const row = two[p] as number[];
+      expect(row.indexOf(Math.max(...row))).toBe(p - 2);
+      expect(row[p - 2]).toBeGreaterThan(0.95);
+    }
+    await expect(previousTokenInit(policy, { offsets: [1, 2, 3, 4, 5] })).rejects.toThrow(
+      /5 offsets > 4 heads/,
+    );
     disposeModel(policy);
   });
 

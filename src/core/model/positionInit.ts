@@ -8,6 +8,9 @@
 //     periods (a sharp peak at one offset), and the token embeddings are zero there;
 //   - layer 0, head 0: q = c·pos(p), k = R(ω)·pos(j) = pos(j+1), so q·k = c·Σ cos ω(p − j − 1),
 //     largest at j = p − 1 (with P = 8 pairs and c = 3 the softmax puts ~1.0 there).
+//   - with `offsets` [1, 2] (pretrain --position-init prevtok2), head 1 gets k = R(2ω)·pos(j) =
+//     pos(j+2) and attends two tokens back, so layer 1 can match a two-token context (the
+//     "size :" before an option value in the instruction) and not one token alone.
 // Gradients may change all of it; it is an initialisation, not a constraint.
 import * as tf from '@tensorflow/tfjs';
 import type { Model } from './params.js';
@@ -21,19 +24,26 @@ export interface PreviousTokenInitOptions {
   amplitude?: number;
   /** Query scale c: the head's logit gap between offset 1 and 2 grows with it (default 3). */
   sharpness?: number;
+  /** How far back layer 0's heads 0, 1, … attend (default [1]: head 0, the previous token). */
+  offsets?: readonly number[];
 }
 
 /**
- * Sets `policy`'s position table, the first 2P dims of its token embeddings and layer 0 head
- * 0's query and key columns (in place) so that head 0 attends to the previous token. Needs
- * head width ≥ 2P (P = 8: nano's and micro's 16 and 32 both do).
+ * Sets `policy`'s position table, the first 2P dims of its token embeddings and the query and
+ * key columns of layer 0's first heads (in place) so that head h attends `offsets[h]` tokens
+ * back (head 0 the previous token by default). Needs head width ≥ 2P (P = 8: nano's and
+ * micro's 16 and 32 both do) and a head per offset.
  */
 export async function previousTokenInit(policy: Model, o: PreviousTokenInitOptions = {}): Promise<void> {
   const amplitude = o.amplitude ?? 0.05;
   const sharpness = o.sharpness ?? 3;
+  const offsets = o.offsets ?? [1];
   const { dModel: D, context: C, vocabSize: V, nHeads } = policy.config;
   const P = 2 * PREVIOUS_TOKEN_PERIODS.length;
-  if (D / nHeads < P) throw new Error(`previousTokenInit: head width ${D / nHeads} < ${P}`);
+  const K = D / nHeads;
+  if (K < P) throw new Error(`previousTokenInit: head width ${K} < ${P}`);
+  if (offsets.length > nHeads)
+    throw new Error(`previousTokenInit: ${offsets.length} offsets > ${nHeads} heads`);
   const wpe = new Float32Array(C * D);
   for (let p = 0; p < C; p++) {
     PREVIOUS_TOKEN_PERIODS.forEach((period, i) => {
@@ -45,24 +55,27 @@ export async function previousTokenInit(policy: Model, o: PreviousTokenInitOptio
   const wte = (await policy.weights.wte?.data())?.slice() as Float32Array;
   for (let v = 0; v < V; v++) wte.fill(0, v * D, v * D + P);
   const qkvName = 'h0.attn.wqkv';
-  // [D, 3D] row-major: w[in·3D + out]; head 0's query is out 0..K−1, its key out D..D+K−1.
+  // [D, 3D] row-major: w[in·3D + out]; head h's query is out hK..hK+K−1, its key D+hK..D+hK+K−1.
   const w = (await policy.weights[qkvName]?.data())?.slice() as Float32Array;
   const O = 3 * D;
-  for (let i = 0; i < D; i++) {
-    w.fill(0, i * O, i * O + P);
-    w.fill(0, i * O + D, i * O + D + P);
-  }
-  PREVIOUS_TOKEN_PERIODS.forEach((period, i) => {
-    const omega = (2 * Math.PI) / period;
-    const [co, si] = [Math.cos(omega), Math.sin(omega)];
-    const [a, b] = [2 * i, 2 * i + 1];
-    w[a * O + a] = sharpness;
-    w[b * O + b] = sharpness;
-    // k = R(+ω)·[cos ωj, sin ωj] = [cos ω(j+1), sin ω(j+1)]
-    w[a * O + D + a] = co;
-    w[b * O + D + a] = -si;
-    w[a * O + D + b] = si;
-    w[b * O + D + b] = co;
+  offsets.forEach((offset, h) => {
+    const [qc, kc] = [h * K, D + h * K];
+    for (let i = 0; i < D; i++) {
+      w.fill(0, i * O + qc, i * O + qc + P);
+      w.fill(0, i * O + kc, i * O + kc + P);
+    }
+    PREVIOUS_TOKEN_PERIODS.forEach((period, i) => {
+      const omega = (2 * Math.PI * offset) / period;
+      const [co, si] = [Math.cos(omega), Math.sin(omega)];
+      const [a, b] = [2 * i, 2 * i + 1];
+      w[a * O + qc + a] = sharpness;
+      w[b * O + qc + b] = sharpness;
+      // k = R(+offset·ω)·[cos ωj, sin ωj] = [cos ω(j+offset), sin ω(j+offset)]
+      w[a * O + kc + a] = co;
+      w[b * O + kc + a] = -si;
+      w[a * O + kc + b] = si;
+      w[b * O + kc + b] = co;
+    });
   });
   tf.tidy(() => {
     (policy.weights.wpe as tf.Variable).assign(tf.tensor2d(wpe, [C, D]));
