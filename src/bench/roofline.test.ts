@@ -24,22 +24,18 @@ describe('roofline FLOP counts (by hand, V=10 D=4 L=1 F=16, B=2 T=3)', () => {
   // (2 × 2 of them, head width 2) scores [3, 2]·[2, 3] and weights·values [3, 3]·[3, 2].
   const trunk = mm(6, 4, 12) + mm(6, 4, 4) + mm(6, 4, 16) + mm(6, 16, 4) + 4 * (mm(3, 2, 3) + mm(3, 3, 2));
 
-  it('counts the trunk, the oneHot embedding and the LM head of a forward pass', () => {
+  it('counts the trunk and the LM head of a forward pass (the embedding is a gather: no product)', () => {
     expect(trunk).toBe(2592);
     const head = mm(4, 4, 10); // logits of B·(T−1) = 4 positions
-    expect(forwardFlops(c, { B: 2, T: 3, S: 3, embed: 'gather', lmRows: 0 })).toBe(trunk);
-    expect(forwardFlops(c, { B: 2, T: 3, S: 3, embed: 'onehot', lmRows: 4 })).toBe(
-      mm(6, 10, 4) + trunk + head,
-    );
-    expect(forwardFlops(c, { B: 2, T: 3, S: 3, embed: 'gather', lmRows: 0, valueRows: 6 })).toBe(
-      trunk + mm(6, 4, 1),
-    );
+    expect(forwardFlops(c, { B: 2, T: 3, S: 3, lmRows: 0 })).toBe(trunk);
+    expect(forwardFlops(c, { B: 2, T: 3, S: 3, lmRows: 4 })).toBe(trunk + head);
+    expect(forwardFlops(c, { B: 2, T: 3, S: 3, lmRows: 0, valueRows: 6 })).toBe(trunk + mm(6, 4, 1));
   });
 
-  it('a training step is three forward passes; scoring is one with gather', () => {
-    const forward = mm(6, 10, 4) + trunk + mm(4, 4, 10);
+  it('a training step is three forward passes; scoring is one', () => {
+    const forward = trunk + mm(4, 4, 10);
     expect(trainingStepFlops(c, 2, 3)).toBe(3 * forward);
-    expect(trainingStepFlops(c, 2, 3)).toBe(10_176);
+    expect(trainingStepFlops(c, 2, 3)).toBe(8736);
     expect(scoringFlops(c, 2, 3)).toBe(trunk + mm(4, 4, 10));
     expect(scoringFlops(c, 2, 3)).toBe(2912);
   });
@@ -97,13 +93,13 @@ describe('roofline rows and schema', () => {
     );
     expect(rows).toHaveLength(1);
     const [train, decode] = rows[0]?.phases ?? [];
-    // 10,176 FLOPs in 1 µs = 10.176 GFLOP/s, 1.018 of a 10 GFLOP/s roof; no scoring row (0 ms).
+    // 8,736 FLOPs in 1 µs = 8.736 GFLOP/s, 0.874 of a 10 GFLOP/s roof; no scoring row (0 ms).
     expect(train).toMatchObject({
       phase: 'trainingStep',
       shape: '2×3',
-      flops: 10_176,
-      gflops: 10.18,
-      share: 1.018,
+      flops: 8736,
+      gflops: 8.74,
+      share: 0.874,
     });
     // 4 tokens at 4,000 tokens/s = 1 ms for 3,808 FLOPs.
     expect(decode).toMatchObject({ phase: 'decoding', flops: 3808, ms: 1, gflops: 0, share: 0 });

@@ -6,13 +6,12 @@
 // GELU, softmax, Adam — is left out: it is a few percent of the products at these widths, and
 // counting it would need a per-backend cost model). With N = B·T rows, D the width, F = 4·D the
 // MLP width, S keys (S = T without a cache), V the vocabulary and L layers, one forward pass is
-//   embedding  2·N·V·D            (oneHot·matMul when gradients are needed; 0 with gather)
+//   embedding  0                  (a row gather, its gradient a scatter-add: no product)
 //   per layer  8·N·D² + 4·N·D·F   (q/k/v 6·N·D², output 2·N·D², MLP 2·2·N·D·F)
 //            + 4·B·T·S·D          (scores q·kᵀ and weights·v, all heads, the masked half included)
 //   LM head    2·M·D·V            (M rows of logits: B·(T−1) when scoring, B when decoding)
 // A training step is 3× its forward pass (the backward pass takes both operands' gradients of
-// every product, each as many FLOPs as the product: core/model/matmul.ts does both, the oneHot's
-// too). Scoring is one forward pass with gather. Decoding n tokens after an L-token prompt is one
+// every product, each as many FLOPs as the product: core/model/matmul.ts does both). Scoring is one forward pass with gather. Decoding n tokens after an L-token prompt is one
 // prefill (T = S = L, LM head on B rows) and n − 1 cached steps (T = 1, S = L + i, i = 1…n−1).
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig, ModelSize } from '../core/model/config.js';
@@ -25,8 +24,6 @@ export interface ForwardShape {
   T: number;
   /** Keys each new token attends (cached + new; T without a cache). */
   S: number;
-  /** oneHot·matMul embedding (training) or gather (inference). */
-  embed: 'onehot' | 'gather';
   /** Rows of LM-head logits (0: no LM head). */
   lmRows: number;
   /** Rows of value-head outputs (critic; 0 for a policy). */
@@ -38,26 +35,25 @@ export function forwardFlops(c: ModelConfig, s: ForwardShape): number {
   const D = c.dModel;
   const F = c.mlpRatio * D;
   const N = s.B * s.T;
-  const embed = s.embed === 'onehot' ? 2 * N * c.vocabSize * D : 0;
   const perLayer = 8 * N * D * D + 4 * N * D * F + 4 * s.B * s.T * s.S * D;
-  return embed + c.nLayers * perLayer + 2 * s.lmRows * D * c.vocabSize + 2 * (s.valueRows ?? 0) * D;
+  return c.nLayers * perLayer + 2 * s.lmRows * D * c.vocabSize + 2 * (s.valueRows ?? 0) * D;
 }
 
-/** One policy training step on `rows` × `T` tokens: forward (oneHot) and backward, 3× forward. */
+/** One policy training step on `rows` × `T` tokens: forward and backward, 3× forward. */
 export function trainingStepFlops(c: ModelConfig, rows: number, T: number): number {
-  return 3 * forwardFlops(c, { B: rows, T, S: T, embed: 'onehot', lmRows: rows * (T - 1) });
+  return 3 * forwardFlops(c, { B: rows, T, S: T, lmRows: rows * (T - 1) });
 }
 
 /** One scoring pass (log-probs of every next token) over `rows` × `T` tokens. */
 export function scoringFlops(c: ModelConfig, rows: number, T: number): number {
-  return forwardFlops(c, { B: rows, T, S: T, embed: 'gather', lmRows: rows * (T - 1) });
+  return forwardFlops(c, { B: rows, T, S: T, lmRows: rows * (T - 1) });
 }
 
 /** Decoding `newTokens` per row after a `prompt`-token prompt, with the KV cache. */
 export function decodingFlops(c: ModelConfig, rows: number, prompt: number, newTokens: number): number {
-  let total = forwardFlops(c, { B: rows, T: prompt, S: prompt, embed: 'gather', lmRows: rows });
+  let total = forwardFlops(c, { B: rows, T: prompt, S: prompt, lmRows: rows });
   for (let i = 1; i < newTokens; i++)
-    total += forwardFlops(c, { B: rows, T: 1, S: prompt + i, embed: 'gather', lmRows: rows });
+    total += forwardFlops(c, { B: rows, T: 1, S: prompt + i, lmRows: rows });
   return total;
 }
 

@@ -74,7 +74,7 @@ describe('cheaper model paths on wasm', () => {
       tf.tidy(() =>
         lmLogits(
           policy,
-          forward(policy, { tokens: tf.tensor2d(rows, [3, 12], 'int32'), embed: 'onehot' }).hidden,
+          forward(policy, { tokens: tf.tensor2d(rows, [3, 12], 'int32'), embed: 'train' }).hidden,
         ),
       );
     setFastPaths(false);

@@ -115,7 +115,7 @@ describe('sampleBatch', () => {
     const next = tf.tidy(() => {
       const { hidden } = forward(policy, {
         tokens: tf.tensor2d([ids], [1, ids.length], 'int32'),
-        embed: 'onehot',
+        embed: 'train',
       });
       return tf.logSoftmax(
         lmLogits(policy, hidden)

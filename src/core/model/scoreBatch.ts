@@ -48,6 +48,16 @@ export function planGroups(lengths: readonly number[], maxRows: number, context:
   return groups;
 }
 
+/** Flat positions b·(T−1) + t of [rows, T−1] where row b's mask (length ≤ T − 1) is non-zero. */
+function maskRows(masks: readonly (Float32Array | undefined)[], T: number): Int32Array {
+  const out: number[] = [];
+  masks.forEach((m, b) => {
+    if (!m) throw new Error('scoreBatch: a row has no mask');
+    for (let t = 0; t < m.length; t++) if (m[t] !== 0) out.push(b * (T - 1) + t);
+  });
+  return Int32Array.from(out);
+}
+
 export interface LogpJob {
   model: Model;
   /** Logits ÷ this (the rollout temperature). */
@@ -68,7 +78,15 @@ export async function scoreBatch(
   rows: readonly (readonly number[])[],
   jobs: readonly LogpJob[],
   critic: Model | null,
-  options: { maxRows?: number; padId?: number } = {},
+  options: {
+    maxRows?: number;
+    padId?: number;
+    /**
+     * Per row, the positions whose log-probs are read (length n − 1, non-zero = read): the LM
+     * head then runs on those alone (scoring.ts rowLogProbs) and the others come back 0.
+     */
+    masks?: readonly Float32Array[];
+  } = {},
 ): Promise<BatchScores> {
   const out: BatchScores = {
     logps: jobs.map(() => rows.map(() => null)),
@@ -100,8 +118,14 @@ export async function scoreBatch(
         const pick = picks[j] as number[];
         if (pick.length === 0) return;
         const sub = pick.length === group.length ? tokens : tf.gather(tokens, tf.tensor1d(pick, 'int32'));
+        const read = options.masks
+          ? maskRows(
+              pick.map((k) => options.masks?.[group[k] as number]),
+              T,
+            )
+          : undefined;
         parts.push(
-          policyLogProbs(job.model, sub as tf.Tensor2D, job.temperature, 'gather').logp.reshape([-1]),
+          policyLogProbs(job.model, sub as tf.Tensor2D, job.temperature, 'gather', read).logp.reshape([-1]),
         );
       });
       if (critic)

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../rng.js';
 import type { ModelConfig } from './config.js';
 import { createPolicy, disposeModel, type Model } from './params.js';
-import { bucketLength, padRows, policyLogProbs, scoreSequences } from './scoring.js';
+import { bucketLength, maskedRows, padRows, policyLogProbs, scoreSequences } from './scoring.js';
 
 // A tiny policy whose forward pass is recomputed below in plain float64 loops, one row at a time.
 const config: ModelConfig = { vocabSize: 11, dModel: 8, nLayers: 2, nHeads: 2, context: 70, mlpRatio: 4 };
@@ -135,6 +135,52 @@ describe('scoring', () => {
     const t1 = (hand[0] as number[]).map((v) => v / 0.5);
     const lse = Math.log(t1.reduce((s, v) => s + Math.exp(v), 0));
     expect(direct[0]).toBeCloseTo((t1[4] as number) - lse, 4);
+  });
+
+  it('on the masked rows alone gives the full values there, zero elsewhere, and the same gradients', async () => {
+    const ids = [
+      [1, 4, 9, 2, 7, 7, 3, 10],
+      [1, 6, 6, 2, 5, 0, 0, 0],
+    ];
+    const mask = Float32Array.from([0, 0, 1, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0, 0]); // [2, 7]
+    const rows = maskedRows(mask);
+    expect(Array.from(rows)).toEqual([2, 3, 5, 6, 8, 11]);
+    const tokens = tf.tensor2d(ids.flat(), [2, 8], 'int32');
+    const m = tf.tensor2d(mask, [2, 7]);
+    const run = (r?: Int32Array) => {
+      const { value, grads } = tf.variableGrads(() => {
+        const { logp, entropy } = policyLogProbs(policy, tokens, 0.7, 'train', r);
+        return logp.mul(m).sum().add(entropy.mul(m).sum().mul(0.3)) as tf.Scalar;
+      });
+      const out = tf.tidy(() => policyLogProbs(policy, tokens, 0.7, 'train', r));
+      return { value, grads, out };
+    };
+    const full = run();
+    const part = run(rows);
+    expect((await part.value.data())[0]).toBeCloseTo((await full.value.data())[0] as number, 5);
+    const [fl, pl] = [await full.out.logp.data(), await part.out.logp.data()];
+    const [fe, pe] = [await full.out.entropy.data(), await part.out.entropy.data()];
+    for (let i = 0; i < mask.length; i++) {
+      expect(pl[i]).toBeCloseTo(mask[i] ? (fl[i] as number) : 0, 6);
+      expect(pe[i]).toBeCloseTo(mask[i] ? (fe[i] as number) : 0, 6);
+    }
+    for (const name of policy.names) {
+      const [a, b] = [await full.grads[name]?.data(), await part.grads[name]?.data()];
+      a?.forEach((x, i) => {
+        expect(b?.[i]).toBeCloseTo(x, 5);
+      });
+    }
+    tf.dispose([
+      tokens,
+      m,
+      full.value,
+      part.value,
+      full.out.logp,
+      full.out.entropy,
+      part.out.logp,
+      part.out.entropy,
+    ]);
+    tf.dispose([...Object.values(full.grads), ...Object.values(part.grads)]);
   });
 
   it('picks buckets and pads rows', () => {

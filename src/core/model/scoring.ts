@@ -8,6 +8,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { fusedKernelsActive, fusedTokenLogProbs } from './kernels/index.js';
 import type { Model } from './params.js';
+import { selectRows, spreadRows } from './rows.js';
 import { forward, lmLogits, valueHead } from './transformer.js';
 
 /**
@@ -35,12 +36,19 @@ export function padRows(rows: readonly (readonly number[])[], T: number, padId: 
   return out;
 }
 
-export interface PolicyLogProbs {
+/** Flat positions b·(T−1) + t where `mask` [B·(T−1)] is non-zero: the rows a loss reads. */
+export function maskedRows(mask: Float32Array): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < mask.length; i++) if (mask[i] !== 0) out.push(i);
+  return Int32Array.from(out);
+}
+
+export type PolicyLogProbs = {
   /** [B, T−1]: logp[b, t] = log p(tokens[b, t+1] | tokens[b, ≤t]). */
   logp: tf.Tensor2D;
   /** [B, T−1]: entropy of the next-token distribution at position t. */
   entropy: tf.Tensor2D;
-}
+};
 
 /**
  * Differentiable log-probs and entropies of `tokens` [B, T] int32 under the policy, logits
@@ -53,29 +61,69 @@ export function policyLogProbs(
   model: Model,
   tokens: tf.Tensor2D,
   temperature = 1,
-  embed: 'onehot' | 'gather' = 'onehot',
+  embed: 'train' | 'gather' = 'train',
+  rows?: Int32Array,
 ): PolicyLogProbs {
   return tf.tidy(() => {
     const [B, T] = tokens.shape;
     const { hidden } = forward(model, { tokens, embed, noCache: true });
+    if (rows) return rowLogProbs(model, tokens, hidden, temperature, rows);
     // Only positions 0..T−2 predict a token: [B, T−1, D] -> [B, T−1, V]
     let logits: tf.Tensor = lmLogits(model, hidden.slice([0, 0, 0], [B, T - 1, -1]));
     if (temperature !== 1) logits = logits.div(temperature);
-    // webgpu: one fused kernel each way instead of ~14 + ~20 (kernels/tokenLogProbs.ts).
-    if (fusedKernelsActive())
-      return fusedTokenLogProbs(logits as tf.Tensor3D, tokens.slice([0, 1], [B, T - 1]));
-    const logProbs = tf.logSoftmax(logits); // [B, T−1, V]
-    const V = logProbs.shape[2] as number;
-    const targets = tokens.slice([0, 1], [B, T - 1]); // [B, T−1]
-    const logp = logProbs.mul(tf.oneHot(targets, V)).sum(-1) as tf.Tensor2D; // [B, T−1]
-    const entropy = logProbs.exp().mul(logProbs).sum(-1).neg() as tf.Tensor2D;
-    return { logp, entropy };
+    return tokenLogProbs(logits as tf.Tensor3D, tokens.slice([0, 1], [B, T - 1]) as tf.Tensor2D);
   });
+}
+
+/** Log-probs and entropies of `targets` [R, M] under `logits` [R, M, V]: each [R, M]. */
+function tokenLogProbs(logits: tf.Tensor3D, targets: tf.Tensor2D): PolicyLogProbs {
+  // webgpu: one fused kernel each way instead of ~14 + ~20 (kernels/tokenLogProbs.ts).
+  if (fusedKernelsActive()) return fusedTokenLogProbs(logits, targets);
+  const logProbs = tf.logSoftmax(logits); // [R, M, V]
+  const V = logProbs.shape[2] as number;
+  const logp = logProbs.mul(tf.oneHot(targets, V)).sum(-1) as tf.Tensor2D; // [R, M]
+  const entropy = logProbs.exp().mul(logProbs).sum(-1).neg() as tf.Tensor2D;
+  return { logp, entropy };
+}
+
+/**
+ * policyLogProbs at the flat positions `rows` of [B, T−1] only, zero elsewhere: the LM head and
+ * its softmax run on those rows alone (the loss's masked tokens, ~15% of a WebShop-lite window),
+ * as the SFT loss does. At the rows the values are the full computation's.
+ */
+function rowLogProbs(
+  model: Model,
+  tokens: tf.Tensor2D,
+  hidden: tf.Tensor3D,
+  temperature: number,
+  rows: Int32Array,
+): PolicyLogProbs {
+  const [B, T, D] = hidden.shape;
+  const N = B * (T - 1);
+  if (rows.length === 0) return { logp: tf.zeros([B, T - 1]), entropy: tf.zeros([B, T - 1]) };
+  // Position t of row b is hidden row b·T + t and predicts token b·T + t + 1.
+  const at = new Int32Array(rows.length);
+  rows.forEach((r, i) => {
+    at[i] = Math.floor(r / (T - 1)) * T + (r % (T - 1));
+  });
+  const atT = tf.tensor1d(at, 'int32');
+  const picked = selectRows(hidden.reshape([B * T, D]) as tf.Tensor2D, atT); // [M, D]
+  let logits: tf.Tensor = lmLogits(model, picked.reshape([1, -1, D]) as tf.Tensor3D); // [1, M, V]
+  if (temperature !== 1) logits = logits.div(temperature);
+  const next = tf.tensor1d(
+    at.map((i) => i + 1),
+    'int32',
+  );
+  const targets = tf.gather(tokens.reshape([B * T]), next).reshape([1, -1]) as tf.Tensor2D;
+  const { logp, entropy } = tokenLogProbs(logits as tf.Tensor3D, targets);
+  const idx = tf.tensor1d(rows, 'int32');
+  const spread = (x: tf.Tensor2D) => spreadRows(x.reshape([-1]), idx, N).reshape([B, T - 1]) as tf.Tensor2D;
+  return { logp: spread(logp), entropy: spread(entropy) };
 }
 
 /** Differentiable critic values of `tokens` [B, T] int32 -> [B, T]; the caller disposes. */
 export function criticValues(critic: Model, tokens: tf.Tensor2D): tf.Tensor2D {
-  return tf.tidy(() => valueHead(critic, forward(critic, { tokens, embed: 'onehot', noCache: true }).hidden));
+  return tf.tidy(() => valueHead(critic, forward(critic, { tokens, embed: 'train', noCache: true }).hidden));
 }
 
 export interface ScoreOptions {

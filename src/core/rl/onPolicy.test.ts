@@ -76,7 +76,7 @@ describe(`the update at T = ${T}`, () => {
     const s = samples[0]!;
     const hand = tf.tidy(() => {
       const tokens = tf.tensor2d([s.ids], [1, s.ids.length], 'int32');
-      const { hidden } = forward(policy, { tokens, embed: 'onehot', noCache: true });
+      const { hidden } = forward(policy, { tokens, embed: 'train', noCache: true });
       return tf.logSoftmax(lmLogits(policy, hidden).div(T)); // [1, n, V]
     });
     const table = (await hand.data()) as Float32Array;

@@ -62,6 +62,8 @@ export async function scoreSamples(
         { model: reference, temperature },
       ],
       critic,
+      // Only the loss mask's log-probs are read (KL, ratios, DPO sums): the rest come back 0.
+      { masks: samples.map((s) => s.lossMask) },
     );
     oldLogp = b.logps[0] as (Float32Array | null)[];
     refLogp = b.logps[1] as Float32Array[];

@@ -6,11 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import type { ModelConfig } from '../model/config.js';
 import { createPolicy, disposeModel, modelVariables } from '../model/params.js';
+import { selectRows } from '../model/rows.js';
 import { policyLogProbs } from '../model/scoring.js';
 import { Rng } from '../rng.js';
 import { buildVocabulary, Tokenizer } from '../tokenizer.js';
 import { maskedMean } from './losses.js';
-import { copyDrills, type SftSequence, selectRows, sftBatch, sftLearningRate, sftLoss } from './sft.js';
+import { copyDrills, type SftSequence, sftBatch, sftLearningRate, sftLoss } from './sft.js';
 
 const config: ModelConfig = { vocabSize: 23, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 4 };
 

@@ -11,6 +11,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { fusedAdamActive, fusedMinimize } from '../model/kernels/adam.js';
 import { type Model, modelVariables } from '../model/params.js';
+import { selectRows } from '../model/rows.js';
 import { bucketLength, padRows } from '../model/scoring.js';
 import { forward, lmLogits } from '../model/transformer.js';
 import { buildSequence, type PromptTurn } from '../prompt.js';
@@ -106,22 +107,6 @@ export function sftLearningRate(
   return o.lr * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
 }
 
-/**
- * Rows `idx` [M] of `x` [N, D] -> [M, D], differentiable on every backend: the gradient
- * scatter-adds dy into [N, D] (tfjs-wasm has no gradient for gather).
- */
-export function selectRows(x: tf.Tensor2D, idx: tf.Tensor1D): tf.Tensor2D {
-  const [N, D] = x.shape;
-  const f = tf.customGrad(((xv: tf.Tensor2D, save: tf.GradSaveFunc) => {
-    save([]);
-    return {
-      value: tf.gather(xv, idx),
-      gradFunc: (dy: tf.Tensor) => tf.scatterND(idx.reshape([-1, 1]), dy, [N, D]),
-    };
-  }) as unknown as Parameters<typeof tf.customGrad>[0]);
-  return f(x) as tf.Tensor2D;
-}
-
 /** One padded batch: tokens [B, T] and the flat target positions b·T + t with their next tokens. */
 export interface SftBatch {
   tokens: Int32Array;
@@ -194,7 +179,7 @@ export function sftLoss(
   return tf.tidy(() => {
     const [B, T] = tokens.shape;
     const D = policy.config.dModel;
-    const { hidden } = forward(policy, { tokens, embed: 'onehot', noCache: true });
+    const { hidden } = forward(policy, { tokens, embed: 'train', noCache: true });
     // [B*T, D] -> [M, D] -> [1, M, V]
     const rows = selectRows(hidden.reshape([B * T, D]) as tf.Tensor2D, positions);
     const logits = lmLogits(policy, rows.reshape([1, -1, D]) as tf.Tensor3D);

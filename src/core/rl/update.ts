@@ -16,7 +16,7 @@ import {
 } from '../model/kernels/adam.js';
 import type { Model } from '../model/params.js';
 import { modelVariables } from '../model/params.js';
-import { criticValues, policyLogProbs } from '../model/scoring.js';
+import { criticValues, maskedRows, policyLogProbs } from '../model/scoring.js';
 import {
   aggregate,
   clippedPolicyLoss,
@@ -163,6 +163,11 @@ async function applyChecked(
   return { ok, loss, gradNorm, metrics };
 }
 
+/** A copy of `a` with 0 wherever `mask` is 0. */
+function zeroOutside(a: Float32Array, mask: Float32Array): Float32Array {
+  return a.map((x, i) => (mask[i] === 0 ? 0 : x));
+}
+
 function targets(mb: Minibatch, a: Float32Array): tf.Tensor2D {
   return tf.tensor2d(a, [mb.b, mb.T - 1]);
 }
@@ -177,13 +182,17 @@ export async function policyStep(
   const tokens = tf.tensor2d(mb.tokens, [mb.b, mb.T], 'int32');
   const mask = targets(mb, mb.mask);
   const adv = targets(mb, mb.advantages);
-  const old = targets(mb, mb.oldLogp);
-  const ref = targets(mb, mb.refLogp);
+  // The LM head runs on the masked tokens only (scoring.ts rowLogProbs): the loss reads no other,
+  // and its log-probs are 0 elsewhere. Old and reference log-probs are zeroed there too, so an
+  // unmasked position's ratio is exp(0) and never exp(−old) overflowing to Inf (Inf × 0 = NaN).
+  const rows = maskedRows(mb.mask);
+  const old = targets(mb, zeroOutside(mb.oldLogp, mb.mask));
+  const ref = targets(mb, zeroOutside(mb.refLogp, mb.mask));
   try {
     return await applyChecked(
       optimizer,
       () => {
-        const { logp, entropy } = policyLogProbs(policy, tokens, s.temperature ?? 1);
+        const { logp, entropy } = policyLogProbs(policy, tokens, s.temperature ?? 1, 'train', rows);
         const agg = s.lossAgg ?? 'token-mean';
         const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg);
         const ent = aggregate(entropy, mask, agg);
@@ -279,11 +288,12 @@ export async function dpoStep(
   const owner = tf.tensor2d(batch.owner, [2 * batch.pairs, n]);
   const refC = tf.tensor1d(batch.refChosen);
   const refR = tf.tensor1d(batch.refRejected);
+  const rows = maskedRows(batch.mask);
   try {
     return await applyChecked(
       optimizer,
       () => {
-        const { logp, entropy } = policyLogProbs(policy, tokens, temperature);
+        const { logp, entropy } = policyLogProbs(policy, tokens, temperature, 'train', rows);
         const rowSums = tf.sum(tf.mul(logp, mask), 1, true); // [rows, 1]
         const seq = tf.matMul(owner, rowSums).reshape([2 * batch.pairs]); // [2P, rows] x [rows, 1] -> [2P]
         const chosen = seq.slice([0], [batch.pairs]);

@@ -174,12 +174,7 @@ export function webshopExpert(env: ShopReader, memory = true): ExpertStep {
       }
       const next = toPick[0];
       if (next && v.actionsLeft > 1) {
-        // The page shopper's reason restates the instruction's "name: value", so the value is
-        // copied by its two-token context ("size :") and then from the reason into the action.
-        return {
-          action: `click[${next[1]}]`,
-          reason: memory ? `select the ${next[0]} asked for` : `select ${next[0]}: ${next[1]}`,
-        };
+        return { action: `click[${next[1]}]`, reason: `select the ${next[0]} asked for` };
       }
       return { action: 'click[buy now]', reason: memory ? 'it fits: buy it' : 'buy it' };
     }
