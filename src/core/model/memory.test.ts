@@ -4,8 +4,9 @@ import { defaultConfig } from '../config.js';
 import { estimateRunMemory, formatBytes, isOutOfMemory, memoryRefusal } from './memory.js';
 
 describe('estimateRunMemory', () => {
-  it('takes the update step of the kept batch: rows × T × (4V + L(16D + 3HT)) floats', () => {
-    // nano: D 64, L 2, H 4. 4 × 8 rollouts, 3 turns in windows of 1 → 96 samples; 4 steps → 24 rows.
+  it('takes the update step of the kept batch: rows × (T·L(16D + 3HT) + 3·R·V) floats', () => {
+    // nano: D 64, L 2, H 4. 4 × 8 rollouts, 3 turns in windows of 1 → 96 samples; 4 steps → 24 rows;
+    // the LM head on R = 1 turn × 40 response tokens of each window.
     const c = {
       ...defaultConfig(),
       groups: 4,
@@ -16,8 +17,12 @@ describe('estimateRunMemory', () => {
       stepsPerIteration: 4,
     };
     const e = estimateRunMemory(c, 78);
-    const floats = 24 * 256 * (4 * 78 + 2 * (16 * 64 + 3 * 4 * 256));
+    const floats = 24 * (256 * 2 * (16 * 64 + 3 * 4 * 256) + 3 * 40 * 78);
+    expect(c.maxTokensPerTurn).toBe(40);
     expect(e).toEqual({ phase: 'update', rows: 24, T: 256, bytes: 4 * floats });
+    // With the env's tokens in the loss the LM head runs on every position.
+    const all = estimateRunMemory({ ...c, lossOnEnvTokens: true }, 78);
+    expect(all.bytes).toBe(4 * 24 * (256 * 2 * (16 * 64 + 3 * 4 * 256) + 3 * 256 * 78));
   });
 
   it('uses the minibatch when steps are not fixed, and oversampled rollouts for the rollout phase', () => {

@@ -2,10 +2,13 @@
 // rollouts × context would not fit the backend is refused with the estimate and what to lower),
 // and an out-of-memory error said in those words when it happens anyway. The estimate counts the
 // float32 tensors alive at the peak of each phase, worst case (every row padded to the context):
-//   update  — b rows × T tokens: the one-hot input and the logits with their softmax and
-//             gradient (4 × b·T·V), per layer the activations kept for the backward pass
-//             (~16 × b·T·D) and the attention scores, weights and their gradients (3 × b·H·T²);
-//   scoring — the same forward without gradients, in chunks of SCORE_CHUNK rows (2 × b·T·V + …);
+//   update  — b rows × T tokens: per layer the activations kept for the backward pass
+//             (~16 × b·T·D) and the attention scores, weights and their gradients (3 × b·H·T²),
+//             and the logits with their softmax and gradient on the loss mask's R rows of each
+//             window (3 × b·R·V; the LM head runs there only, scoring.ts rowLogProbs): R is the
+//             window's response tokens, turns × max tokens per turn, or T with env tokens in the
+//             loss;
+//   scoring — the same forward without gradients, in chunks of SCORE_CHUNK rows (2 × b·R·V + …);
 //   rollout — the KV cache of every active row (2 × L × rows × T × D) and one step's logits.
 // It is an estimate, not an accounting: tfjs keeps intermediate copies of its own.
 import type { Config } from '../config.js';
@@ -59,8 +62,10 @@ export function estimateRunMemory(c: Config, vocab: number): MemoryEstimate {
         ? // pairs of whole trajectories, each with all its history windows
           Math.min(samples, 2 * Math.max(1, Math.floor(c.minibatch / 2)) * windowsPerTrajectory(c))
         : Math.min(samples, c.minibatch);
+  const turns = Math.min(c.maxTurns, c.advantage === 'turn-gae' ? 1 : Math.max(1, c.historyTurns));
+  const R = c.lossOnEnvTokens ? T : Math.min(T, turns * c.maxTokensPerTurn);
   const floats = (rows: number, grad: boolean) =>
-    rows * T * ((grad ? 4 : 2) * V + L * ((grad ? 16 : 6) * D + (grad ? 3 : 1) * H * T));
+    rows * T * L * ((grad ? 16 : 6) * D + (grad ? 3 : 1) * H * T) + rows * R * (grad ? 3 : 2) * V;
   const phases: MemoryEstimate[] = [
     { phase: 'update', rows: stepRows, T, bytes: 4 * floats(stepRows, true) },
     {
