@@ -59,7 +59,7 @@ describe('pretrain', () => {
   it('refuses an unknown --position-init and openings of no turns before any work', async () => {
     const env = ['--env', 'webshop/lite'];
     expect(await usageErrorOf(pretrainCommand, [...env, '--position-init', 'rope'])).toMatch(
-      /--position-init must be random, sinusoid or prevtok, got "rope"/,
+      /--position-init must be random, sinusoid, prevtok or prevtok2, got "rope"/,
     );
     expect(await usageErrorOf(pretrainCommand, [...env, '--opening-turns', '0'])).toMatch(
       /--opening-turns must be from 1 to 50, got 0/,
