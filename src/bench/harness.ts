@@ -142,7 +142,8 @@ const SOFTWARE_LABEL = 'software adapter (SwiftShader), correctness only';
 const ROOFLINE_FORMULA =
   'matrix products only, 2 FLOPs per multiply-add; N = B·T, F = 4D, S keys, V vocabulary, L layers. ' +
   'Forward = L·(8·N·D² + 4·N·D·F + 4·B·T·S·D) + 2·M·D·V (LM head on M rows; the embedding is a ' +
-  'gather, no product). Training step = 3 × forward (M = B·(T−1)); scoring = forward (M = B·(T−1)); decoding n tokens = prefill (T = S = prompt, M = B) + n−1 cached steps (T = 1, ' +
+  'gather, no product). Training step = 3 × forward (M = B·(T−1)); scoring = forward (M = B·(T−1)); ' +
+  'decoding n tokens = prefill (T = S = prompt, M = B) + n−1 cached steps (T = 1, ' +
   'S = prompt + i, M = B). Share = phase GFLOP/s ÷ the same-run 2-D matMul rate of the backend.';
 
 async function select(backend: BackendName): Promise<string> {

@@ -11,8 +11,9 @@
 //            + 4·B·T·S·D          (scores q·kᵀ and weights·v, all heads, the masked half included)
 //   LM head    2·M·D·V            (M rows of logits: B·(T−1) when scoring, B when decoding)
 // A training step is 3× its forward pass (the backward pass takes both operands' gradients of
-// every product, each as many FLOPs as the product: core/model/matmul.ts does both). Scoring is one forward pass with gather. Decoding n tokens after an L-token prompt is one
-// prefill (T = S = L, LM head on B rows) and n − 1 cached steps (T = 1, S = L + i, i = 1…n−1).
+// every product, each as many FLOPs as the product: core/model/matmul.ts does both). Scoring is
+// one forward pass. Decoding n tokens after an L-token prompt is one prefill (T = S = L, LM head
+// on B rows) and n − 1 cached steps (T = 1, S = L + i, i = 1…n−1).
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig, ModelSize } from '../core/model/config.js';
 

@@ -38,10 +38,15 @@ export interface MemoryEstimate {
   T: number;
 }
 
-/** Training windows per trajectory: turns in windows of `historyTurns` (ppo-turn: one per turn). */
-function windowsPerTrajectory(c: Config): number {
+/** Turns in one training window: `historyTurns` of them (ppo-turn: one), at most the turns. */
+function turnsPerWindow(c: Config): number {
   const history = c.advantage === 'turn-gae' ? 1 : c.historyTurns;
-  return Math.ceil(c.maxTurns / Math.max(1, Math.min(history, c.maxTurns)));
+  return Math.max(1, Math.min(history, c.maxTurns));
+}
+
+/** Training windows per trajectory: its turns cut into windows of turnsPerWindow. */
+function windowsPerTrajectory(c: Config): number {
+  return Math.ceil(c.maxTurns / turnsPerWindow(c));
 }
 
 /** The largest step of a run of `config` with a vocabulary of `vocab` tokens. */
@@ -62,8 +67,7 @@ export function estimateRunMemory(c: Config, vocab: number): MemoryEstimate {
         ? // pairs of whole trajectories, each with all its history windows
           Math.min(samples, 2 * Math.max(1, Math.floor(c.minibatch / 2)) * windowsPerTrajectory(c))
         : Math.min(samples, c.minibatch);
-  const turns = Math.min(c.maxTurns, c.advantage === 'turn-gae' ? 1 : Math.max(1, c.historyTurns));
-  const R = c.lossOnEnvTokens ? T : Math.min(T, turns * c.maxTokensPerTurn);
+  const R = c.lossOnEnvTokens ? T : Math.min(T, turnsPerWindow(c) * c.maxTokensPerTurn);
   const floats = (rows: number, grad: boolean) =>
     rows * T * L * ((grad ? 16 : 6) * D + (grad ? 3 : 1) * H * T) + rows * R * (grad ? 3 : 2) * V;
   const phases: MemoryEstimate[] = [

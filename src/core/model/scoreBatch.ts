@@ -8,7 +8,7 @@
 // scoreSequences / predictValues (same forward pass, same buckets; only the batch differs).
 import * as tf from '@tensorflow/tfjs';
 import type { Model } from './params.js';
-import { bucketLength, padRows, policyLogProbs } from './scoring.js';
+import { bucketLength, maskedRows, padRows, policyLogProbs } from './scoring.js';
 import { forward, valueHead } from './transformer.js';
 
 /** A call's fixed cost in padded-token equivalents (a nano forward's ~150 non-attention kernels). */
@@ -48,14 +48,14 @@ export function planGroups(lengths: readonly number[], maxRows: number, context:
   return groups;
 }
 
-/** Flat positions b·(T−1) + t of [rows, T−1] where row b's mask (length ≤ T − 1) is non-zero. */
-function maskRows(masks: readonly (Float32Array | undefined)[], T: number): Int32Array {
-  const out: number[] = [];
+/** The masks of `rows` laid end to end, each padded to `W` (zeros after its own length). */
+function paddedMasks(masks: readonly (Float32Array | undefined)[], W: number): Float32Array {
+  const out = new Float32Array(masks.length * W);
   masks.forEach((m, b) => {
     if (!m) throw new Error('scoreBatch: a row has no mask');
-    for (let t = 0; t < m.length; t++) if (m[t] !== 0) out.push(b * (T - 1) + t);
+    out.set(m, b * W);
   });
-  return Int32Array.from(out);
+  return out;
 }
 
 export interface LogpJob {
@@ -119,9 +119,11 @@ export async function scoreBatch(
         if (pick.length === 0) return;
         const sub = pick.length === group.length ? tokens : tf.gather(tokens, tf.tensor1d(pick, 'int32'));
         const read = options.masks
-          ? maskRows(
-              pick.map((k) => options.masks?.[group[k] as number]),
-              T,
+          ? maskedRows(
+              paddedMasks(
+                pick.map((k) => options.masks?.[group[k] as number]),
+                T - 1,
+              ),
             )
           : undefined;
         parts.push(
