@@ -56,13 +56,19 @@ describe('pretrain', () => {
     disposeModel(loaded.base.policy);
   }, 300_000);
 
-  it('refuses an unknown --position-init and openings of no turns before any work', async () => {
+  it('refuses an unknown --position-init, openings of no turns or all skipped, and demonstrations from another family, before any work', async () => {
     const env = ['--env', 'webshop/lite'];
     expect(await usageErrorOf(pretrainCommand, [...env, '--position-init', 'rope'])).toMatch(
       /--position-init must be random, sinusoid, prevtok or prevtok2, got "rope"/,
     );
     expect(await usageErrorOf(pretrainCommand, [...env, '--opening-turns', '0'])).toMatch(
       /--opening-turns must be from 1 to 50, got 0/,
+    );
+    expect(
+      await usageErrorOf(pretrainCommand, [...env, '--opening-turns', '3', '--opening-skip', '3']),
+    ).toMatch(/--opening-skip must be a whole number below --opening-turns \(3\), got 3/);
+    expect(await usageErrorOf(pretrainCommand, [...env, '--demo-env', 'minigrid/DoorKey-5x5'])).toMatch(
+      /--demo-env minigrid\/DoorKey-5x5 is not of webshop\/lite's family \(webshop\)/,
     );
   });
 

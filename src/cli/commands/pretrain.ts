@@ -53,6 +53,11 @@ const SETTING_FIELDS = fieldsOf([...EPISODE_KEYS, 'seed', 'backend']);
 
 const FLAGS: readonly FlagSpec[] = [
   { name: 'env', kind: 'string', help: 'environment id (required), e.g. minigrid/DoorKey-5x5' },
+  {
+    name: 'demo-env',
+    kind: 'string',
+    help: 'environment the demonstrations are drawn in, of the same family (default --env)',
+  },
   { name: 'size', kind: 'string', help: 'model size: nano, micro, small (default nano)' },
   { name: 'episodes', kind: 'int', help: 'expert episodes to learn from (default 1500)' },
   { name: 'noise', kind: 'number', help: 'share of noisy demonstration turns, 0–1 (default 0.3)' },
@@ -79,6 +84,11 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'opening-turns',
     kind: 'int',
     help: 'turns an opening keeps: 1 the search alone, 2 search and pick (default 2)',
+  },
+  {
+    name: 'opening-skip',
+    kind: 'int',
+    help: "an opening's first turns left out of training, so it trains on the later ones (default 0)",
   },
   {
     name: 'drill-steps',
@@ -138,6 +148,12 @@ export const pretrainCommand: Command = {
     const env = String(f.env ?? '');
     if (!env) throw new UsageError('--env is required');
     envSpec(env); // an unknown id is refused here, with close alternatives, before anything runs
+    // Demonstrations may come from a variant of the env (same family: same pages and actions).
+    const demoEnv = String(f['demo-env'] ?? env);
+    if (envSpec(demoEnv).family !== envSpec(env).family)
+      throw new UsageError(
+        `--demo-env ${demoEnv} is not of ${env}'s family (${envSpec(env).family}): its demonstrations would not fit`,
+      );
     const size = String(f.size ?? 'nano') as ModelSize;
     if (!(size in MODEL_PRESETS)) throw new UsageError(`--size must be nano, micro or small, got "${size}"`);
     const noise = Number(f.noise ?? 0.3);
@@ -156,6 +172,11 @@ export const pretrainCommand: Command = {
         `--position-init must be random, sinusoid, prevtok or prevtok2, got "${positionInit}"`,
       );
     const openingTurns = positive('opening-turns', Number(f['opening-turns'] ?? 2), 50);
+    const openingSkip = Number(f['opening-skip'] ?? 0);
+    if (!(Number.isInteger(openingSkip) && openingSkip >= 0 && openingSkip < openingTurns))
+      throw new UsageError(
+        `--opening-skip must be a whole number below --opening-turns (${openingTurns}), got ${f['opening-skip']}`,
+      );
     const drillSteps = Number(f['drill-steps'] ?? 0);
     const drillShare = Number(f['drill-share'] ?? 0);
     if (!(drillShare >= 0 && drillShare <= 1))
@@ -190,13 +211,13 @@ export const pretrainCommand: Command = {
     const log = (s: string) => io.stderr.write(`${s}\n`);
     log(`pretrain ${env} ${size} on ${backend.backend}`);
 
-    const demos = collectDemos(env, { episodes, seed, noise, ...settings });
+    const demos = collectDemos(demoEnv, { episodes, seed, noise, ...settings });
     const demoSuccess = demos.filter((x) => x.success).length / demos.length;
     // Openings: more episodes, cut after their first turns (search, then pick, in WebShop),
     // where the copying the agent must learn sits; drawn from their own seed stream.
     const openings =
       openingCount > 0
-        ? collectDemos(env, {
+        ? collectDemos(demoEnv, {
             episodes: openingCount,
             seed: seed + 7919,
             noise,
@@ -230,6 +251,7 @@ export const pretrainCommand: Command = {
       demoExamples(openings),
       settings.historyTurns,
       settings.contextLength,
+      openingSkip,
     );
     log(
       `${demos.length} demos (expert+noise success ${demoSuccess.toFixed(3)}), ${sequences.length} sequences, vocabulary ${tok.size}`,
@@ -378,6 +400,8 @@ export const pretrainCommand: Command = {
         drills: drillCount,
         openings: openingCount,
         openingTurns,
+        openingSkip,
+        ...(demoEnv !== env ? { demoEnv } : {}),
         positionInit,
         drillSteps,
         drillShare,

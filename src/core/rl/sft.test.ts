@@ -11,7 +11,7 @@ import { policyLogProbs } from '../model/scoring.js';
 import { Rng } from '../rng.js';
 import { buildVocabulary, Tokenizer } from '../tokenizer.js';
 import { maskedMean } from './losses.js';
-import { copyDrills, type SftSequence, sftBatch, sftLearningRate, sftLoss } from './sft.js';
+import { copyDrills, type SftSequence, sftBatch, sftLearningRate, sftLoss, sftSequences } from './sft.js';
 
 const config: ModelConfig = { vocabSize: 23, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 4 };
 
@@ -155,5 +155,29 @@ describe('copyDrills', () => {
     }
     // Seeded: the same rng seed gives the same drills.
     expect(copyDrills(tok, texts, 50, new Rng(3), { maxSource: 6, minSpan: 2, maxSpan: 4 })).toEqual(drills);
+  });
+});
+
+describe('sftSequences', () => {
+  it('makes one window per turn at history 1 and leaves out those before fromTurn', () => {
+    const turns = ['go north', 'go east', 'pick key'].map((text, i) => ({
+      observation: `room ${i}`,
+      actionsLeft: 3 - i,
+      response: { text: `<think> ok </think> <answer> ${text} </answer>` },
+      reward: 0,
+    }));
+    const texts = [
+      'find the key turn state actions left reward',
+      ...turns.flatMap((t) => [t.observation, t.response.text]),
+    ];
+    const tok = new Tokenizer(buildVocabulary(texts));
+    const ex = [{ instruction: 'find the key', turns }];
+    const all = sftSequences(tok, ex, 1, 128);
+    expect(all).toHaveLength(3);
+    // Each window ends with its own turn's response, the turn numbers as the rollout shows them.
+    expect(all.map((s) => /turn \d/.exec(tok.decode(s.ids))?.[0])).toEqual(['turn 1', 'turn 2', 'turn 3']);
+    const later = sftSequences(tok, ex, 1, 128, 2);
+    expect(later).toEqual(all.slice(2));
+    expect(sftSequences(tok, ex, 1, 128, 1)).toEqual(all.slice(1));
   });
 });

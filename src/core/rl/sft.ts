@@ -35,12 +35,15 @@ export interface SftSequence {
 /**
  * Windows of each example as the rollout shows them: for k = h−1, 2h−1, … and the last turn,
  * the turns up to k with the last `historyTurns` kept, so every response is trained on once.
+ * Windows ending before turn `fromTurn` (0-based) are left out, so a pool can hold only the
+ * later turns of its episodes.
  */
 export function sftSequences(
   tok: Tokenizer,
   examples: readonly SftExample[],
   historyTurns: number,
   contextLength: number,
+  fromTurn = 0,
 ): SftSequence[] {
   const out: SftSequence[] = [];
   for (const ex of examples) {
@@ -49,6 +52,7 @@ export function sftSequences(
     for (let k = historyTurns - 1; k < n; k += historyTurns) ends.push(k);
     if (ends[ends.length - 1] !== n - 1) ends.push(n - 1);
     for (const k of ends) {
+      if (k < fromTurn) continue;
       const seq = buildSequence(tok, ex.instruction, ex.turns.slice(0, k + 1), {
         historyTurns,
         maxTokens: contextLength,

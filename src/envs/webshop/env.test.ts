@@ -241,4 +241,51 @@ describe('determinism and registry', () => {
       expect(env?.step('search[shoes]').info.actionIsValid).toBe(true);
     }
   });
+
+  it('relabels product ids per episode: same goals and pages, ids permuted, real ids among them', () => {
+    const real = getShop(0);
+    const other = getShop(0, undefined, 3);
+    expect(other.products.map((p) => p.title)).toEqual(real.products.map((p) => p.title));
+    expect([...other.products.map((p) => p.asin)].sort()).toEqual(
+      [...real.products.map((p) => p.asin)].sort(),
+    );
+    const moved = other.products.filter((p, i) => p.asin !== real.products[i]?.asin).length;
+    expect(moved).toBeGreaterThan(990);
+    // Goals name the relabelled product; search ranks the same products.
+    const g = other.goals('synthetic')[7] as { asin: string; instruction: string };
+    expect(g.instruction).toBe(real.goals('synthetic')[7]?.instruction);
+    expect(other.byAsin.get(g.asin)?.title).toBe(
+      real.byAsin.get(real.goals('synthetic')[7]?.asin ?? '')?.title,
+    );
+    expect(other.search('running shoes').map((p) => p.title)).toEqual(
+      real.search('running shoes').map((p) => p.title),
+    );
+
+    // reset(seed) draws its relabelling from the seed: the same seed, the same ids; several
+    // seeds reach the real ids and others; the expert still buys what the goal asks for.
+    const env = new WebShopEnv({ relabelings: 8 });
+    const plain = new WebShopEnv();
+    const topIds = new Set<string>();
+    let same = 0;
+    for (let seed = 0; seed < 16; seed++) {
+      env.reset(seed);
+      plain.reset(seed);
+      expect(env.instruction()).toBe(plain.instruction());
+      env.step(`search[${env.instruction()}]`);
+      plain.step(`search[${plain.instruction()}]`);
+      const top = env.view().results?.products[0]?.asin as string;
+      const plainTop = plain.view().results?.products[0];
+      expect(env.view().results?.products[0]?.title).toBe(plainTop?.title);
+      if (top === plainTop?.asin) same++;
+      topIds.add(top);
+      const again = new WebShopEnv({ relabelings: 8 });
+      again.reset(seed);
+      again.step(`search[${again.instruction()}]`);
+      expect(again.view().results?.products[0]?.asin).toBe(top);
+    }
+    expect(same).toBeGreaterThan(0);
+    expect(same).toBeLessThan(16);
+    expect(envRegistry.get('webshop/lite-relabeled')?.heldOutId).toBe('webshop/lite-eval');
+    expect(() => new WebShopEnv({ relabelings: 0 })).toThrow(/relabelings must be an integer ≥ 1/);
+  });
 });

@@ -13,6 +13,7 @@
 // are lowercased. Anything else is an invalid no-op that still costs one action.
 // Reward: get_reward on buy (reward.ts), 0 otherwise. Success: reward = 1.
 // Termination: buy now, or the budget spent (truncation, reward 0).
+import { Rng } from '../../core/rng.js';
 import { actionText, endedStep } from '../common.js';
 import type { StepResult, TextEnv } from '../types.js';
 import { type GoalMode, goalIndexForSeed, type Split } from './goals.js';
@@ -46,6 +47,13 @@ export interface WebShopOptions {
    * episodes. The other products of the page stay clickable and in view().
    */
   resultsShown?: number;
+  /**
+   * Relabelings of the catalogue an episode is drawn from (default 1: the real ids only). With
+   * k > 1 each reset(seed) picks one of k fixed id permutations (the first is the real one) from
+   * the seed: the same products, pages and goals, where an id cannot be recalled from the
+   * instruction, only read off the results page (pretraining demonstrations).
+   */
+  relabelings?: number;
 }
 
 /** Plain JSON for a UI to draw the current shop page. */
@@ -118,7 +126,10 @@ function compactPage(s: ShopSession, shown: number): string {
 export class WebShopEnv implements TextEnv<WebShopView> {
   readonly id: string;
   readonly budget: number;
-  private readonly shop: Shop;
+  private shop: Shop;
+  private readonly catalogueSeed: number;
+  private readonly catalogueSize: number | undefined;
+  private readonly relabelings: number;
   private readonly split: Split;
   private readonly goalMode: GoalMode;
   private readonly mode: 'agent' | 'sep';
@@ -133,7 +144,12 @@ export class WebShopEnv implements TextEnv<WebShopView> {
     this.budget = options.budget ?? DEFAULT_BUDGET;
     if (!Number.isInteger(this.budget) || this.budget < 1)
       throw new Error('webshop: budget must be an integer ≥ 1');
-    this.shop = getShop(options.catalogueSeed ?? 0, options.catalogueSize);
+    this.catalogueSeed = options.catalogueSeed ?? 0;
+    this.catalogueSize = options.catalogueSize;
+    this.relabelings = options.relabelings ?? 1;
+    if (!Number.isInteger(this.relabelings) || this.relabelings < 1)
+      throw new Error('webshop: relabelings must be an integer ≥ 1');
+    this.shop = getShop(this.catalogueSeed, this.catalogueSize);
     this.split = options.split ?? 'train';
     this.goalMode = options.goalMode ?? 'synthetic';
     this.mode = options.observation ?? 'agent';
@@ -147,6 +163,11 @@ export class WebShopEnv implements TextEnv<WebShopView> {
   }
 
   private newSession(seed: number): ShopSession {
+    if (this.relabelings > 1) {
+      // The episode's relabelling from its seed (0: the real ids), independent of its goal.
+      const k = new Rng(seed).fork('webshop/relabelling').int(0, this.relabelings);
+      this.shop = getShop(this.catalogueSeed, this.catalogueSize, k);
+    }
     const goals = this.shop.goals(this.goalMode);
     const index = goalIndexForSeed(this.split, seed, goals.length, this.shop.perms(this.goalMode));
     return new ShopSession(this.shop, goals[index] as Goal, this.searchAnywhere);

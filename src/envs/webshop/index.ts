@@ -8,6 +8,7 @@
 // | webshop/lite-test     | test split   | 9      |
 // | webshop/lite-short    | train split  | 5      |
 // | webshop/lite-human    | train split, human-style instructions | 9 |
+// | webshop/lite-relabeled | train split, product ids shuffled per episode (8 relabelings) | 9 |
 import type { EnvSpec } from '../types.js';
 import { DEFAULT_BUDGET, WebShopEnv, type WebShopOptions } from './env.js';
 import { pageShopper, type ShopReader } from './experts.js';
@@ -47,4 +48,10 @@ export const webshopEnvs: EnvSpec[] = [
   spec('webshop/lite-human', 'WebShop-lite with human-style instructions (train goals)', {
     goalMode: 'human',
   }),
+  spec(
+    'webshop/lite-relabeled',
+    'WebShop-lite (train goals) with the product ids shuffled per episode: demonstrations that read ids off the page',
+    { relabelings: 8 },
+    'webshop/lite-eval',
+  ),
 ];

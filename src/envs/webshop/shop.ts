@@ -1,5 +1,6 @@
 // One built shop per catalogue seed: products, the BM25 index and the goals, cached so that
 // every environment instance with the same seed shares them (building takes tens of ms).
+import { Rng } from '../../core/rng.js';
 import { generateCatalogue } from './catalogue.js';
 import { type GoalMode, generateGoals } from './goals.js';
 import { Bm25Index } from './search.js';
@@ -21,12 +22,17 @@ export interface Shop {
 
 const cache = new Map<string, Shop>();
 
-/** The shop for catalogue `seed` (and size), built once and cached. */
-export function getShop(seed: number, size?: number): Shop {
-  const key = `${seed >>> 0}/${size ?? 'default'}`;
+/**
+ * The shop for catalogue `seed` (and size), built once and cached. `relabel` k > 0 gives the
+ * same products, goals and search with the product ids shuffled among the products (a fixed
+ * permutation per k): a shop where an instruction says nothing about the id of the product it
+ * asks for, so demonstrations drawn from several relabelings teach reading ids off the page.
+ */
+export function getShop(seed: number, size?: number, relabel = 0): Shop {
+  const key = `${seed >>> 0}/${size ?? 'default'}/${relabel}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const products = generateCatalogue(seed, size);
+  const products = relabelled(generateCatalogue(seed, size), seed, relabel);
   const index = new Bm25Index(products);
   const goalCache = new Map<GoalMode, Goal[]>();
   const permCache = new Map<GoalMode, Map<string, number[]>>();
@@ -57,4 +63,11 @@ export function getShop(seed: number, size?: number): Shop {
   };
   cache.set(key, shop);
   return shop;
+}
+
+/** `products` with their ids permuted by relabelling k of catalogue `seed` (k = 0: unchanged). */
+function relabelled(products: ShopProduct[], seed: number, k: number): ShopProduct[] {
+  if (k === 0) return products;
+  const ids = new Rng(seed).fork(`webshop/relabel/${k}`).shuffle(products.map((p) => p.asin));
+  return products.map((p, i) => ({ ...p, asin: ids[i] as string }));
 }
