@@ -54,6 +54,30 @@ describe('pretrain', () => {
     const loaded = await readCheckpointFile(join(out, 'short.json'));
     expect(loaded.base.tokenizer.size).toBe(entry.pretrain.vocabulary);
     disposeModel(loaded.base.policy);
+    expect(entry.pretrain.evalEpisodes).toBe(4);
+
+    // --remeasure: the same measurement again (same seeds) gives the same figures; on more
+    // goals it rewrites only the figures and their episode count.
+    const again = ['--env', 'minigrid/DoorKey-5x5', '--out', out, '--name', 'short', '--remeasure'];
+    const same = await runCommand(pretrainCommand, [...again, '--eval-episodes', '4']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(JSON.parse(same.stdout)).toEqual(entry);
+    const more = await runCommand(pretrainCommand, [...again, '--eval-episodes', '12']);
+    expect(more.code, more.stderr).toBe(0);
+    const [updated] = parseModelIndex(JSON.parse(await readFile(join(out, 'index.json'), 'utf8')));
+    expect(updated?.pretrain.evalEpisodes).toBe(12);
+    expect({ ...updated?.pretrain, evalEpisodes: 4, greedyReward: 0, sampledReward: 0 }).toEqual({
+      ...entry.pretrain,
+      greedyReward: 0,
+      sampledReward: 0,
+    });
+    expect((updated?.greedySuccess ?? -1) * 12).toBeCloseTo(
+      Math.round((updated?.greedySuccess ?? -1) * 12),
+      9,
+    );
+    expect(
+      await usageErrorOf(pretrainCommand, ['--env', 'minigrid/DoorKey-5x5', '--out', out, '--remeasure']),
+    ).toMatch(/--remeasure: .*index\.json has no entry "minigrid-doorkey-5x5-nano"/);
   }, 300_000);
 
   it('refuses an unknown --position-init, openings of no turns or all skipped, and demonstrations from another family, before any work', async () => {

@@ -59,6 +59,16 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'environment the demonstrations are drawn in, of the same family (default --env)',
   },
   { name: 'size', kind: 'string', help: 'model size: nano, micro, small (default nano)' },
+  {
+    name: 'remeasure',
+    kind: 'bool',
+    help: 'no training: measure <out>/<name>.json again on --eval-episodes held-out goals and update its index entry',
+  },
+  {
+    name: 'check-episodes',
+    kind: 'int',
+    help: 'held-out goals of each --eval-every check (default --eval-episodes; the final measurement uses --eval-episodes)',
+  },
   { name: 'episodes', kind: 'int', help: 'expert episodes to learn from (default 1500)' },
   { name: 'noise', kind: 'number', help: 'share of noisy demonstration turns, 0–1 (default 0.3)' },
   { name: 'steps', kind: 'int', help: 'SFT optimizer steps (default 1500)' },
@@ -201,6 +211,7 @@ export const pretrainCommand: Command = {
       maxTokensPerTurn: c.maxTokensPerTurn,
     };
     const evalEpisodes = positive('eval-episodes', Number(f['eval-episodes'] ?? 64), 4096);
+    const checkEpisodes = positive('check-episodes', Number(f['check-episodes'] ?? evalEpisodes), 4096);
     const tokenizer = String(f.tokenizer ?? 'words');
     if (!['words', 'pieces', 'indexed', 'whole-ids'].includes(tokenizer))
       throw new UsageError(`--tokenizer must be words, pieces, indexed or whole-ids, got "${tokenizer}"`);
@@ -209,6 +220,7 @@ export const pretrainCommand: Command = {
     // Node's 'auto' is WASM, as for train.
     const backend = await setupNodeBackend(c.backend === 'auto' ? 'wasm' : c.backend);
     const log = (s: string) => io.stderr.write(`${s}\n`);
+    if (f.remeasure === true) return remeasure(env, out, stem, evalEpisodes, log, io);
     log(`pretrain ${env} ${size} on ${backend.backend}`);
 
     const demos = collectDemos(demoEnv, { episodes, seed, noise, ...settings });
@@ -301,13 +313,13 @@ export const pretrainCommand: Command = {
       await writeFile(join(out, `${stem}.json`), JSON.stringify(saved.manifest));
       await writeFile(join(out, `${stem}.bin`), saved.blob);
     };
-    const evaluate = async () => {
+    const evaluate = async (episodesToRun = evalEpisodes) => {
       const r = await evaluatePolicy(
         policy,
         tok,
         pool,
         { ...settings, formatPenalty: d.formatPenalty },
-        evalEpisodes,
+        episodesToRun,
         seed,
       );
       log(
@@ -365,7 +377,7 @@ export const pretrainCommand: Command = {
               run: async (done: number) => {
                 const e0 = performance.now();
                 log(`held-out check after ${initSteps + done} steps:`);
-                const r = await evaluate();
+                const r = await evaluate(checkEpisodes);
                 // Saved at every check, so an interrupted run can go on with --init.
                 await writeModel(done, (e0 - t0 - evalMs) / 1000, r);
                 evalMs += performance.now() - e0;
@@ -417,22 +429,84 @@ export const pretrainCommand: Command = {
           : tokenizer,
         greedyReward: result.greedyReturn,
         sampledReward: result.sampledReturn,
+        evalEpisodes,
         // Seconds of SFT over every run that led to this checkpoint (continued runs add up).
         trainSeconds: Math.round(trainSeconds + Number((init?.meta.trainSeconds as number | undefined) ?? 0)),
         backend: backend.backend,
       },
     };
-    const indexPath = join(out, 'index.json');
-    let index: BaseModelEntry[] = [];
-    try {
-      index = parseModelIndex(JSON.parse(await readFile(indexPath, 'utf8')));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    index = [...index.filter((e) => e.id !== stem), entry].sort((a, b) => a.id.localeCompare(b.id));
-    await writeFile(indexPath, `${JSON.stringify(index, null, 2)}\n`);
+    await writeIndexEntry(out, entry);
     io.stdout.write(`${JSON.stringify(entry)}\n`);
     disposeModel(policy);
     return 0;
   },
 };
+
+/** `<out>/index.json`'s entries, or none when it does not exist yet. */
+async function readIndex(out: string): Promise<BaseModelEntry[]> {
+  try {
+    return parseModelIndex(JSON.parse(await readFile(join(out, 'index.json'), 'utf8')));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return [];
+  }
+}
+
+/** Puts `entry` in `<out>/index.json` in place of the entry with its id, sorted by id. */
+async function writeIndexEntry(out: string, entry: BaseModelEntry): Promise<void> {
+  const index = [...(await readIndex(out)).filter((e) => e.id !== entry.id), entry];
+  index.sort((a, b) => a.id.localeCompare(b.id));
+  await writeFile(join(out, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
+}
+
+/**
+ * `--remeasure`: the held-out measurement of the end of a pretraining run (same seeds, the
+ * checkpoint's own settings), on `episodes` goals, written into the model's index entry.
+ */
+async function remeasure(
+  env: string,
+  out: string,
+  stem: string,
+  episodes: number,
+  log: (s: string) => void,
+  io: Parameters<Command['run']>[1],
+): Promise<number> {
+  const entry = (await readIndex(out)).find((e) => e.id === stem);
+  if (!entry)
+    throw new UsageError(`--remeasure: ${join(out, 'index.json')} has no entry "${stem}" (see --name)`);
+  if (entry.env !== env)
+    throw new UsageError(`--remeasure: "${stem}" was pretrained on ${entry.env}, not --env ${env}`);
+  const { base, meta } = await readCheckpointFile(join(out, entry.manifest));
+  const s = entry.settings;
+  const pool = new InProcessEnvPool(() => envSpec(evalEnvId(env)).make());
+  const settings = {
+    contextLength: s.contextLength as number,
+    maxTurns: s.maxTurns as number,
+    maxActionsPerTurn: s.maxActionsPerTurn as number,
+    maxActionsPerTraj: s.maxActionsPerTraj as number,
+    historyTurns: s.historyTurns as number,
+    maxTokensPerTurn: s.maxTokensPerTurn as number,
+    formatPenalty: d.formatPenalty,
+  };
+  const seed = Number(entry.pretrain.seed ?? meta.seed ?? 1);
+  const r = await evaluatePolicy(base.policy, base.tokenizer, pool, settings, episodes, seed);
+  disposeModel(base.policy);
+  log(
+    `${stem} on ${episodes} held-out goals: greedy success ${r.greedy.toFixed(3)} (mean reward ` +
+      `${r.greedyReturn.toFixed(3)}), sampled success ${r.sampled.toFixed(3)} (mean reward ${r.sampledReturn.toFixed(3)})`,
+  );
+  const updated: BaseModelEntry = {
+    ...entry,
+    greedySuccess: r.greedy,
+    sampledSuccess: r.sampled,
+    pretrain: {
+      ...entry.pretrain,
+      greedyReward: r.greedyReturn,
+      sampledReward: r.sampledReturn,
+      evalEpisodes: episodes,
+    },
+  };
+  await writeIndexEntry(out, updated);
+  io.stdout.write(`${JSON.stringify(updated)}\n`);
+  return 0;
+}
