@@ -147,9 +147,9 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
         'measured: 4 × 8 rollouts take ~30 s an iteration on 2 shared cores (WASM, the previous base t14 with 4 update steps: rollout 5 s, update 25 s), so 30 iterations are ~15 minutes',
       lr: 'measured (seed 1, 20 iterations, first vs last 10, each against the same run at lr 0, a frozen control on the same goals): from the page-shopper base t14 (4 × 8, PPO, 3e-4) training success went 0.10 → 0.07 as its control went 0.10 → 0.08; from the relabeled bases (8 × 4) GRPO at 5e-4 and PPO at 3e-4 (T = 0.7) ended 0.06 and 0.03 below their controls: no learning beyond the control yet, so 1e-4 stays as the cautious step',
       stepsPerIteration:
-        '8 steps of 36 turn windows (32 trajectories × 9 turns): at the base model’s context 384 and vocabulary 2,240 the largest step needs ~0.6 GiB by core/model/memory.ts (the logits on each window’s 32 response tokens only), inside the WASM heap’s 1.5 GiB; 4 steps of 72 would need 1.2 GiB',
+        '8 steps of 36 turn windows (32 trajectories × 9 turns): at the base model’s context 384 and vocabulary 2,239 the largest step needs ~0.6 GiB by core/model/memory.ts (the logits on each window’s 32 response tokens only), inside the WASM heap’s 1.5 GiB; 4 steps of 72 would need 1.2 GiB',
       temperature:
-        'T = 1, the temperature the base model’s sampled success is measured at (37 of 256 held-out goals, 0.145; mean reward 0.53); at T = 0.7 its training success is 0.18–0.22 an iteration',
+        'T = 1, the temperature the base model’s sampled success is measured at (43 of 256 held-out goals, 0.168; mean reward 0.48); at T = 0.7 the previous base t20 (0.145 at T = 1) made 0.18–0.22 an iteration',
     },
   },
   tiny: {
