@@ -33,7 +33,8 @@ export function getShop(seed: number, size?: number, relabel = 0): Shop {
   const hit = cache.get(key);
   if (hit) return hit;
   const products = relabelled(generateCatalogue(seed, size), seed, relabel);
-  const index = new Bm25Index(products);
+  // Search reads no ids and the products keep their order, so a relabelling shares the index.
+  const index = relabel === 0 ? new Bm25Index(products) : getShop(seed, size).index;
   const goalCache = new Map<GoalMode, Goal[]>();
   const permCache = new Map<GoalMode, Map<string, number[]>>();
   const shop: Shop = {
