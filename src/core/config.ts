@@ -86,6 +86,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'contextLength', flag: 'context', group: 'rollout', kind: 'int', label: 'Context length', min: 64, max: 2048, default: 512, help: 'Longest token sequence the model reads; older turns are cut, visibly.' },
   { key: 'historyTurns', flag: 'history-turns', group: 'rollout', kind: 'int', label: 'History turns', min: 1, max: 50, default: 5, help: 'Past turns kept in the prompt, the current one included (turn-level GAE always keeps 1).' },
   { key: 'temperature', flag: 'temperature', group: 'rollout', kind: 'float', label: 'Temperature', min: 0.05, max: 3, default: 1, live: true, help: 'Sampling temperature for training rollouts; the update scores the policy at the same temperature (logits ÷ T, as verl).' },
+  { key: 'startPool', flag: 'start-pool', group: 'rollout', kind: 'int', label: 'Start pool', min: 0, max: 100000, default: 0, help: 'Training start states cycle through a fixed pool of this many seeds, so the same goals come back (0: a fresh seed for every group, every iteration).' },
   { key: 'groupStreams', flag: 'group-streams', group: 'rollout', kind: 'enum', label: 'Group randomness', options: ['shared', 'independent'], default: 'shared', help: 'shared: every rollout of a group replays the same env random stream (RAGEN resets a group with one seed); independent: each its own.' },
   // reward
   { key: 'formatPenalty', flag: 'format-penalty', group: 'reward', kind: 'float', label: 'Format penalty', min: 0, max: 1, default: 0.1, help: 'Subtracted per turn with a malformed or invalid answer.' },
@@ -149,6 +150,8 @@ export interface Config {
   historyTurns: number;
   temperature: number;
   groupStreams: 'shared' | 'independent';
+  /** Training start seeds cycle through this many fixed seeds (0: fresh seeds every iteration). */
+  startPool: number;
   formatPenalty: number;
   rewardPlacement: 'last-token' | 'per-turn';
   lossOnEnvTokens: boolean;

@@ -3,12 +3,8 @@
 // `starpo-grpo` runs without error. Each run is the real `train` command on the WASM backend;
 // the settings and the threshold come from measured runs (README, "Learning check"), and the
 // same seed and backend give the same run, so the margin is against code changes, not luck.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from '../testing.js';
-import { trainCommand } from './train.js';
+import { trainMetrics } from '../testing.js';
 
 /** Iterations per algorithm: StarPO-S keeps 1 of the 4 groups, so it learns from fewer samples. */
 const ITERATIONS: Record<string, number> = { 'starpo-ppo': 12, 'starpo-s': 20 };
@@ -32,20 +28,9 @@ const SHORT_RUN = [
 
 /** Runs `train` and returns the per-iteration training success. */
 async function trainSuccess(algo: string, iterations: number): Promise<number[]> {
-  const out = await mkdtemp(join(tmpdir(), `starpo-learn-${algo}-`));
-  try {
-    const args = [...SHORT_RUN, '--quiet', '--algo', algo, '--iters', String(iterations), '--out', out];
-    const r = await runCommand(trainCommand, args);
-    expect(r.code, r.stderr).toBe(0);
-    const rows = (await readFile(join(out, 'metrics.jsonl'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, number>);
-    expect(rows).toHaveLength(iterations);
-    return rows.map((row) => row['rollout/successRate'] as number);
-  } finally {
-    await rm(out, { recursive: true, force: true });
-  }
+  const rows = await trainMetrics([...SHORT_RUN, '--quiet', '--algo', algo, '--iters', String(iterations)]);
+  expect(rows).toHaveLength(iterations);
+  return rows.map((row) => row['rollout/successRate'] as number);
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -76,6 +76,36 @@ async function runTiny(
   return { rows, events, tensors };
 }
 
+/** Runs `config` (no eval, no MI) and records the seeds and instances of every training reset. */
+async function recordedResets(config: Config): Promise<{ seeds: number[]; instances: number[] }[]> {
+  const calls: { seeds: number[]; instances: number[] }[] = [];
+  const inner = new InProcessEnvPool(() => new SideEnv());
+  const pool = {
+    get stepsTaken() {
+      return inner.stepsTaken;
+    },
+    reset: (seeds: readonly number[], instances?: readonly number[]) => {
+      calls.push({ seeds: [...seeds], instances: [...(instances ?? [])] });
+      return inner.reset(seeds, instances);
+    },
+    step: (batch: Parameters<InProcessEnvPool['step']>[0]) => inner.step(batch),
+  };
+  const mc = { vocabSize: tok.size, dModel: 16, nLayers: 1, nHeads: 2, context: 128, mlpRatio: 2 };
+  const policy = createPolicy(mc, new Rng(1));
+  const trainer = new Trainer({
+    config: { ...config, evalEvery: 0, miEvery: 0 },
+    tokenizer: tok,
+    policy,
+    critic: null,
+    pool,
+    evalPool: new InProcessEnvPool(() => new SideEnv()),
+  });
+  for (let i = 0; i < config.iterations; i++) await trainer.step();
+  trainer.dispose();
+  disposeModel(policy);
+  return calls;
+}
+
 // WASM, as the CLI trains: ~10× faster than tfjs's CPU backend on these shapes.
 beforeAll(async () => {
   await setupNodeBackend('wasm');
@@ -173,36 +203,30 @@ describe('Trainer', () => {
     ['shared', [0, 0, 0, 0]],
     ['independent', [0, 1, 2, 3]],
   ] as const)('groupStreams %s resets a group’s rollouts with instances %j', async (mode, want) => {
-    const config = tinyConfig('starpo-grpo', { groupStreams: mode, iterations: 1, evalEvery: 0, miEvery: 0 });
-    const calls: { seeds: number[]; instances: number[] }[] = [];
-    const inner = new InProcessEnvPool(() => new SideEnv());
-    const pool = {
-      get stepsTaken() {
-        return inner.stepsTaken;
-      },
-      reset: (seeds: readonly number[], instances?: readonly number[]) => {
-        calls.push({ seeds: [...seeds], instances: [...(instances ?? [])] });
-        return inner.reset(seeds, instances);
-      },
-      step: (batch: Parameters<InProcessEnvPool['step']>[0]) => inner.step(batch),
-    };
-    const mc = { vocabSize: tok.size, dModel: 16, nLayers: 1, nHeads: 2, context: 128, mlpRatio: 2 };
-    const policy = createPolicy(mc, new Rng(1));
-    const trainer = new Trainer({
-      config,
-      tokenizer: tok,
-      policy,
-      critic: null,
-      pool,
-      evalPool: new InProcessEnvPool(() => new SideEnv()),
-    });
-    await trainer.step();
-    trainer.dispose();
-    disposeModel(policy);
+    const calls = await recordedResets(tinyConfig('starpo-grpo', { groupStreams: mode, iterations: 1 }));
     const { seeds, instances } = calls[0]!;
     expect(seeds).toHaveLength(8);
     expect(instances).toEqual([...want, ...want]);
     expect(new Set(seeds.slice(0, 4)).size).toBe(1);
+  });
+
+  it('a start pool as large as the groups gives every iteration the same goals', async () => {
+    const calls = await recordedResets(tinyConfig('starpo-grpo', { startPool: 2, iterations: 3 }));
+    const groupSeeds = calls.map((c) => [c.seeds[0], c.seeds[4]]);
+    expect(groupSeeds[0]![0]).not.toBe(groupSeeds[0]![1]);
+    expect(groupSeeds[1]).toEqual(groupSeeds[0]);
+    expect(groupSeeds[2]).toEqual(groupSeeds[0]);
+    // Without a pool every iteration draws new seeds.
+    const fresh = await recordedResets(tinyConfig('starpo-grpo', { iterations: 3 }));
+    expect(new Set(fresh.flatMap((c) => [c.seeds[0], c.seeds[4]])).size).toBe(6);
+  });
+
+  it('a larger start pool is cycled in turn, each seed as often as the others', async () => {
+    const calls = await recordedResets(tinyConfig('starpo-grpo', { startPool: 3, iterations: 3 }));
+    const order = calls.flatMap((c) => [c.seeds[0], c.seeds[4]]);
+    // 3 iterations × 2 groups over a pool of 3: p0 p1 | p2 p0 | p1 p2.
+    expect(order.slice(3)).toEqual(order.slice(0, 3));
+    expect(new Set(order).size).toBe(3);
   });
 
   it('critic warm-up makes no policy step', async () => {

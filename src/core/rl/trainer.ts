@@ -102,6 +102,8 @@ export class Trainer {
   private readonly policyOpt: tf.Optimizer;
   private readonly criticOpt: tf.Optimizer | null;
   private readonly seedRng: Rng;
+  /** The fixed training start seeds when `startPool` > 0 (empty: a fresh seed per group). */
+  private readonly startSeeds: number[];
   private readonly sampleRng: Rng;
   private readonly shuffleRng: Rng;
   private consecutiveErrors = 0;
@@ -136,6 +138,8 @@ export class Trainer {
     this.criticOpt = this.critic ? tf.train.adam(setup.config.criticLr, 0.9, 0.999, eps) : null;
     const rng = new Rng(setup.config.seed);
     this.seedRng = rng.fork('train-seeds');
+    const poolRng = rng.fork('train-pool');
+    this.startSeeds = Array.from({ length: setup.config.startPool }, () => poolRng.int(0, EVAL_SEED_BASE));
     this.sampleRng = rng.fork('sampling');
     this.shuffleRng = rng.fork('minibatches');
     this.cb = setup.callbacks ?? {};
@@ -240,6 +244,16 @@ export class Trainer {
     }
   }
 
+  /**
+   * Group g's start seed in iteration `it`: a fresh draw, or with a start pool the next seeds of
+   * the pool in turn (a pool of P seeds gives every iteration the same P goals).
+   */
+  private startSeed(it: number, g: number, rolled: number): number {
+    const pool = this.startSeeds;
+    if (pool.length === 0) return this.seedRng.int(0, EVAL_SEED_BASE);
+    return pool[(it * rolled + g) % pool.length] as number;
+  }
+
   private async iterate(): Promise<MetricRow> {
     const c = this.config;
     const it = this.iteration;
@@ -251,7 +265,7 @@ export class Trainer {
     const rolled = groupsToRollOut(c.groups, c.filterMode, c.filterRatio);
     const starts: RolloutStart[] = [];
     for (let g = 0; g < rolled; g++) {
-      const seed = this.seedRng.int(0, EVAL_SEED_BASE);
+      const seed = this.startSeed(it, g, rolled);
       for (let k = 0; k < c.groupSize; k++)
         starts.push({ group: g, seed, instance: streamInstance(c.groupStreams, k) });
     }
