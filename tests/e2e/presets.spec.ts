@@ -1,6 +1,6 @@
 // Every preset button, pressed in turn as a person would (issue 17): each sets up a run the
 // shipped base model for its env can train, and 2 iterations of it run on WASM with no error
-// (the echo-trap and Bandit vanilla presets run 3 iterations in full in parity.spec.ts). No
+// (the echo-trap, Bandit vanilla and webshop-pool presets run 3 iterations in parity.spec.ts). No
 // mocking. To keep the suite's time, each runs 2 start states (Groups 2) with the preset's own
 // group size, env, base model, episode settings, algorithm, filter arm and optimizer: at its
 // full batch a Sokoban iteration takes tens of seconds on 2 cores. The presets are split into
@@ -8,7 +8,7 @@
 // them (playwright.config.ts): together they press every button.
 import { expect, type Page, test } from '@playwright/test';
 
-const COVERED_BY_PARITY = new Set(['preset-echo-trap', 'preset-bandit-starpo']);
+const COVERED_BY_PARITY = new Set(['preset-echo-trap', 'preset-bandit-starpo', 'preset-webshop-pool']);
 const SHARDS = 2;
 
 test.describe.configure({ mode: 'parallel' });
