@@ -144,7 +144,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     reasons: {
       env: 'WebShop-lite (train goals, 9-action budget) with its shipped nano base model',
       groups:
-        'measured: 4 × 8 rollouts take ~30 s an iteration on 2 shared cores (WASM, the previous base t14 with 4 update steps: rollout 5 s, update 25 s), so 30 iterations are ~15 minutes',
+        'measured (npm run bench, idle 2-core machine, WASM, the shipped t22 base): 4 × 8 rollouts and 8 PPO steps take 17.5 s an iteration (rollout 2.9 s, scoring 2.2 s, update 10.8 s), so 30 iterations are ~9 minutes',
       lr: 'measured (seed 1, 20 iterations, first vs last 10, each against the same run at lr 0, a frozen control on the same goals): from the page-shopper base t14 (4 × 8, PPO, 3e-4) training success went 0.10 → 0.07 as its control went 0.10 → 0.08; from the relabeled bases (8 × 4) GRPO at 5e-4 and PPO at 3e-4 (T = 0.7) ended 0.06 and 0.03 below their controls: no learning beyond the control yet; from t22 (8 × 4, T = 0.7, 30 iterations, paired over the last 15) GRPO at 1e-4 gave +0.03 ± 0.01 (seed 1) and −0.02 ± 0.01 (seed 2), at 3e-4 −0.01 ± 0.01: within the noise, so 1e-4 stays as the cautious step (the webshop-pool preset is the one that learns)',
       stepsPerIteration:
         '8 steps of 36 turn windows (32 trajectories × 9 turns): at the base model’s context 384 and vocabulary 2,239 the largest step needs ~0.6 GiB by core/model/memory.ts (the logits on each window’s 32 response tokens only), inside the WASM heap’s 1.5 GiB; 4 steps of 72 would need 1.2 GiB',

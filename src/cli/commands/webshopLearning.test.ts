@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { trainMetrics } from '../testing.js';
 
 /** Iterations of each run; the comparison is over the last LAST of them. */
-const ITERATIONS = 8;
-const LAST = 4;
+const ITERATIONS = 6;
+const LAST = 3;
 /** The run's mean training success over its last LAST iterations minus the control's must exceed this. */
 const MIN_GAP = 0.05;
 
