@@ -56,6 +56,18 @@ const COMMON_REASONS: Partial<Record<keyof Config, string>> = {
     'what the CPU study could afford: 30 iterations; the prototype’s collapses came at iterations 20–100, so a longer run may still fall',
 };
 
+/** Shared by the two WebShop-lite presets (new goals every iteration, and a fixed pool). */
+const WEBSHOP_COMMON: Partial<Config> = {
+  env: 'webshop/lite',
+  iterations: 30,
+  evalEvery: 10,
+  evalEpisodes: 16,
+  miEvery: 0,
+  checkpointEvery: 0,
+};
+
+const WEBSHOP_ENV_REASON = 'WebShop-lite (train goals, 9-action budget) with its shipped nano base model';
+
 export const PRESETS: Readonly<Record<string, Preset>> = {
   'echo-trap': {
     name: 'echo-trap',
@@ -129,20 +141,15 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       'Shop on WebShop-lite with vanilla StarPO from the shipped base model, new goals every iteration (measured: 20–30 iterations did not beat a frozen control)',
     algorithm: 'starpo-ppo',
     overrides: {
-      env: 'webshop/lite',
+      ...WEBSHOP_COMMON,
       groups: 4,
       groupSize: 8,
-      iterations: 30,
       lr: 1e-4,
       stepsPerIteration: 8,
       temperature: 1,
-      evalEvery: 10,
-      evalEpisodes: 16,
-      miEvery: 0,
-      checkpointEvery: 0,
     },
     reasons: {
-      env: 'WebShop-lite (train goals, 9-action budget) with its shipped nano base model',
+      env: WEBSHOP_ENV_REASON,
       groups:
         'measured (npm run bench, idle 2-core machine, WASM, the shipped t22 base): 4 × 8 rollouts and 8 PPO steps take 17.5 s an iteration (rollout 2.9 s, scoring 2.2 s, update 10.8 s), so 30 iterations are ~9 minutes',
       lr: 'measured (seed 1, 20 iterations, first vs last 10, each against the same run at lr 0, a frozen control on the same goals): from the page-shopper base t14 (4 × 8, PPO, 3e-4) training success went 0.10 → 0.07 as its control went 0.10 → 0.08; from the relabeled bases (8 × 4) GRPO at 5e-4 and PPO at 3e-4 (T = 0.7) ended 0.06 and 0.03 below their controls: no learning beyond the control yet; from t22 (8 × 4, T = 0.7, 30 iterations, paired over the last 15) GRPO at 1e-4 gave +0.03 ± 0.01 (seed 1) and −0.02 ± 0.01 (seed 2), at 3e-4 −0.01 ± 0.01: within the noise, so 1e-4 stays as the cautious step (the webshop-pool preset is the one that learns)',
@@ -159,21 +166,16 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       'StarPO (GRPO) from the shipped base model on a fixed pool of 8 training goals: training success and reward rise above a frozen control on them (measured, 3 seeds); new goals do not improve',
     algorithm: 'starpo-grpo',
     overrides: {
-      env: 'webshop/lite',
+      ...WEBSHOP_COMMON,
       groups: 8,
       groupSize: 4,
       startPool: 8,
-      iterations: 30,
       lr: 3e-4,
       stepsPerIteration: 4,
       temperature: 1,
-      evalEvery: 10,
-      evalEpisodes: 16,
-      miEvery: 0,
-      checkpointEvery: 0,
     },
     reasons: {
-      env: 'WebShop-lite (train goals, 9-action budget) with its shipped nano base model',
+      env: WEBSHOP_ENV_REASON,
       groups:
         'measured: 8 goals × 4 rollouts take ~7–10 s an iteration on 2 cores (WASM, GRPO, no critic: rollout ~3 s, update ~6.5 s beside another run), so 30 iterations are ~4–5 minutes',
       startPool:
