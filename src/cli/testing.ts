@@ -1,10 +1,6 @@
 // Runs a CLI command in-process with string stdin and captured stdout/stderr, for tests.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { type Command, runGuarded } from './command.js';
-import { trainCommand } from './commands/train.js';
 
 export interface CommandResult {
   code: number;
@@ -28,22 +24,4 @@ export async function usageErrorOf(command: Command, args: string[], stdin = '')
   const r = await runCommand(command, args, stdin);
   if (r.code !== 2) throw new Error(`expected exit 2 for ${args.join(' ')}, got ${r.code}: ${r.stderr}`);
   return r.stderr;
-}
-
-/**
- * Runs the real `train` command with `args` (and `--out` a fresh directory, removed after) and
- * returns its metrics rows, one per iteration; throws with its stderr when it fails.
- */
-export async function trainMetrics(args: string[]): Promise<Record<string, number>[]> {
-  const out = await mkdtemp(join(tmpdir(), 'starpo-train-'));
-  try {
-    const r = await runCommand(trainCommand, [...args, '--out', out]);
-    if (r.code !== 0) throw new Error(`train ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-    return (await readFile(join(out, 'metrics.jsonl'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, number>);
-  } finally {
-    await rm(out, { recursive: true, force: true });
-  }
 }

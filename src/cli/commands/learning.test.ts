@@ -4,7 +4,7 @@
 // the settings and the threshold come from measured runs (README, "Learning check"), and the
 // same seed and backend give the same run, so the margin is against code changes, not luck.
 import { describe, expect, it } from 'vitest';
-import { trainMetrics } from '../testing.js';
+import { trainMetrics } from '../trainTesting.js';
 
 /** Iterations per algorithm: StarPO-S keeps 1 of the 4 groups, so it learns from fewer samples. */
 const ITERATIONS: Record<string, number> = { 'starpo-ppo': 12, 'starpo-s': 20 };

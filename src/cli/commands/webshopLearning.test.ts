@@ -9,7 +9,7 @@
 // +0.10); this test runs seed 1, and the same seed and backend give the same run, so the
 // margin is against code changes, not luck.
 import { describe, expect, it } from 'vitest';
-import { trainMetrics } from '../testing.js';
+import { trainMetrics } from '../trainTesting.js';
 
 /** Iterations of each run; the comparison is over the last LAST of them. */
 const ITERATIONS = 6;
