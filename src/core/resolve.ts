@@ -83,6 +83,9 @@ export function layersEnv(layers: Omit<ConfigLayers, 'base'>): {
   };
 }
 
+/** Every episode setting: a base model's record, as pretrain or a run writes it, holds them all. */
+export type EpisodeSettings = Record<(typeof EPISODE_KEYS)[number], number>;
+
 /** Only the episode keys of `settings`, so a stray index field cannot set anything else. */
 export function episodeSettings(settings: Record<string, unknown> | undefined): BaseLayer['settings'] {
   const out: BaseLayer['settings'] = {};

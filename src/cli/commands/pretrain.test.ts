@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { modelConfig } from '../../core/model/config.js';
 import { parseModelIndex } from '../../core/model/modelIndex.js';
 import { createPolicy, disposeModel } from '../../core/model/params.js';
+import { type EpisodeSettings, episodeSettings } from '../../core/resolve.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { evaluatePolicy } from '../../core/rl/evaluate.js';
 import { Rng } from '../../core/rng.js';
@@ -106,15 +107,7 @@ describe('pretrain', () => {
     });
     const random = createPolicy(modelConfig('nano', base.tokenizer.size, 512), new Rng(9));
     const pool = new InProcessEnvPool(() => envSpec('minigrid/DoorKey-5x5').make());
-    const s = {
-      maxTurns: settings.maxTurns as number,
-      maxActionsPerTurn: settings.maxActionsPerTurn as number,
-      maxActionsPerTraj: settings.maxActionsPerTraj as number,
-      historyTurns: settings.historyTurns as number,
-      maxTokensPerTurn: settings.maxTokensPerTurn as number,
-      contextLength: 512,
-      formatPenalty: 0.1,
-    };
+    const s = { ...(episodeSettings(settings) as EpisodeSettings), contextLength: 512, formatPenalty: 0.1 };
     const trained = await evaluatePolicy(base.policy, base.tokenizer, pool, s, 32, 3);
     const untrained = await evaluatePolicy(random, base.tokenizer, pool, s, 32, 3);
     expect(untrained.greedy).toBe(0);

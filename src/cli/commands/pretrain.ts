@@ -14,7 +14,7 @@ import { type BaseModelEntry, parseModelIndex } from '../../core/model/modelInde
 import { createPolicy, disposeModel, parameterCount } from '../../core/model/params.js';
 import { previousTokenInit } from '../../core/model/positionInit.js';
 import { promptTemplateTexts } from '../../core/prompt.js';
-import { EPISODE_KEYS } from '../../core/resolve.js';
+import { EPISODE_KEYS, type EpisodeSettings, episodeSettings } from '../../core/resolve.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { evaluatePolicy } from '../../core/rl/evaluate.js';
 import { copyDrills, sftSequences, sftTrain } from '../../core/rl/sft.js';
@@ -477,15 +477,9 @@ async function remeasure(
   if (entry.env !== env)
     throw new UsageError(`--remeasure: "${stem}" was pretrained on ${entry.env}, not --env ${env}`);
   const { base, meta } = await readCheckpointFile(join(out, entry.manifest));
-  const s = entry.settings;
   const pool = new InProcessEnvPool(() => envSpec(evalEnvId(env)).make());
   const settings = {
-    contextLength: s.contextLength as number,
-    maxTurns: s.maxTurns as number,
-    maxActionsPerTurn: s.maxActionsPerTurn as number,
-    maxActionsPerTraj: s.maxActionsPerTraj as number,
-    historyTurns: s.historyTurns as number,
-    maxTokensPerTurn: s.maxTokensPerTurn as number,
+    ...(episodeSettings(entry.settings) as EpisodeSettings),
     formatPenalty: d.formatPenalty,
   };
   const seed = Number(entry.pretrain.seed ?? meta.seed ?? 1);
