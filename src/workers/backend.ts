@@ -3,6 +3,7 @@
 // read tf.getBackend() and report the backend really in use and why any other was skipped.
 // Works in a DedicatedWorker, a page and Node (where the caller installs navigator.gpu first).
 import * as tf from '@tensorflow/tfjs';
+import { installWasmKernels } from '../core/model/wasmKernels.js';
 import type {
   AdapterReport,
   BackendName,
@@ -84,6 +85,7 @@ async function trySet(name: BackendName, wasmPaths: WasmPaths | undefined): Prom
     await tf.ready();
     const actual = tf.getBackend();
     if (!ok || actual !== name) return `tf.setBackend('${name}') fell back to '${actual}'`;
+    if (name === 'wasm') installWasmKernels();
     return '';
   } catch (err) {
     return `${name} failed to initialise: ${(err as Error).message}`;

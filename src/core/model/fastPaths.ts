@@ -15,12 +15,22 @@
 // - scoreBatched: the policy, reference and critic scores of an iteration in one pass per
 //   length group — rows sorted by length and cut into groups where padding costs more than
 //   another call (scoreBatch.ts) — with one read-back per group.
+// - stridedProduct (wasm): the per-head attention products run in place in the wasm heap
+//   (wasmKernels.ts) instead of through a copy of each slice; the same XNNPACK calls.
+// - sharedClone (wasm): a clone shares its data instead of copying it (wasmKernels.ts).
+// - layerNormGrad: LayerNorm's gradient written out (transformer.ts), ~11 kernels for ~35.
+// - rowCopies (wasm): the embedding's and the losses' row gathers as row copies in the heap
+//   (wasmKernels.ts).
 
 export interface FastPaths {
   geluSigmoid: boolean;
   decodeAttention: boolean;
   sampledOldLogp: boolean;
   scoreBatched: boolean;
+  stridedProduct: boolean;
+  sharedClone: boolean;
+  layerNormGrad: boolean;
+  rowCopies: boolean;
 }
 
 const ALL_ON: FastPaths = {
@@ -28,6 +38,10 @@ const ALL_ON: FastPaths = {
   decodeAttention: true,
   sampledOldLogp: true,
   scoreBatched: true,
+  stridedProduct: true,
+  sharedClone: true,
+  layerNormGrad: true,
+  rowCopies: true,
 };
 
 let current: FastPaths = { ...ALL_ON };
@@ -42,7 +56,16 @@ export function setFastPaths(on: boolean | Partial<FastPaths>): void {
   if (typeof on === 'boolean') {
     current = on
       ? { ...ALL_ON }
-      : { geluSigmoid: false, decodeAttention: false, sampledOldLogp: false, scoreBatched: false };
+      : {
+          geluSigmoid: false,
+          decodeAttention: false,
+          sampledOldLogp: false,
+          scoreBatched: false,
+          stridedProduct: false,
+          sharedClone: false,
+          layerNormGrad: false,
+          rowCopies: false,
+        };
   } else current = { ...current, ...on };
 }
 
@@ -52,4 +75,8 @@ export const FAST_PATH_NOTES: readonly string[] = [
   'decode-step attention as multiply-and-sum on wasm',
   'old log-probs from the sampler where the window is the sampled context',
   'policy/reference/critic scored in one pass per length group',
+  'attention products as in-place XNNPACK calls on wasm (no slice copies)',
+  'clones share their data on wasm (tfjs copies every tensor a gradient saves)',
+  'LayerNorm gradient written out (fewer kernels than autodiff)',
+  'row gathers as row copies on wasm',
 ];

@@ -16,6 +16,8 @@
 // accessor and only when wasm is the active backend: never a read-back from a GPU.
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import { fastPaths } from './fastPaths.js';
+import { installWasmKernels, STRIDED_MATMUL } from './wasmKernels.js';
 
 /** Below this many multiply-adds per batch entry, one call costs more than the scalar loop. */
 const LOOP_MIN_MACS = 1 << 16;
@@ -28,14 +30,16 @@ function heapCopy(t: tf.Tensor): Float32Array {
   return (tf.backend() as unknown as BackendWasm).typedArrayFromHeap(t).slice() as Float32Array;
 }
 
-/** a·b for [..., M, K]·[..., K, N] of equal batch shape; split into 2-D products on wasm. */
-function product(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
-  const batchShape = a.shape.slice(0, -2);
+/** The split as before the strided kernel: each slice copied into its own tensor, then joined. */
+function productByCopies(
+  a: tf.Tensor,
+  b: tf.Tensor,
+  batchShape: number[],
+  M: number,
+  K: number,
+  N: number,
+): tf.Tensor {
   const batch = batchShape.reduce((x, y) => x * y, 1);
-  const M = a.shape[a.rank - 2] as number;
-  const K = a.shape[a.rank - 1] as number;
-  const N = b.shape[b.rank - 1] as number;
-  if (tf.getBackend() !== 'wasm' || batch === 1 || M * K * N < LOOP_MIN_MACS) return tf.matMul(a, b);
   return tf.tidy(() => {
     const av = heapCopy(a);
     const bv = heapCopy(b);
@@ -46,6 +50,24 @@ function product(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
       outs.push(tf.matMul(x, y).reshape([1, M, N]));
     }
     return tf.concat(outs, 0).reshape([...batchShape, M, N]);
+  });
+}
+
+/** a·b for [..., M, K]·[..., K, N] of equal batch shape; split into 2-D products on wasm. */
+function product(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  const batchShape = a.shape.slice(0, -2);
+  const batch = batchShape.reduce((x, y) => x * y, 1);
+  const M = a.shape[a.rank - 2] as number;
+  const K = a.shape[a.rank - 1] as number;
+  const N = b.shape[b.rank - 1] as number;
+  if (tf.getBackend() !== 'wasm' || batch === 1 || M * K * N < LOOP_MIN_MACS) return tf.matMul(a, b);
+  if (!fastPaths().stridedProduct) return productByCopies(a, b, batchShape, M, K, N);
+  installWasmKernels();
+  return tf.tidy(() => {
+    const a3 = a.reshape([batch, M, K]);
+    const b3 = b.reshape([batch, K, N]);
+    const out = tf.engine().runKernel(STRIDED_MATMUL, { a: a3, b: b3 }, {}) as tf.Tensor;
+    return out.reshape([...batchShape, M, N]);
   });
 }
 

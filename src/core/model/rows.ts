@@ -1,9 +1,12 @@
 // Differentiable row selection for every backend (tfjs-wasm has no gradient for gather): pick
 // rows with a gather whose gradient is a scatter-add, and put values back at positions with a
 // scatter whose gradient is a gather. The embedding lookup, the SFT loss's target rows and the
-// RL losses' masked rows use them, so the LM head and the one-hot product never run over rows
-// nothing reads. Index tensors are saved for the gradient (they may be made inside the loss).
+// RL losses' masked rows use them (on wasm the gather is row copies, wasmKernels.ts), so the
+// LM head and the one-hot product never run over rows nothing reads. Index tensors are saved
+// for the gradient (they may be made inside the loss).
 import * as tf from '@tensorflow/tfjs';
+import { fastPaths } from './fastPaths.js';
+import { gatherRowsWasm } from './wasmKernels.js';
 
 /**
  * Rows `idx` [M] of `x` [N, D] -> [M, D], differentiable on every backend: the gradient
@@ -11,10 +14,11 @@ import * as tf from '@tensorflow/tfjs';
  */
 export function selectRows(x: tf.Tensor2D, idx: tf.Tensor1D): tf.Tensor2D {
   const [N, D] = x.shape;
+  const rowCopies = tf.getBackend() === 'wasm' && fastPaths().rowCopies;
   const f = tf.customGrad(((xv: tf.Tensor2D, save: tf.GradSaveFunc) => {
     save([idx]); // kept for the gradient, also when idx was made inside the gradient function
     return {
-      value: tf.gather(xv, idx),
+      value: rowCopies ? gatherRowsWasm(xv, idx) : tf.gather(xv, idx),
       gradFunc: (dy: tf.Tensor, [i]: tf.Tensor[]) =>
         tf.scatterND((i as tf.Tensor).reshape([-1, 1]), dy, [N, D]),
     };

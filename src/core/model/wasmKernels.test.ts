@@ -1,0 +1,112 @@
+// The wasm kernels of wasmKernels.ts and the written LayerNorm gradient: a loss's gradients
+// for every weight match the old paths (tfjs's own kernels and autodiff) on a model whose
+// attention products take the in-place strided kernel; the row gather equals tf.gather and
+// names a bad id; a shared clone outlives its source; nothing is left behind.
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupNodeBackend } from '../../workers/node/backend.js';
+import { Rng } from '../rng.js';
+import { setFastPaths } from './fastPaths.js';
+import { createPolicy, disposeModel, type Model, modelVariables } from './params.js';
+import { policyLogProbs } from './scoring.js';
+import { gatherRowsWasm } from './wasmKernels.js';
+
+// Head width 8 and 100 tokens: 100·8·100 multiply-adds a head, above the split's threshold.
+const mc = { vocabSize: 40, dModel: 32, nLayers: 2, nHeads: 4, context: 128, mlpRatio: 4 };
+let policy: Model;
+
+beforeAll(async () => {
+  await setupNodeBackend('wasm');
+  policy = createPolicy(mc, new Rng(3));
+});
+afterAll(() => {
+  setFastPaths(true);
+  disposeModel(policy);
+});
+
+/** The loss's value and its gradient for every weight, as arrays. */
+async function lossAndGrads(
+  tokens: tf.Tensor2D,
+  rows: Int32Array,
+): Promise<[number, Map<string, Float32Array>]> {
+  const names = Object.keys(policy.weights);
+  const { value, grads } = tf.variableGrads(
+    () =>
+      tf.tidy(() => {
+        const { logp, entropy } = policyLogProbs(policy, tokens, 0.7, 'train', rows);
+        return logp.sum().add(entropy.mul(0.3).sum()) as tf.Scalar;
+      }),
+    modelVariables(policy),
+  );
+  const out = new Map<string, Float32Array>();
+  for (const [i, v] of modelVariables(policy).entries())
+    out.set(names[i] as string, (await (grads[v.name] as tf.Tensor).data()) as Float32Array);
+  const loss = (await value.data())[0] as number;
+  tf.dispose([value, ...Object.values(grads)]);
+  return [loss, out];
+}
+
+describe('wasm kernels', () => {
+  it('give every weight the gradient of the old paths (1e-5 of its scale)', async () => {
+    expect(tf.getBackend()).toBe('wasm');
+    const rng = new Rng(11);
+    const tokens = tf.tensor2d(
+      Array.from({ length: 3 * 100 }, () => rng.int(1, 40)),
+      [3, 100],
+      'int32',
+    );
+    const rows = Int32Array.from({ length: 60 }, (_, i) => i * 4 + (i % 3));
+    setFastPaths(false);
+    const [oldLoss, oldGrads] = await lossAndGrads(tokens, rows);
+    setFastPaths(true);
+    const before = tf.memory().numTensors;
+    const [newLoss, newGrads] = await lossAndGrads(tokens, rows);
+    expect(tf.memory().numTensors).toBe(before);
+    expect(Math.abs(newLoss - oldLoss)).toBeLessThan(1e-4 * Math.abs(oldLoss));
+    expect(newGrads.size).toBe(Object.keys(policy.weights).length);
+    for (const [name, g] of oldGrads) {
+      const h = newGrads.get(name) as Float32Array;
+      const scale = Math.max(...g.map(Math.abs));
+      let worst = 0;
+      g.forEach((x, i) => {
+        worst = Math.max(worst, Math.abs(x - (h[i] as number)));
+      });
+      expect(worst, name).toBeLessThanOrEqual(1e-5 * Math.max(scale, 1e-3));
+    }
+    tokens.dispose();
+  });
+
+  it('gathers rows as tf.gather does and names an id outside the table', async () => {
+    const table = tf.tensor2d(
+      Array.from({ length: 5 * 3 }, (_, i) => i * 0.5),
+      [5, 3],
+    );
+    const ids = tf.tensor1d([4, 0, 0, 2], 'int32');
+    const fast = gatherRowsWasm(table, ids);
+    const ref = tf.gather(table, ids);
+    expect(Array.from(await fast.data())).toEqual(Array.from(await ref.data()));
+    expect(fast.shape).toEqual([4, 3]);
+    const bad = tf.tensor1d([1, 5], 'int32');
+    expect(() => gatherRowsWasm(table, bad)).toThrow(/row id 5 is outside the table's 5 rows/);
+    tf.dispose([table, ids, fast, ref, bad]);
+  });
+
+  it('lets a clone share its data and outlive its source', async () => {
+    const buffers = () => tf.engine().backend.numDataIds();
+    const before = buffers();
+    const x = tf.tensor1d([1, 2, 3]);
+    const y = tf.clone(x);
+    expect(y.dataId).toBe(x.dataId);
+    expect(buffers()).toBe(before + 1); // one buffer for both
+    x.dispose();
+    expect(Array.from(await y.data())).toEqual([1, 2, 3]);
+    y.dispose();
+    expect(buffers()).toBe(before);
+    setFastPaths({ sharedClone: false });
+    const a = tf.tensor1d([4]);
+    const b = tf.clone(a);
+    expect(buffers()).toBe(before + 2); // tfjs-wasm's own Identity: a copy
+    tf.dispose([a, b]);
+    setFastPaths(true);
+  });
+});
