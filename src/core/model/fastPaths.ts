@@ -21,6 +21,8 @@
 // - layerNormGrad: LayerNorm's gradient written out (transformer.ts), ~11 kernels for ~35.
 // - rowCopies (wasm): the embedding's and the losses' row gathers as row copies in the heap
 //   (wasmKernels.ts).
+// - splitHeads (wasm): the attention projection cut into q, k, v heads in one pass of copies
+//   instead of tf.split and three transposes (wasmKernels.ts).
 
 export interface FastPaths {
   geluSigmoid: boolean;
@@ -31,6 +33,7 @@ export interface FastPaths {
   sharedClone: boolean;
   layerNormGrad: boolean;
   rowCopies: boolean;
+  splitHeads: boolean;
 }
 
 const ALL_ON: FastPaths = {
@@ -42,6 +45,7 @@ const ALL_ON: FastPaths = {
   sharedClone: true,
   layerNormGrad: true,
   rowCopies: true,
+  splitHeads: true,
 };
 
 let current: FastPaths = { ...ALL_ON };
@@ -65,6 +69,7 @@ export function setFastPaths(on: boolean | Partial<FastPaths>): void {
           sharedClone: false,
           layerNormGrad: false,
           rowCopies: false,
+          splitHeads: false,
         };
   } else current = { ...current, ...on };
 }
@@ -79,4 +84,5 @@ export const FAST_PATH_NOTES: readonly string[] = [
   'clones share their data on wasm (tfjs copies every tensor a gradient saves)',
   'LayerNorm gradient written out (fewer kernels than autodiff)',
   'row gathers as row copies on wasm',
+  'q, k, v heads cut from the projection in one pass on wasm',
 ];

@@ -24,7 +24,7 @@ import {
 import { matMulFast } from './matmul.js';
 import type { Model } from './params.js';
 import { selectRows } from './rows.js';
-import { gatherRowsWasm } from './wasmKernels.js';
+import { gatherRowsWasm, splitHeadsWasm } from './wasmKernels.js';
 
 /** Keys and values of every layer from earlier calls, each [B, H, P, K]. */
 export interface KvCache {
@@ -174,6 +174,7 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
   const causalFused =
     fused && !input.cache && !input.keyBias && input.noCache === true && fusedAttentionFits(B, T, H);
   const wasmDecode = !fused && tf.getBackend() === 'wasm' && fastPaths().decodeAttention;
+  const splitHeads = !fused && tf.getBackend() === 'wasm' && fastPaths().splitHeads;
   const wte = w(model, 'wte') as tf.Tensor as tf.Tensor2D;
   const wpe = w(model, 'wpe') as tf.Tensor as tf.Tensor2D;
   // [B*T] ids -> [B*T, D] -> [B, T, D]
@@ -211,19 +212,24 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
       x = mlpBlock(x, fusedCausalAttention(qkv as tf.Tensor2D, B, T, H));
       continue;
     }
-    const [q, kNew, vNew] = tf.split(qkv, 3, 1) as [tf.Tensor, tf.Tensor, tf.Tensor];
+    // [B*T, 3D] -> q, k, v as [B, H, T, K]; on wasm in one pass of copies (wasmKernels.ts).
+    const parts = splitHeads ? null : (tf.split(qkv, 3, 1) as [tf.Tensor, tf.Tensor, tf.Tensor]);
+    const [qh, kNew, vNew] = parts
+      ? [null, toHeads(parts[1]), toHeads(parts[2])]
+      : splitHeadsWasm(qkv as tf.Tensor2D, B, T, H);
+    const queries = (): tf.Tensor4D => qh ?? toHeads((parts as tf.Tensor[])[0] as tf.Tensor);
     const past = input.cache;
-    const k = past ? tf.concat([past.keys[l] as tf.Tensor4D, toHeads(kNew)], 2) : toHeads(kNew); // [B, H, S, K]
-    const v = past ? tf.concat([past.values[l] as tf.Tensor4D, toHeads(vNew)], 2) : toHeads(vNew);
+    const k = past ? tf.concat([past.keys[l] as tf.Tensor4D, kNew], 2) : kNew; // [B, H, S, K]
+    const v = past ? tf.concat([past.values[l] as tf.Tensor4D, vNew], 2) : vNew;
     keys.push(k);
     values.push(v);
     let att: tf.Tensor;
     if (fused && T === 1 && past && input.keyBias && input.embed === 'gather' && S <= DECODE_MAX_KEYS) {
-      att = fusedDecodeAttention(q, k, v, input.keyBias); // [B, D], inference only
+      att = fusedDecodeAttention((parts as tf.Tensor[])[0] as tf.Tensor, k, v, input.keyBias); // [B, D], inference only
     } else if (T === 1 && past && input.embed === 'gather' && wasmDecode) {
       // One query per row: q·kᵀ and p·v as multiply-and-sum over the cache (fastPaths.ts).
       // [B, H, 1, K] * [B, H, S, K] -> sum -> [B, H, S] -> [B, H, 1, S]
-      const scores = toHeads(q)
+      const scores = queries()
         .mul(k)
         .sum(-1)
         .mul(1 / Math.sqrt(K))
@@ -233,7 +239,7 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
       att = (tf.softmax(scores) as tf.Tensor).reshape([B, H, S, 1]).mul(v).sum(2).reshape([B, D]);
     } else {
       // [B, H, T, K] x [B, H, K, S] -> [B, H, T, S]
-      const scores = matMulFast(toHeads(q), k, false, true)
+      const scores = matMulFast(queries(), k, false, true)
         .mul(1 / Math.sqrt(K))
         .add(bias);
       // [B, H, T, S] x [B, H, S, K] -> [B, H, T, K] -> [B, T, D]
