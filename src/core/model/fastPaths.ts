@@ -23,6 +23,9 @@
 //   (wasmKernels.ts).
 // - splitHeads (wasm): the attention projection cut into q, k, v heads in one pass of copies
 //   instead of tf.split and three transposes (wasmKernels.ts).
+// - geluGrad (wasm, with geluSigmoid): GELU's gradient written out (transformer.ts).
+// - weightGradOrder (wasm): a weight's gradient Aᵀ·dY as (dYᵀ·A)ᵀ when dY is the wider operand
+//   (matmul.ts): XNNPACK packs the right operand on every call.
 
 export interface FastPaths {
   geluSigmoid: boolean;
@@ -34,6 +37,8 @@ export interface FastPaths {
   layerNormGrad: boolean;
   rowCopies: boolean;
   splitHeads: boolean;
+  geluGrad: boolean;
+  weightGradOrder: boolean;
 }
 
 const ALL_ON: FastPaths = {
@@ -46,6 +51,8 @@ const ALL_ON: FastPaths = {
   layerNormGrad: true,
   rowCopies: true,
   splitHeads: true,
+  geluGrad: true,
+  weightGradOrder: true,
 };
 
 let current: FastPaths = { ...ALL_ON };
@@ -70,6 +77,8 @@ export function setFastPaths(on: boolean | Partial<FastPaths>): void {
           layerNormGrad: false,
           rowCopies: false,
           splitHeads: false,
+          geluGrad: false,
+          weightGradOrder: false,
         };
   } else current = { ...current, ...on };
 }
@@ -85,4 +94,6 @@ export const FAST_PATH_NOTES: readonly string[] = [
   'LayerNorm gradient written out (fewer kernels than autodiff)',
   'row gathers as row copies on wasm',
   'q, k, v heads cut from the projection in one pass on wasm',
+  'GELU gradient written out on wasm',
+  'weight gradients with the narrower right operand on wasm',
 ];

@@ -117,23 +117,51 @@ function layerNorm(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
   return fastPaths().layerNormGrad ? layerNormWritten(x, g, b) : layerNormAutodiff(x, g, b);
 }
 
+// 0.5·x·(1 + tanh z) = x·σ(u), z = √(2/π)·(x + 0.044715·x³), u = 2z = (c·a·x² + c)·x with
+// c = 2√(2/π), a = 0.044715: tfjs-wasm's Tanh is a scalar loop ~25× slower than its Sigmoid
+// (fastPaths.ts).
+const GELU_C = 2 * Math.sqrt(2 / Math.PI);
+const GELU_A = 0.044715;
+
+/** σ(u) for GELU's sigmoid form. */
+const geluGate = (x: tf.Tensor): tf.Tensor =>
+  tf.sigmoid(
+    x
+      .mul(x)
+      .mul(GELU_A * GELU_C)
+      .add(GELU_C)
+      .mul(x),
+  );
+
+function geluSigmoid(x: tf.Tensor): tf.Tensor {
+  return x.mul(geluGate(x));
+}
+
+/**
+ * geluSigmoid with its gradient written out: d/dx x·σ(u) = s + x·s·(1 − s)·(3ca·x² + c), s = σ(u),
+ * in 9 element-wise kernels where autodiff of the forward chain runs ~13 on the MLP's widest
+ * tensor (fastPaths.ts geluGrad). The same forward ops.
+ */
+const geluWritten = tf.customGrad(((x: tf.Tensor, save: tf.GradSaveFunc) => {
+  const s = geluGate(x);
+  save([x, s]);
+  return {
+    value: x.mul(s),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [sx, ss] = saved as [tf.Tensor, tf.Tensor];
+      const slope = sx
+        .mul(sx)
+        .mul(3 * GELU_A * GELU_C)
+        .add(GELU_C);
+      return dy.mul(ss.sub(ss.square()).mul(sx).mul(slope).add(ss));
+    },
+  };
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (x: tf.Tensor) => tf.Tensor;
+
 /** GELU, tanh approximation (GPT-2). */
 function gelu(x: tf.Tensor): tf.Tensor {
   const wasm = tf.getBackend() === 'wasm';
-  if (wasm && fastPaths().geluSigmoid) {
-    // 0.5·x·(1 + tanh u) = x·σ(2u), u = √(2/π)·(x + 0.044715·x³): tfjs-wasm's Tanh is a scalar
-    // loop ~25× slower than its Sigmoid (fastPaths.ts).
-    const c = 2 * Math.sqrt(2 / Math.PI);
-    return x.mul(
-      tf.sigmoid(
-        x
-          .mul(x)
-          .mul(0.044715 * c)
-          .add(c)
-          .mul(x),
-      ),
-    );
-  }
+  if (wasm && fastPaths().geluSigmoid) return fastPaths().geluGrad ? geluWritten(x) : geluSigmoid(x);
   // tfjs-wasm's Pow is slow (~60 ms a step on nano); elsewhere one pow is one dispatch fewer.
   const cube = wasm ? x.mul(x).mul(x) : x.pow(3);
   const inner = x.add(cube.mul(0.044715)).mul(Math.sqrt(2 / Math.PI));
