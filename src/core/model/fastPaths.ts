@@ -26,6 +26,8 @@
 // - geluGrad (wasm, with geluSigmoid): GELU's gradient written out (transformer.ts).
 // - weightGradOrder (wasm): a weight's gradient Aᵀ·dY as (dYᵀ·A)ᵀ when dY is the wider operand
 //   (matmul.ts): XNNPACK packs the right operand on every call.
+// - transposedGrad (wasm): a·bᵀ (attention's q·kᵀ, the LM head) with its own gradient, dA = dY·B
+//   without a transpose and dB = dYᵀ·A with the narrow right operand (matmul.ts).
 
 export interface FastPaths {
   geluSigmoid: boolean;
@@ -39,6 +41,7 @@ export interface FastPaths {
   splitHeads: boolean;
   geluGrad: boolean;
   weightGradOrder: boolean;
+  transposedGrad: boolean;
 }
 
 const ALL_ON: FastPaths = {
@@ -53,6 +56,7 @@ const ALL_ON: FastPaths = {
   splitHeads: true,
   geluGrad: true,
   weightGradOrder: true,
+  transposedGrad: true,
 };
 
 let current: FastPaths = { ...ALL_ON };
@@ -79,6 +83,7 @@ export function setFastPaths(on: boolean | Partial<FastPaths>): void {
           splitHeads: false,
           geluGrad: false,
           weightGradOrder: false,
+          transposedGrad: false,
         };
   } else current = { ...current, ...on };
 }
@@ -96,4 +101,5 @@ export const FAST_PATH_NOTES: readonly string[] = [
   'q, k, v heads cut from the projection in one pass on wasm',
   'GELU gradient written out on wasm',
   'weight gradients with the narrower right operand on wasm',
+  'a·bᵀ products with their own gradient on wasm (no transposes back and forth)',
 ];

@@ -108,6 +108,26 @@ const plainProduct = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradSa
 }) as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor;
 
 /**
+ * a·bᵀ for [..., M, K]·[..., N, K], the transpose done once in the forward: dA = dY·B needs none,
+ * and dB = dYᵀ·A (or (Aᵀ·dY)ᵀ when dY is the narrower right operand). Through plainProduct
+ * the same gradient took a transpose of B back and forth and, for attention's q·kᵀ, a product
+ * whose right operand was the [T, T] score gradient (fastPaths.ts transposedGrad).
+ */
+const productTransposedB = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {
+  save([a, b]);
+  return {
+    value: product(a, swapLast(b)),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [sa, sb] = saved as [tf.Tensor, tf.Tensor];
+      const K = sa.shape[sa.rank - 1] as number;
+      const N = dy.shape[dy.rank - 1] as number;
+      const db = K <= N ? product(swapLast(dy), sa) : swapLast(product(swapLast(sa), dy));
+      return [product(dy, sb), db];
+    },
+  };
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor;
+
+/**
  * tf.matMul(a, b, transposeA, transposeB) with the same value and gradients, fast on wasm.
  * Operands of equal batch shape (rank 2 to 4).
  */
@@ -118,6 +138,8 @@ export function matMulFast<R extends tf.Rank>(
   transposeB = false,
 ): tf.Tensor<R> {
   if (tf.getBackend() !== 'wasm') return tf.matMul(a, b, transposeA, transposeB) as tf.Tensor<R>;
+  if (transposeB && !transposeA && fastPaths().transposedGrad)
+    return tf.tidy(() => productTransposedB(a, b) as tf.Tensor<R>);
   return tf.tidy(
     () => plainProduct(transposeA ? swapLast(a) : a, transposeB ? swapLast(b) : b) as tf.Tensor<R>,
   );
