@@ -4,6 +4,7 @@
 // Runs wherever the webgpu backend is active: in Node through the `webgpu` package and in
 // headless Chromium (tests/e2e/kernels.spec.ts). Pure tfjs, no DOM or Node APIs.
 import * as tf from '@tensorflow/tfjs';
+import { layerNormAutodiff } from '../core/model/elementwise.js';
 import {
   fusedCausalAttention,
   fusedDecodeAttention,
@@ -53,16 +54,6 @@ async function maxDiff(a: tf.Tensor | tf.Tensor[], b: tf.Tensor | tf.Tensor[]): 
   return worst;
 }
 
-/** Unfused LayerNorm, as transformer.ts computes it. */
-function refLayerNorm(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
-  const { mean, variance } = tf.moments(x, -1, true);
-  return x
-    .sub(mean)
-    .mul(tf.rsqrt(variance.add(1e-5)))
-    .mul(g)
-    .add(b);
-}
-
 /** Values and gradients (w.r.t. `xs`) of Σ f(xs)·weights, fused and unfused. */
 async function compareOp(
   name: string,
@@ -95,7 +86,7 @@ async function checkLayerNorm(rng: Rng, rows: number, D: number, tol: number): P
     `layerNorm [2, ${rows}, ${D}]`,
     xs,
     (x, g, b) => fusedLayerNorm(x as tf.Tensor, g as tf.Tensor, b as tf.Tensor),
-    (x, g, b) => refLayerNorm(x as tf.Tensor, g as tf.Tensor, b as tf.Tensor),
+    (x, g, b) => layerNormAutodiff(x as tf.Tensor, g as tf.Tensor, b as tf.Tensor),
     weights,
     tol,
   );

@@ -6,7 +6,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { fastPaths } from './fastPaths.js';
 
-function layerNormAutodiff(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
+/** LayerNorm as tfjs ops, differentiated by tfjs's autodiff (the reference for the others). */
+export function layerNormAutodiff(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
   const { mean, variance } = tf.moments(x, -1, true);
   return x
     .sub(mean)
