@@ -9,11 +9,13 @@
 // Batched products are the other wasm trap: tfjs-wasm runs any product with a batch size above 1
 // through a scalar loop (~2 GFLOP/s, against ~20 for its XNNPACK 2-D product), and tf.slice
 // costs ~0.5 ms a call there. Attention's [B·H, T, d] products were 2/3 of a nano training
-// step. So `product` splits a batched product into 2-D XNNPACK products, cutting the operands
-// from one copy of each out of the wasm heap instead of tf.slice, when each slice is big enough
+// step. So `product` splits a batched product into 2-D XNNPACK products when each is big enough
 // to pay for its call (measured: 92 products of [128, 16]·[16, 128] take 29 ms batched, 4–8 ms
-// this way). The copy is a synchronous read, so it is made through the wasm backend's own heap
-// accessor and only when wasm is the active backend: never a read-back from a GPU.
+// split): in place in the wasm heap through wasmKernels.ts's strided kernel, or (its switch off)
+// from one copy of each operand out of the heap, a tensor per slice and a concat. Either way
+// only when wasm is the active backend: never a read-back from a GPU. Weight gradients put the
+// narrower operand on the right (XNNPACK packs that one on every call) and a·bᵀ has its own
+// gradient, so no transpose is made twice.
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { fastPaths } from './fastPaths.js';
