@@ -6,8 +6,10 @@ import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { Rng } from '../rng.js';
+import { buildVocabulary, Tokenizer } from '../tokenizer.js';
 import { setFastPaths } from './fastPaths.js';
 import { createCritic, createPolicy, disposeModel, type Model } from './params.js';
+import { sampleBatch } from './sampling.js';
 import { groupCost, planGroups, scoreBatch } from './scoreBatch.js';
 import { predictValues, scoreSequences } from './scoring.js';
 import { forward, type KvCache, lmLogits } from './transformer.js';
@@ -121,6 +123,33 @@ describe('cheaper model paths on wasm', () => {
       });
     });
     expect(worst).toBeLessThan(1e-5);
+  });
+});
+
+describe('the sampler on wasm', () => {
+  it('draws the same tokens and log-probs with the step comparison as with tf.less', async () => {
+    const tok = new Tokenizer(
+      buildVocabulary(['go to the green goal and pick up the yellow key then turn left']),
+    );
+    const model = createPolicy({ ...mc, vocabSize: tok.size }, new Rng(4));
+    const prompts = [
+      tok.encode('go to the green goal'),
+      tok.encode('pick up the key'),
+      [tok.special['<bos>']],
+    ];
+    const sample = (on: boolean) => {
+      setFastPaths({ pickStep: on });
+      return sampleBatch(model, tok, prompts, {
+        maxNewTokens: 24,
+        temperature: 0.9,
+        rng: new Rng(8),
+        stopIds: [],
+      });
+    };
+    const [before, after] = [await sample(false), await sample(true)];
+    expect(after.map((r) => r.ids)).toEqual(before.map((r) => r.ids));
+    expect(after.map((r) => Array.from(r.logps))).toEqual(before.map((r) => Array.from(r.logps)));
+    disposeModel(model);
   });
 });
 

@@ -28,6 +28,8 @@
 //   (matmul.ts): XNNPACK packs the right operand on every call.
 // - transposedGrad (wasm): a·bᵀ (attention's q·kᵀ, the LM head) with its own gradient, dA = dY·B
 //   without a transpose and dB = dYᵀ·A with the narrow right operand (matmul.ts).
+// - pickStep (wasm): the sampler's cdf < target as step(target − cdf), the same bits
+//   (sampling.ts).
 
 export interface FastPaths {
   geluSigmoid: boolean;
@@ -42,6 +44,7 @@ export interface FastPaths {
   geluGrad: boolean;
   weightGradOrder: boolean;
   transposedGrad: boolean;
+  pickStep: boolean;
 }
 
 const ALL_ON: FastPaths = {
@@ -57,6 +60,7 @@ const ALL_ON: FastPaths = {
   geluGrad: true,
   weightGradOrder: true,
   transposedGrad: true,
+  pickStep: true,
 };
 
 let current: FastPaths = { ...ALL_ON };
@@ -84,6 +88,7 @@ export function setFastPaths(on: boolean | Partial<FastPaths>): void {
           geluGrad: false,
           weightGradOrder: false,
           transposedGrad: false,
+          pickStep: false,
         };
   } else current = { ...current, ...on };
 }
@@ -102,4 +107,5 @@ export const FAST_PATH_NOTES: readonly string[] = [
   'GELU gradient written out on wasm',
   'weight gradients with the narrower right operand on wasm',
   'a·bᵀ products with their own gradient on wasm (no transposes back and forth)',
+  'the sampler’s cdf comparison as step(target − cdf) on wasm',
 ];

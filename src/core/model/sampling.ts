@@ -11,6 +11,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
+import { fastPaths } from './fastPaths.js';
 import type { Model } from './params.js';
 import { forward, type KvCache, lmLogits, MASKED } from './transformer.js';
 
@@ -96,8 +97,15 @@ function pick(
     if (temperature > 0) {
       const cdf = tf.cumsum(tf.softmax(biased), 1); // [B, V], non-decreasing
       const target = tf.tensor2d(uniforms, [B, 1]).mul(cdf.slice([0, V - 1], [B, 1])); // [B, 1]
-      // First index whose cdf reaches the target = how many entries lie below it.
-      idx = tf.minimum(tf.less(cdf, target).cast('int32').sum(1), tf.scalar(V - 1, 'int32')) as tf.Tensor1D;
+      // First index whose cdf reaches the target = how many entries lie below it. On wasm the
+      // test cdf < target is step(target − cdf), exact in float32 (a difference of two floats is
+      // positive iff the first is larger): tfjs-wasm's broadcast Less takes ~1 ms here, the
+      // two kernels ~0.1 (fastPaths.ts pickStep).
+      const below =
+        tf.getBackend() === 'wasm' && fastPaths().pickStep
+          ? tf.step(tf.sub(target, cdf))
+          : tf.less(cdf, target);
+      idx = tf.minimum(below.cast('int32').sum(1), tf.scalar(V - 1, 'int32')) as tf.Tensor1D;
     } else {
       idx = tf.argMax(biased, 1) as tf.Tensor1D;
     }
