@@ -47,7 +47,8 @@ const VIEW_IDS = [2 ** 31 - 3, 2 ** 31 - 2, 2 ** 31 - 1] as const;
 const shape3 = (r: number, c: number): Uint8Array => new Uint8Array(new Int32Array([1, r, c]).buffer);
 
 function stridedMatMulKernel(): tf.KernelConfig {
-  let call: ((...args: unknown[]) => void) | null = null;
+  // The export, wrapped once per wasm module (a backend made again brings a new module).
+  const calls = new WeakMap<WasmModule, (...args: unknown[]) => void>();
   return {
     kernelName: STRIDED_MATMUL,
     backendName: 'wasm',
@@ -55,17 +56,20 @@ function stridedMatMulKernel(): tf.KernelConfig {
       const w = backend as unknown as BackendWasm;
       const module = w.wasm as unknown as WasmModule;
       // a_id, a_shape, a_rank, b_id, b_shape, b_rank, transpose_a, transpose_b, out_id
-      call ??= module.cwrap('BatchMatMul', null, [
-        'number',
-        'array',
-        'number',
-        'number',
-        'array',
-        'number',
-        'number',
-        'number',
-        'number',
-      ]);
+      const call =
+        calls.get(module) ??
+        module.cwrap('BatchMatMul', null, [
+          'number',
+          'array',
+          'number',
+          'number',
+          'array',
+          'number',
+          'number',
+          'number',
+          'number',
+        ]);
+      calls.set(module, call);
       const { a, b } = inputs as { a: tf.TensorInfo; b: tf.TensorInfo };
       const [batch, M, K] = a.shape as [number, number, number];
       const N = b.shape[2] as number;
