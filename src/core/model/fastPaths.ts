@@ -18,12 +18,12 @@
 // - stridedProduct (wasm): the per-head attention products run in place in the wasm heap
 //   (wasmKernels.ts) instead of through a copy of each slice; the same XNNPACK calls.
 // - sharedClone (wasm): a clone shares its data instead of copying it (wasmKernels.ts).
-// - layerNormGrad: LayerNorm's gradient written out (transformer.ts), ~11 kernels for ~35.
+// - layerNormGrad: LayerNorm's gradient written out (elementwise.ts), ~11 kernels for ~35.
 // - rowCopies (wasm): the embedding's and the losses' row gathers as row copies in the heap
 //   (wasmKernels.ts).
 // - splitHeads (wasm): the attention projection cut into q, k, v heads in one pass of copies
 //   instead of tf.split and three transposes (wasmKernels.ts).
-// - geluGrad (wasm, with geluSigmoid): GELU's gradient written out (transformer.ts).
+// - geluGrad (wasm, with geluSigmoid): GELU's gradient written out (elementwise.ts).
 // - weightGradOrder (wasm): a weight's gradient Aᵀ·dY as (dYᵀ·A)ᵀ when dY is the wider operand
 //   (matmul.ts): XNNPACK packs the right operand on every call.
 // - transposedGrad (wasm): a·bᵀ (attention's q·kᵀ, the LM head) with its own gradient, dA = dY·B
@@ -75,21 +75,7 @@ export function setFastPaths(on: boolean | Partial<FastPaths>): void {
   if (typeof on === 'boolean') {
     current = on
       ? { ...ALL_ON }
-      : {
-          geluSigmoid: false,
-          decodeAttention: false,
-          sampledOldLogp: false,
-          scoreBatched: false,
-          stridedProduct: false,
-          sharedClone: false,
-          layerNormGrad: false,
-          rowCopies: false,
-          splitHeads: false,
-          geluGrad: false,
-          weightGradOrder: false,
-          transposedGrad: false,
-          pickStep: false,
-        };
+      : (Object.fromEntries(Object.keys(ALL_ON).map((k) => [k, false])) as unknown as FastPaths);
   } else current = { ...current, ...on };
 }
 
