@@ -82,18 +82,19 @@ function swapLast(t: tf.Tensor): tf.Tensor {
 }
 
 /**
- * Aᵀ·dY for a 2-D A [N, I] and dY [N, O]. XNNPACK packs the right operand on every call, and
- * for N ≫ I, O the product costs more the wider that operand is: [64, 2944]·[2944, 256] took
- * ~10 ms against ~5 for [256, 2944]·[2944, 64] on the nano step. So when O > I it is computed
- * as (dYᵀ·A)ᵀ (fastPaths.ts weightGradOrder); the same sums, in another order of calls.
+ * xᵀ·y for x [..., R, I] and y [..., R, O]. XNNPACK packs the right operand on every call, and
+ * for R ≫ I, O the product costs more the wider that operand is: [64, 2944]·[2944, 256] took
+ * ~10 ms against ~5 for [256, 2944]·[2944, 64] on the nano step. So with `narrowRight`, when y is
+ * the wider it is computed as (yᵀ·x)ᵀ; the same sums, in another order of calls.
  */
+function leftTransposed(x: tf.Tensor, y: tf.Tensor, narrowRight: boolean): tf.Tensor {
+  const yWider = (y.shape[y.rank - 1] as number) > (x.shape[x.rank - 1] as number);
+  return narrowRight && yWider ? swapLast(product(swapLast(y), x)) : product(swapLast(x), y);
+}
+
+/** A weight's gradient Aᵀ·dY, the narrow operand on the right for 2-D A (fastPaths weightGradOrder). */
 function weightGradient(a: tf.Tensor, dy: tf.Tensor): tf.Tensor {
-  const wide =
-    a.rank === 2 &&
-    tf.getBackend() === 'wasm' &&
-    fastPaths().weightGradOrder &&
-    (dy.shape[1] as number) > (a.shape[1] as number);
-  return wide ? swapLast(product(swapLast(dy), a)) : product(swapLast(a), dy);
+  return leftTransposed(a, dy, a.rank === 2 && tf.getBackend() === 'wasm' && fastPaths().weightGradOrder);
 }
 
 /** a·b with both operands already laid out [..., M, K]·[..., K, N]; gradients as plain products. */
@@ -121,10 +122,7 @@ const productTransposedB = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.
     value: product(a, swapLast(b)),
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [sa, sb] = saved as [tf.Tensor, tf.Tensor];
-      const K = sa.shape[sa.rank - 1] as number;
-      const N = dy.shape[dy.rank - 1] as number;
-      const db = K <= N ? product(swapLast(dy), sa) : swapLast(product(swapLast(sa), dy));
-      return [product(dy, sb), db];
+      return [product(dy, sb), leftTransposed(dy, sa, true)];
     },
   };
 }) as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor;
