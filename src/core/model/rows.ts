@@ -9,16 +9,23 @@ import { fastPaths } from './fastPaths.js';
 import { gatherRowsWasm } from './wasmKernels.js';
 
 /**
+ * Rows `idx` [M] (int32) of `x` [N, D] -> [M, D], no gradient: tf.gather, or on wasm row copies
+ * (fastPaths rowCopies). The caller disposes.
+ */
+export function gatherRows(x: tf.Tensor2D, idx: tf.Tensor1D): tf.Tensor2D {
+  return tf.getBackend() === 'wasm' && fastPaths().rowCopies ? gatherRowsWasm(x, idx) : tf.gather(x, idx);
+}
+
+/**
  * Rows `idx` [M] of `x` [N, D] -> [M, D], differentiable on every backend: the gradient
  * scatter-adds dy into [N, D] (tfjs-wasm has no gradient for gather).
  */
 export function selectRows(x: tf.Tensor2D, idx: tf.Tensor1D): tf.Tensor2D {
   const [N, D] = x.shape;
-  const rowCopies = tf.getBackend() === 'wasm' && fastPaths().rowCopies;
   const f = tf.customGrad(((xv: tf.Tensor2D, save: tf.GradSaveFunc) => {
     save([idx]); // kept for the gradient, also when idx was made inside the gradient function
     return {
-      value: rowCopies ? gatherRowsWasm(xv, idx) : tf.gather(xv, idx),
+      value: gatherRows(xv, idx),
       gradFunc: (dy: tf.Tensor, [i]: tf.Tensor[]) =>
         tf.scatterND((i as tf.Tensor).reshape([-1, 1]), dy, [N, D]),
     };

@@ -24,8 +24,8 @@ import {
 } from './kernels/index.js';
 import { matMulFast } from './matmul.js';
 import type { Model } from './params.js';
-import { selectRows } from './rows.js';
-import { gatherRowsWasm, splitHeadsWasm } from './wasmKernels.js';
+import { gatherRows, selectRows } from './rows.js';
+import { splitHeadsWasm } from './wasmKernels.js';
 
 /** Keys and values of every layer from earlier calls, each [B, H, P, K]. */
 export interface KvCache {
@@ -69,10 +69,7 @@ const w = (model: Model, name: string): tf.Variable => {
 
 /** Rows of `table` [N, D] picked by int32 `ids` [M] -> [M, D]. */
 function embedRows(table: tf.Tensor2D, ids: tf.Tensor1D, mode: 'train' | 'gather'): tf.Tensor2D {
-  if (mode === 'train') return selectRows(table, ids);
-  return tf.getBackend() === 'wasm' && fastPaths().rowCopies
-    ? gatherRowsWasm(table, ids)
-    : tf.gather(table, ids);
+  return mode === 'gather' ? gatherRows(table, ids) : selectRows(table, ids);
 }
 
 /** [T, S] causal bias for T new queries after P cached keys: query i sees keys j <= P + i. */
@@ -147,12 +144,17 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
       x = mlpBlock(x, fusedCausalAttention(qkv as tf.Tensor2D, B, T, H));
       continue;
     }
-    // [B*T, 3D] -> q, k, v as [B, H, T, K]; on wasm in one pass of copies (wasmKernels.ts).
-    const parts = splitHeads ? null : (tf.split(qkv, 3, 1) as [tf.Tensor, tf.Tensor, tf.Tensor]);
-    const [qh, kNew, vNew] = parts
-      ? [null, toHeads(parts[1]), toHeads(parts[2])]
-      : splitHeadsWasm(qkv as tf.Tensor2D, B, T, H);
-    const queries = (): tf.Tensor4D => qh ?? toHeads((parts as tf.Tensor[])[0] as tf.Tensor);
+    // [B*T, 3D] -> k, v as [B, H, T, K] and q as [B*T, D], its heads made where a branch needs
+    // them (the fused decode reads it flat); on wasm all three as heads in one pass of copies.
+    let q: tf.Tensor;
+    let kNew: tf.Tensor4D;
+    let vNew: tf.Tensor4D;
+    if (splitHeads) [q, kNew, vNew] = splitHeadsWasm(qkv as tf.Tensor2D, B, T, H);
+    else {
+      const [qs, ks, vs] = tf.split(qkv, 3, 1) as [tf.Tensor, tf.Tensor, tf.Tensor];
+      [q, kNew, vNew] = [qs, toHeads(ks), toHeads(vs)];
+    }
+    const queries = (): tf.Tensor4D => (splitHeads ? (q as tf.Tensor4D) : toHeads(q)); // [B, H, T, K]
     const past = input.cache;
     const k = past ? tf.concat([past.keys[l] as tf.Tensor4D, kNew], 2) : kNew; // [B, H, S, K]
     const v = past ? tf.concat([past.values[l] as tf.Tensor4D, vNew], 2) : vNew;
@@ -160,7 +162,7 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
     values.push(v);
     let att: tf.Tensor;
     if (fused && T === 1 && past && input.keyBias && input.embed === 'gather' && S <= DECODE_MAX_KEYS) {
-      att = fusedDecodeAttention((parts as tf.Tensor[])[0] as tf.Tensor, k, v, input.keyBias); // [B, D], inference only
+      att = fusedDecodeAttention(q, k, v, input.keyBias); // [B, D], inference only
     } else if (T === 1 && past && input.embed === 'gather' && wasmDecode) {
       // One query per row: q·kᵀ and p·v as multiply-and-sum over the cache (fastPaths.ts).
       // [B, H, 1, K] * [B, H, S, K] -> sum -> [B, H, S] -> [B, H, 1, S]
