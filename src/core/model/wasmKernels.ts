@@ -46,6 +46,11 @@ const VIEW_IDS = [2 ** 31 - 3, 2 ** 31 - 2, 2 ** 31 - 1] as const;
 /** The byte shape [1, r, c] as the BatchMatMul export takes it. */
 const shape3 = (r: number, c: number): Uint8Array => new Uint8Array(new Int32Array([1, r, c]).buffer);
 
+/** Heap offset of a tensor's data, in bytes. */
+function byteOffset(w: BackendWasm, t: tf.TensorInfo): number {
+  return (w.dataIdMap.get(t.dataId) as { memoryOffset: number }).memoryOffset;
+}
+
 function stridedMatMulKernel(): tf.KernelConfig {
   // The export, wrapped once per wasm module (a backend made again brings a new module).
   const calls = new WeakMap<WasmModule, (...args: unknown[]) => void>();
@@ -76,9 +81,7 @@ function stridedMatMulKernel(): tf.KernelConfig {
       if (a.dtype !== 'float32' || b.dtype !== 'float32' || b.shape[0] !== batch || b.shape[1] !== K)
         throw new Error(`${STRIDED_MATMUL}: float32 [b, M, K]·[b, K, N] only, got ${a.shape}·${b.shape}`);
       const out = w.makeOutput([batch, M, N], 'float32');
-      const offset = (t: tf.TensorInfo): number =>
-        (w.dataIdMap.get(t.dataId) as { memoryOffset: number }).memoryOffset;
-      const [aOff, bOff, outOff] = [offset(a), offset(b), offset(out)];
+      const [aOff, bOff, outOff] = [byteOffset(w, a), byteOffset(w, b), byteOffset(w, out)];
       const aShape = shape3(M, K);
       const bShape = shape3(K, N);
       const [aId, bId, outId] = VIEW_IDS;
@@ -96,7 +99,7 @@ function stridedMatMulKernel(): tf.KernelConfig {
 
 /** Heap offset of a tensor's data, in float32 elements. */
 function at(w: BackendWasm, t: tf.TensorInfo): number {
-  return (w.dataIdMap.get(t.dataId) as { memoryOffset: number }).memoryOffset / 4;
+  return byteOffset(w, t) / 4;
 }
 
 /** The ids as numbers, each checked against the table's N rows. */
