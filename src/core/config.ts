@@ -102,7 +102,7 @@ export const FIELDS: readonly Field[] = [
   // filter
   { key: 'filterMode', flag: 'filter', group: 'filter', kind: 'enum', label: 'Variance filter', options: ['off', 'subsample', 'oversample'], default: 'off', help: 'StarPO-S: keep high-std groups of the P rolled out, or roll out P/ratio and keep P.' },
   { key: 'filterRatio', flag: 'filter-ratio', group: 'filter', kind: 'float', label: 'Keep ratio', min: 0.05, max: 1, default: 0.25, live: true, help: 'Share of groups kept by the in-group reward-std filter.' },
-  { key: 'filterOrder', flag: 'filter-order', group: 'filter', kind: 'enum', label: 'Keep', options: ['highest-std', 'lowest-std'], default: 'highest-std', help: 'Keep the most uncertain groups (paper) or the least (reverse ablation).' },
+  { key: 'filterOrder', flag: 'filter-order', group: 'filter', kind: 'enum', label: 'Keep', options: ['highest-std', 'lowest-std', 'random'], default: 'highest-std', help: 'Keep the most uncertain groups (paper), the least (reverse ablation), or as many at random (the control: is it the selection, or fewer updates?).' },
   { key: 'outlierDrop', flag: 'outlier-drop', group: 'filter', kind: 'bool', label: '2σ outlier drop', default: false, help: 'Drop trajectories beyond 2σ of the batch mean return (secondary note).' },
   // loss
   { key: 'clipLow', flag: 'clip-low', group: 'loss', kind: 'float', label: 'ε low', min: 0, max: 1, default: 0.2, live: true, help: 'Ratio clipped below at 1 − ε_low.' },
@@ -120,10 +120,10 @@ export const FIELDS: readonly Field[] = [
   { key: 'adamEpsilon', flag: 'adam-epsilon', group: 'optim', kind: 'float', label: 'Adam ε', min: 1e-10, max: 1e-3, default: 1e-8, log: true, help: 'Passed explicitly: tfjs defaults differ by backend.' },
   { key: 'gradClip', flag: 'grad-clip', group: 'optim', kind: 'float', label: 'Grad-norm clip', min: 0, max: 100, default: 1, help: 'Global gradient-norm clip (0: off).' },
   { key: 'epochs', flag: 'epochs', group: 'optim', kind: 'int', label: 'Epochs', min: 1, max: 16, default: 1, help: 'Passes over the kept batch per iteration.' },
-  { key: 'minibatch', flag: 'minibatch', group: 'optim', kind: 'int', label: 'Minibatch', min: 1, max: 4096, default: 32, help: 'Trajectories per optimizer step.' },
+  { key: 'minibatch', flag: 'minibatch', group: 'optim', kind: 'int', label: 'Minibatch', min: 1, max: 4096, default: 32, help: 'Trajectories per optimizer step; a trajectory’s history windows stay together in one step.' },
   { key: 'stepsPerIteration', flag: 'steps-per-iter', group: 'optim', kind: 'int', label: 'Steps per iteration', min: 0, max: 256, default: 0, help: 'Fixed optimizer steps per iteration, for step-matched comparisons (0: from epochs × minibatches).' },
   { key: 'klEarlyStop', flag: 'kl-early-stop', group: 'optim', kind: 'float', label: 'KL early stop', min: 0, max: 10, default: 0, help: 'Stop the epoch when approx KL exceeds this (0: off).' },
-  { key: 'lrWarmup', flag: 'lr-warmup', group: 'optim', kind: 'float', label: 'LR warm-up', min: 0, max: 0.5, default: 0, help: 'Share of planned iterations with a linear LR ramp.' },
+  { key: 'lrWarmup', flag: 'lr-warmup', group: 'optim', kind: 'float', label: 'LR warm-up', min: 0, max: 0.5, default: 0, help: 'Share of the run’s policy updates with a linear LR ramp (critic warm-up iterations do not count).' },
   // eval
   { key: 'evalEvery', flag: 'eval-every', group: 'eval', kind: 'int', label: 'Eval every', min: 0, max: 10000, default: 5, help: 'Held-out evaluation every k iterations (0: off).' },
   { key: 'evalEpisodes', flag: 'eval-episodes', group: 'eval', kind: 'int', label: 'Eval episodes', min: 1, max: 1024, default: 32, help: 'Held-out start states per evaluation.' },
@@ -163,7 +163,7 @@ export interface Config {
   thinkingCritic: boolean;
   filterMode: 'off' | 'subsample' | 'oversample';
   filterRatio: number;
-  filterOrder: 'highest-std' | 'lowest-std';
+  filterOrder: 'highest-std' | 'lowest-std' | 'random';
   outlierDrop: boolean;
   clipLow: number;
   clipHigh: number;

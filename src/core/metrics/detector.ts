@@ -1,23 +1,27 @@
-// The echo-trap detector (DESIGN §6), online over the metric series of a run.
-// - collapse (the echo trap): success rose above the run's own start and then fell from that
-//   peak, each by more than the sampling noise of the batch, and gave back at least half of what
-//   it had gained; judged on means over a window of iterations, never before a warm-up. The
-//   noise is the two-proportion binomial bound on the rollouts behind each mean (see
-//   `noiseBound`): a frozen policy's batch-to-batch wobble is not a trap, and a peak inside the
-//   warm-up (Bandit's iteration 0) gives no verdict;
-// - convergence: reward std collapsing while success stays high is not a trap (and success that
-//   only dips near 1 never gives back half its rise);
+// The echo-trap detector (DESIGN §6), online over the metric series of a run. Its collapse rule
+// is pre-registered in docs/echo-trap.md ("The rule") and calibrated on two nulls there.
+// - collapse (the echo trap): success rose above the run's own start by more than the noise, and
+//   then fell back to at or below that start. The start is the mean over the warm-up (iterations
+//   0–4), the peak the best mean over `window` consecutive iterations after the warm-up, and the
+//   fall is the mean over the `finalWindow` iterations after the peak window (at the end of a run:
+//   its last 10). The noise treats a group as one unit: a group's rollouts share a start state, so
+//   a window's standard error is the between-group spread of group success rates over
+//   √(groups in the window) (`windowStdError`), not that of P × N independent coin flips; 4
+//   layouts of very different difficulty in one iteration do not read as a rise and a fall.
+//   Success is read on the paired rollouts (the first P groups, which every arm shares), so an
+//   oversampling arm is judged on the same rollouts as vanilla;
+// - convergence: reward std collapsing while success stays high is not a trap;
 // - early warnings: think MI falling, modal think share rising, malformed rate rising, held-out
 //   success falling — the signals that separated collapsed runs from healthy ones in the
 //   prototype (reference/echo-trap-round2.md); their firing rates on frozen-control runs are
-//   measured by `starpo calibrate` (docs/echo-trap.md);
+//   measured by `starpo calibrate` (docs/echo-trap.md). Greedy held-out success on fixed seeds
+//   cannot move on a frozen policy, so its rate is "not calibratable from a frozen control";
 // - context: in-group reward-std drop, entropy anomaly, gradient-norm spike — the paper's order
-//   of signals (reference/ragen.md §3), shown but not counted as warnings because the prototype
-//   saw them fire in healthy runs too — and the action-MI drop, which fired in 11 of 16
-//   frozen-control runs (the plug-in MI of 32 rollouts over 4 start states swings 0.07–1.3 on a
-//   policy that never changes), so its "lead" before a collapse was noise.
+//   of signals, shown but not counted as warnings because the prototype saw them fire in healthy
+//   runs too — and the action-MI drop, which fired in 11 of 16 frozen-control runs.
 // The warning rules smooth with a debiased EMA (TensorBoard's), so the first points are not
-// pulled to zero.
+// pulled to zero; a rule is ready after `warmup` measurements of its own metric (MI, measured
+// every few iterations, after 2).
 import type { Config } from '../config.js';
 import type { MetricRow } from './keys.js';
 
@@ -37,23 +41,29 @@ export interface EchoEvent {
 }
 
 export interface DetectorOptions {
-  /** Series whose collapse defines the trap. */
-  successKey: 'rollout/successRate' | 'eval/successRate';
-  /** Rollouts behind each point of the success series (P × N; held-out episodes for eval). */
+  /**
+   * Series whose collapse defines the trap: the paired rollouts' success (the first P groups,
+   * shared by every arm); rows written before it existed fall back to `rollout/successRate`.
+   */
+  successKey: 'rollout/pairedSuccessRate' | 'rollout/successRate' | 'eval/successRate';
+  /** Rollouts behind each point of the success series (P × N of the paired groups). */
   rollouts: number;
-  /** Points averaged into each window mean of success (the start, the peak and now). */
+  /** Groups behind each point (P): the units of the noise bound. */
+  groups: number;
+  /** Points averaged into the peak's window mean. */
   window: number;
+  /** Points averaged into the fall's window mean (the last 10 iterations at the end of a run). */
+  finalWindow: number;
   /**
    * Points that set the baselines before any rule may fire; the run's start is the mean of
    * success over them, and a peak counts only from a window that begins after them.
    */
   warmup: number;
-  /** Standard errors a rise or a fall must exceed (calibrated on frozen-control runs). */
+  /** Standard errors the rise and the fall must each exceed (pre-registered: 3). */
   z: number;
   /**
-   * Variance of the success rate over the binomial variance (1: independent rollouts). Rollouts
-   * of a group share a start state, so a batch varies more than binomially; docs/echo-trap.md
-   * reports the ratio measured on frozen runs.
+   * Variance of the success rate over the binomial variance, used only for rows that lack the
+   * between-group spread (`rollout/groupSuccessStd`, written since the paired metrics exist).
    */
   dispersion: number;
   /** EMA weight of the past for the warning and context rules (0 = no smoothing). */
@@ -63,9 +73,11 @@ export interface DetectorOptions {
 }
 
 export const DEFAULT_DETECTOR: DetectorOptions = {
-  successKey: 'rollout/successRate',
+  successKey: 'rollout/pairedSuccessRate',
   rollouts: 32,
+  groups: 4,
   window: 5,
+  finalWindow: 10,
   warmup: 5,
   z: 3,
   dispersion: 1,
@@ -73,15 +85,11 @@ export const DEFAULT_DETECTOR: DetectorOptions = {
   convergedSuccess: 0.8,
 };
 
-/** The detector's options for a run of `config`: rollouts per iteration from its batch. */
-export function detectorOptionsFor(
-  config: Pick<Config, 'groups' | 'groupSize' | 'filterMode' | 'filterRatio'>,
-): Partial<DetectorOptions> {
-  // Success is measured over every rolled-out trajectory (before the StarPO-S filter), and the
-  // oversample filter rolls out ⌈P / ratio⌉ groups (core/rl/filter.ts groupsToRollOut).
-  const groups =
-    config.filterMode === 'oversample' ? Math.ceil(config.groups / config.filterRatio - 1e-9) : config.groups;
-  return { rollouts: groups * config.groupSize };
+/** The detector's options for a run of `config`: its paired P groups of N rollouts. */
+export function detectorOptionsFor(config: Pick<Config, 'groups' | 'groupSize'>): Partial<DetectorOptions> {
+  // Every arm is judged on its first P groups (an oversampling arm rolls out more, but those P
+  // are the ones vanilla rolls out too): the same P × N rollouts whatever the arm.
+  return { rollouts: config.groups * config.groupSize, groups: config.groups };
 }
 
 /** Binomial standard error of a success rate `p` measured over `n` rollouts: sqrt(p(1−p)/n). */
@@ -94,8 +102,7 @@ export function binomialStdError(p: number, n: number): number {
  * difference under the null that both come from one rate — the two-proportion test with the
  * pooled rate p̄ = (na·pa + nb·pb)/(na + nb):
  *   bound = z · sqrt(dispersion · p̄(1 − p̄) · (1/na + 1/nb)).
- * With independent windows this is conservative where they overlap (shared points make the
- * difference less noisy, not more).
+ * The fallback bound for stored rows without the between-group spread.
  */
 export function noiseBound(
   pa: number,
@@ -107,6 +114,19 @@ export function noiseBound(
 ): number {
   const pooled = (na * pa + nb * pb) / (na + nb);
   return z * Math.sqrt(dispersion * pooled * (1 - pooled) * (1 / na + 1 / nb));
+}
+
+/**
+ * Standard error of the mean success over a window of iterations with groups as the units: each
+ * iteration's P groups start from fresh start states, so the group success rates are independent
+ * draws whose variance (start-state difficulty plus the rollouts' own noise) is estimated by the
+ * per-iteration between-group variances `groupVars` (unbiased, over P groups):
+ *   SE = sqrt(mean(groupVars) / (points · P)).
+ */
+export function windowStdError(groupVars: readonly number[], groups: number): number {
+  if (groupVars.length === 0 || groups < 1) return Number.NaN;
+  const v = groupVars.reduce((a, b) => a + b, 0) / groupVars.length;
+  return Math.sqrt(v / (groupVars.length * groups));
 }
 
 /**
@@ -205,6 +225,20 @@ const RULES: readonly Rule[] = [
       ? { message: `held-out success fell to ${pct(s.smoothed / s.peak)} of its peak`, value: s.smoothed, reference: s.peak } : null },
 ];
 
+/**
+ * Metrics measured every few iterations (MI, held-out evaluation): their rules are ready after 2
+ * measurements of their own, not after the warm-up's 5 iterations.
+ */
+const SPARSE_METRICS: ReadonlySet<string> = new Set([
+  'reasoning/mi',
+  'reasoning/retrievalAcc',
+  'eval/successRate',
+  'eval/sampledSuccessRate',
+]);
+
+/** Signals that cannot fire on a frozen policy, so a frozen control cannot calibrate them. */
+export const NOT_CALIBRATABLE_FROM_FROZEN: ReadonlySet<string> = new Set(['heldOutDrop']);
+
 /** Each rule's kind by signal ('warning' counts toward lead times; 'context' is shown only). */
 export const SIGNAL_KINDS: Readonly<Record<string, 'warning' | 'context'>> = Object.fromEntries(
   RULES.map((r) => [r.signal, r.kind]),
@@ -219,15 +253,23 @@ export const DETECTOR_SIGNALS: readonly string[] = [
 
 /** What a finished (or running) run amounts to. */
 export interface RunSummary {
+  /**
+   * The verdict at the end: success rose above the run's start beyond the noise and its last
+   * `finalWindow` iterations are at or below that start, the fall beyond the noise too.
+   */
   echoTrap: boolean;
+  /** The rule held at some iteration but no longer holds at the end. */
   recovered: boolean;
   converged: boolean;
+  /** Mean success over the warm-up (the run's start); absent in summaries stored before it. */
+  startSuccess?: number;
   /** Highest mean success over `window` consecutive iterations (over all points before that). */
   peakSuccess: number;
   /** The iteration that window ended at. */
   peakIteration: number;
-  /** Mean of the last (up to) 5 raw success values. */
+  /** Mean of the last (up to) `finalWindow` success values. */
   finalSuccess: number;
+  /** First iteration at which the collapse rule held. */
   collapseIteration: number | null;
   firstWarningIteration: number | null;
   /** Collapse iteration − first warning iteration, when a warning came first. */
@@ -238,6 +280,18 @@ export interface RunSummary {
   firstFired: Record<string, number>;
 }
 
+/** The collapse rule's reading of a run at one point: its rise, fall and their z. */
+interface Reading {
+  start: number;
+  peak: number;
+  peakAt: number;
+  now: number;
+  riseZ: number;
+  fallZ: number;
+  /** The rule holds: both z above the threshold and `now` at or below the start. */
+  holds: boolean;
+}
+
 /** Feed one metric row per iteration; get the events that fired at that iteration. */
 export class EchoTrapDetector {
   readonly options: DetectorOptions;
@@ -245,19 +299,10 @@ export class EchoTrapDetector {
   private readonly series = new Map<string, Series>();
   private readonly active = new Set<string>();
   private readonly rawSuccess: number[] = [];
+  /** Per point: the between-group variance of group success rates (NaN when not recorded). */
+  private readonly groupVar: number[] = [];
   private readonly successAt: number[] = [];
-  /** Mean success over the warm-up points (the run's start). */
-  private start = Number.NaN;
-  /** The highest window mean of success that began after the warm-up, and where it ended. */
-  private peak = Number.NEGATIVE_INFINITY;
-  private peakAt = -1;
-  /** The highest window mean of all (the summary's peak), and where it ended. */
-  private bestWindow = Number.NEGATIVE_INFINITY;
-  private bestWindowAt = -1;
   private collapsedAt: number | null = null;
-  private peakBeforeCollapse = 0;
-  private troughSinceCollapse = Number.POSITIVE_INFINITY;
-  private recoveredAt: number | null = null;
   private convergedAt: number | null = null;
   private maxCollapseZ = Number.NEGATIVE_INFINITY;
 
@@ -268,7 +313,7 @@ export class EchoTrapDetector {
   private get(metric: string): Series {
     let s = this.series.get(metric);
     if (!s) {
-      s = new Series(this.options.smoothing, this.options.warmup);
+      s = new Series(this.options.smoothing, SPARSE_METRICS.has(metric) ? 2 : this.options.warmup);
       this.series.set(metric, s);
     }
     return s;
@@ -276,13 +321,20 @@ export class EchoTrapDetector {
 
   /** Mean success over the last `window` points (over all of them before that); NaN before any. */
   get success(): number {
-    const w = this.rawSuccess.slice(-this.options.window);
-    return w.length > 0 ? w.reduce((a, b) => a + b, 0) / w.length : Number.NaN;
+    return meanOf(this.rawSuccess.slice(-this.options.window));
   }
 
   /** The run's start: mean success over the warm-up (NaN until it is complete). */
   get startSuccess(): number {
-    return this.rawSuccess.length >= this.options.warmup ? this.start : Number.NaN;
+    const { warmup } = this.options;
+    return this.rawSuccess.length >= warmup ? meanOf(this.rawSuccess.slice(0, warmup)) : Number.NaN;
+  }
+
+  /** The success value of a row: the paired rollouts', or the whole batch's in older rows. */
+  private successOf(row: MetricRow): number | undefined {
+    const key = this.options.successKey;
+    const v = row[key] ?? (key === 'rollout/pairedSuccessRate' ? row['rollout/successRate'] : undefined);
+    return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
   }
 
   update(row: MetricRow): EchoEvent[] {
@@ -291,9 +343,13 @@ export class EchoTrapDetector {
     for (const [k, v] of Object.entries(row)) {
       if (k !== 'iteration' && typeof v === 'number' && Number.isFinite(v)) this.get(k).push(v, it);
     }
-    const succRaw = row[this.options.successKey];
-    const hasSuccess = typeof succRaw === 'number' && Number.isFinite(succRaw);
-    if (hasSuccess) this.pushSuccess(succRaw, it);
+    const succ = this.successOf(row);
+    if (succ !== undefined) {
+      this.rawSuccess.push(succ);
+      this.successAt.push(it);
+      const sd = row['rollout/groupSuccessStd'];
+      this.groupVar.push(typeof sd === 'number' && Number.isFinite(sd) ? sd * sd : Number.NaN);
+    }
     const windowSuccess = this.success;
 
     for (const rule of RULES) {
@@ -323,116 +379,130 @@ export class EchoTrapDetector {
       }
     }
 
-    if (hasSuccess) {
-      const e = this.collapseEvent(it, windowSuccess);
+    if (succ !== undefined) {
+      const e = this.collapseEvent(it);
       if (e) fired.push(e);
     }
     this.events.push(...fired);
     return fired;
   }
 
-  private pushSuccess(x: number, it: number): void {
-    const { warmup, window } = this.options;
-    this.rawSuccess.push(x);
-    this.successAt.push(it);
-    const k = this.rawSuccess.length;
-    if (k <= warmup) this.start = this.rawSuccess.reduce((a, b) => a + b, 0) / k;
-    const m = this.success;
-    if (k >= window && m > this.bestWindow) {
-      this.bestWindow = m;
-      this.bestWindowAt = it;
-    }
-    // A peak counts from the first window that lies wholly after the warm-up.
-    if (k - window >= warmup && m > this.peak) {
-      this.peak = m;
-      this.peakAt = it;
-    }
-  }
-
-  /** Standard errors `diff` spans when one standard error is `se` (0 when neither moves). */
-  private static zOf(diff: number, se: number): number {
-    if (se > 0) return diff / se;
-    return diff > 0 ? Number.POSITIVE_INFINITY : 0;
+  /**
+   * Standard error of the mean over points [a, b): groups as units when the rows carry the
+   * between-group spread, else the binomial bound of the rollouts times `dispersion`.
+   */
+  private stdError(a: number, b: number): number {
+    const vars = this.groupVar.slice(a, b);
+    if (vars.length > 0 && vars.every(Number.isFinite)) return windowStdError(vars, this.options.groups);
+    const p = meanOf(this.rawSuccess.slice(a, b));
+    return Math.sqrt((this.options.dispersion * p * (1 - p)) / ((b - a) * this.options.rollouts));
   }
 
   /**
-   * The largest z at which the collapse rule would have fired so far: over the points seen,
-   * the most of min(rise, fall) in standard errors where the fall gave back half the rise
-   * (−∞ before a peak). The calibration's null statistic: a frozen run is flagged at z exactly
-   * when this exceeds z.
+   * The rule's reading now: start = the warm-up's mean; peak = the best `window`-point mean that
+   * begins after the warm-up and ends before the last `finalWindow` points; now = the mean of those
+   * last points. Null until a peak window and a full fall window fit after the warm-up.
+   */
+  reading(): Reading | null {
+    const { warmup, window, finalWindow, z } = this.options;
+    const n = this.rawSuccess.length;
+    if (n < warmup + window + finalWindow) return null;
+    const xs = this.rawSuccess;
+    let peak = Number.NEGATIVE_INFINITY;
+    let peakStart = -1;
+    for (let a = warmup; a + window <= n - finalWindow; a++) {
+      const m = meanOf(xs.slice(a, a + window));
+      if (m > peak) {
+        peak = m;
+        peakStart = a;
+      }
+    }
+    const start = meanOf(xs.slice(0, warmup));
+    const now = meanOf(xs.slice(n - finalWindow));
+    const seStart = this.stdError(0, warmup);
+    const sePeak = this.stdError(peakStart, peakStart + window);
+    const seNow = this.stdError(n - finalWindow, n);
+    const riseZ = zOf(peak - start, Math.hypot(seStart, sePeak));
+    const fallZ = zOf(peak - now, Math.hypot(sePeak, seNow));
+    return {
+      start,
+      peak,
+      peakAt: this.successAt[peakStart + window - 1] as number,
+      now,
+      riseZ,
+      fallZ,
+      holds: riseZ > z && fallZ > z && now <= start,
+    };
+  }
+
+  /**
+   * The largest z at which the collapse rule would have held at some point so far: min(riseZ,
+   * fallZ) over the points where the fall reached the start (−∞ before any). The calibration's
+   * null statistic: a null run is flagged at z exactly when this exceeds z.
    */
   get collapseZ(): number {
     return this.maxCollapseZ;
   }
 
-  /** The collapse (or, after one, the recovery) the point at iteration `it` completes, if any. */
-  private collapseEvent(it: number, now: number): EchoEvent | null {
-    const { window, warmup, rollouts, z, dispersion } = this.options;
-    if (this.peakAt < 0) return null;
-    const nWin = window * rollouts;
-    const nStart = warmup * rollouts;
-    const first = this.successAt[this.rawSuccess.length - window] as number;
-    const riseSe = noiseBound(this.start, nStart, this.peak, nWin, 1, dispersion);
-    const fallSe = noiseBound(this.peak, nWin, now, nWin, 1, dispersion);
-    const halfBack = now <= (this.peak + this.start) / 2;
-    const score = halfBack
-      ? Math.min(
-          EchoTrapDetector.zOf(this.peak - this.start, riseSe),
-          EchoTrapDetector.zOf(this.peak - now, fallSe),
-        )
-      : Number.NEGATIVE_INFINITY;
-    this.maxCollapseZ = Math.max(this.maxCollapseZ, score);
-    if (this.collapsedAt === null) {
-      if (!(score > z)) return null;
-      this.collapsedAt = it;
-      this.peakBeforeCollapse = this.peak;
-      this.troughSinceCollapse = now;
-      return {
-        iteration: it,
-        kind: 'collapse',
-        signal: 'successCollapse',
-        metric: this.options.successKey,
-        message: `success collapsed: ${pct(now)} over iterations ${first}–${it} against a peak of ${pct(this.peak)} (the ${window} iterations to ${this.peakAt}), which had risen from ${pct(this.start)} at the start; the rise and the fall each exceed the sampling noise of ${rollouts} rollouts per iteration (±${pct(z * riseSe)} and ±${pct(z * fallSe)} at ${z} standard errors)`,
-        value: now,
-        reference: this.peak,
-      };
-    }
-    if (this.recoveredAt !== null) return null;
-    // Recovery mirrors the collapse: a rise from the low since the collapse beyond the noise,
-    // back above half-way between the start and the peak.
-    this.troughSinceCollapse = Math.min(this.troughSinceCollapse, now);
-    const low = this.troughSinceCollapse;
-    const peak = this.peakBeforeCollapse;
-    const riseAgain = now - low > noiseBound(low, nWin, now, nWin, z, dispersion);
-    if (!(riseAgain && now > (peak + this.start) / 2)) return null;
-    this.recoveredAt = it;
+  /** The z at which the end-of-run verdict would hold now (−∞ when the fall is above the start). */
+  get finalZ(): number {
+    const r = this.reading();
+    return r && r.now <= r.start ? Math.min(r.riseZ, r.fallZ) : Number.NEGATIVE_INFINITY;
+  }
+
+  /** The collapse the point at iteration `it` completes (once per run), if any. */
+  private collapseEvent(it: number): EchoEvent | null {
+    const r = this.reading();
+    if (!r) return null;
+    if (r.now <= r.start) this.maxCollapseZ = Math.max(this.maxCollapseZ, Math.min(r.riseZ, r.fallZ));
+    if (this.collapsedAt !== null || !r.holds) return null;
+    this.collapsedAt = it;
+    const { finalWindow, z, groups } = this.options;
+    const first = this.successAt[this.rawSuccess.length - finalWindow] as number;
     return {
       iteration: it,
-      kind: 'recovery',
-      signal: 'successRecovery',
+      kind: 'collapse',
+      signal: 'successCollapse',
       metric: this.options.successKey,
-      message: `success recovered to ${pct(now)} over iterations ${first}–${it}, up from ${pct(low)} after the collapse and past half-way back to the peak (${pct(peak)})`,
-      value: now,
-      reference: peak,
+      message: `echo trap: success rose from ${pct(r.start)} at the start to ${pct(r.peak)} (the ${this.options.window} iterations to ${r.peakAt}) and fell back to ${pct(r.now)} over iterations ${first}–${it}, at or below where it started; the rise and the fall are ${r.riseZ.toFixed(1)} and ${r.fallZ.toFixed(1)} standard errors (threshold ${z}, ${groups} groups an iteration as the units)`,
+      value: r.now,
+      reference: r.peak,
     };
   }
 
   summary(): RunSummary {
-    const tail = this.rawSuccess.slice(-5);
     const firstFired: Record<string, number> = {};
     for (const e of this.events) if (!(e.signal in firstFired)) firstFired[e.signal] = e.iteration;
     const warnings = this.events.filter((e) => e.kind === 'warning');
     const before = warnings.filter((e) => this.collapsedAt !== null && e.iteration <= this.collapsedAt);
     const firstWarningIteration = (this.collapsedAt !== null ? before[0] : warnings[0])?.iteration ?? null;
-    // Before a full window the peak is the mean of the points so far.
-    const short = this.bestWindowAt < 0 && this.rawSuccess.length > 0;
+    const r = this.reading();
+    const trapped = r?.holds ?? false;
+    const { window, finalWindow } = this.options;
+    // Before a peak window fits, the peak is the best window so far (or the mean of all points).
+    let peak = r?.peak ?? Number.NEGATIVE_INFINITY;
+    let peakAt = r?.peakAt ?? -1;
+    if (!r) {
+      for (let a = 0; a + window <= this.rawSuccess.length; a++) {
+        const m = meanOf(this.rawSuccess.slice(a, a + window));
+        if (m > peak) {
+          peak = m;
+          peakAt = this.successAt[a + window - 1] as number;
+        }
+      }
+      if (peakAt < 0 && this.rawSuccess.length > 0) {
+        peak = meanOf(this.rawSuccess);
+        peakAt = this.successAt.at(-1) as number;
+      }
+    }
     return {
-      echoTrap: this.collapsedAt !== null,
-      recovered: this.recoveredAt !== null,
+      echoTrap: trapped,
+      recovered: this.collapsedAt !== null && !trapped,
       converged: this.convergedAt !== null && this.collapsedAt === null,
-      peakSuccess: short ? this.success : Math.max(0, this.bestWindow),
-      peakIteration: short ? (this.successAt.at(-1) as number) : this.bestWindowAt,
-      finalSuccess: tail.length > 0 ? tail.reduce((a, b) => a + b, 0) / tail.length : 0,
+      startSuccess: this.startSuccess,
+      peakSuccess: Math.max(0, peak),
+      peakIteration: peakAt,
+      finalSuccess: this.rawSuccess.length > 0 ? meanOf(this.rawSuccess.slice(-finalWindow)) : 0,
       collapseIteration: this.collapsedAt,
       firstWarningIteration,
       firstWarningLead:
@@ -445,12 +515,22 @@ export class EchoTrapDetector {
   }
 }
 
+function meanOf(xs: readonly number[]): number {
+  return xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN;
+}
+
+/** Standard errors `diff` spans when one standard error is `se` (0 when neither moves). */
+function zOf(diff: number, se: number): number {
+  if (se > 0) return diff / se;
+  return diff > 0 ? Number.POSITIVE_INFINITY : 0;
+}
+
 /**
  * A detector fed the rows of a stored run of `config` (rows in iteration order): how the study,
  * the calibration and a replayed CLI run judge a run again with the detector the trainer uses.
  */
 export function detectRun(
-  config: Pick<Config, 'groups' | 'groupSize' | 'filterMode' | 'filterRatio'>,
+  config: Pick<Config, 'groups' | 'groupSize'>,
   rows: readonly MetricRow[],
   options: Partial<DetectorOptions> = {},
 ): EchoTrapDetector {

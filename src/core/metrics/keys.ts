@@ -21,6 +21,8 @@ export const METRICS = [
   { key: 'rollout/formatValidRate', label: 'Format valid', help: 'Share of turns with a well-formed <think>…</think><answer>…</answer>.' },
   { key: 'rollout/actionEffectiveRate', label: 'Action effective', help: 'Share of actions that changed the environment.' },
   { key: 'rollout/malformedRate', label: 'Malformed', help: 'Share of turns penalised for malformed or invalid answers.' },
+  { key: 'rollout/pairedSuccessRate', label: 'Success (paired groups)', help: 'Success over the first P groups, the start states every arm of a comparison shares; the echo-trap detector reads it.' },
+  { key: 'rollout/groupSuccessStd', label: 'Between-group spread', help: 'Std of the group success rates over the first P groups: the unit of the detector’s noise bound (a group’s rollouts share a start state).' },
   { key: 'rollout/zeroStdShare', label: 'Zero-std groups', help: 'Share of groups whose rollouts all got the same reward (TRL’s frac_reward_zero_std): they carry no group-relative signal.' },
   { key: 'rollout/filterKeptRatio', label: 'Kept ratio', help: 'Share of rolled-out groups the StarPO-S variance filter kept.' },
   { key: 'actor/pgLoss', label: 'Policy loss', help: 'Clipped surrogate loss, token mean.' },

@@ -38,3 +38,24 @@ export function rolloutMetrics(trajs: readonly Trajectory[], thinkCloseId: numbe
     'reasoning/actionMi': mutualInformation(firstActions),
   };
 }
+
+/**
+ * Success on the paired rollouts, the first `groups` groups (every arm of a comparison rolls out
+ * these same start states, whatever else it rolls out), and the between-group spread of their
+ * group success rates (unbiased std over the groups; 0 for a single group): the echo-trap
+ * detector's series and the units of its noise bound.
+ */
+export function pairedSuccess(
+  trajs: readonly Pick<Trajectory, 'group' | 'success'>[],
+  groups: number,
+): { 'rollout/pairedSuccessRate': number; 'rollout/groupSuccessStd': number } {
+  const rates: number[] = [];
+  for (let g = 0; g < groups; g++) {
+    const ts = trajs.filter((t) => t.group === g);
+    if (ts.length > 0) rates.push(mean(ts.map((t) => (t.success ? 1 : 0))));
+  }
+  return {
+    'rollout/pairedSuccessRate': mean(rates),
+    'rollout/groupSuccessStd': meanStd(rates, 0).std,
+  };
+}

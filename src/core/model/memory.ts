@@ -60,13 +60,13 @@ export function estimateRunMemory(c: Config, vocab: number): MemoryEstimate {
       ? Math.ceil(rolled * c.filterRatio)
       : Math.min(rolled, c.groups * c.groupSize);
   const samples = kept * windowsPerTrajectory(c);
+  // Minibatches count whole trajectories, each with all its history windows.
   const stepRows =
     c.stepsPerIteration > 0
-      ? Math.ceil(samples / c.stepsPerIteration)
+      ? Math.ceil(kept / c.stepsPerIteration) * windowsPerTrajectory(c)
       : c.algorithm === 'dpo-online'
-        ? // pairs of whole trajectories, each with all its history windows
-          Math.min(samples, 2 * Math.max(1, Math.floor(c.minibatch / 2)) * windowsPerTrajectory(c))
-        : Math.min(samples, c.minibatch);
+        ? Math.min(samples, 2 * Math.max(1, Math.floor(c.minibatch / 2)) * windowsPerTrajectory(c))
+        : Math.min(samples, c.minibatch * windowsPerTrajectory(c));
   const R = c.lossOnEnvTokens ? T : Math.min(T, turnsPerWindow(c) * c.maxTokensPerTurn);
   const floats = (rows: number, grad: boolean) =>
     rows * T * L * ((grad ? 16 : 6) * D + (grad ? 3 : 1) * H * T) + rows * R * (grad ? 3 : 2) * V;

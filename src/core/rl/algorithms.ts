@@ -58,7 +58,8 @@ const STARPO_S: Switches = {
   klCoef: 0,
   filterMode: 'subsample',
   clipHigh: 0.28,
-  criticWarmup: 5,
+  // RAGEN's StarPO-S runs have critic_warmup 0; warm-up stays a switch any algorithm can take.
+  criticWarmup: 0,
 };
 
 export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = {
@@ -91,7 +92,7 @@ export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = 
     label: 'StarPO-S',
     colour: '#2e86ab',
     summary:
-      'StarPO-S: keep the top 25% of groups by reward std, critic (warmed up), clip-higher 0.28, no KL.',
+      'StarPO-S: keep the top 25% of groups by reward std, critic + GAE, clip-higher 0.28, no KL.',
     switches: STARPO_S,
   },
   'starpo-s+': {

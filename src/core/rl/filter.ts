@@ -4,11 +4,17 @@
 // fewer samples per step), `oversample` rolls out ⌈P/ratio⌉ groups and keeps P (the kept
 // batch is as large as an unfiltered one; reference/echo-trap-round2.md). Plus the secondary
 // note's 2σ outlier drop over the batch, a separate switch.
+import type { Rng } from '../rng.js';
 import { meanStd } from '../stats.js';
 import { ZERO_STD } from './advantages.js';
 
 export type FilterMode = 'off' | 'subsample' | 'oversample';
-export type FilterOrder = 'highest-std' | 'lowest-std';
+/**
+ * Which groups the filter keeps: the highest in-group std (the paper), the lowest (the reverse
+ * ablation), or `random` — the same number of groups drawn at random, the control that tells the
+ * std selection apart from merely training on fewer groups.
+ */
+export type FilterOrder = 'highest-std' | 'lowest-std' | 'random';
 
 /** Per-group statistics of trajectory rewards. */
 export interface GroupStats {
@@ -55,16 +61,23 @@ export function groupStats(rewards: readonly (readonly number[])[]): GroupStats[
 
 /**
  * Chooses groups to keep. Ties in std are broken by group index (lower first), so the choice
- * is deterministic.
+ * is deterministic; `random` draws the kept groups from `rng` (required for it).
  */
 export function filterGroups(
   rewards: readonly (readonly number[])[],
   keep: number,
   order: FilterOrder = 'highest-std',
+  rng?: Rng,
 ): FilterResult {
   const all = groupStats(rewards);
-  const sign = order === 'highest-std' ? -1 : 1;
-  const ranked = [...all].sort((a, b) => sign * (a.std - b.std) || a.group - b.group);
+  let ranked: GroupStats[];
+  if (order === 'random') {
+    if (!rng) throw new Error('filterGroups: the random order needs an Rng');
+    ranked = rng.shuffle([...all]);
+  } else {
+    const sign = order === 'highest-std' ? -1 : 1;
+    ranked = [...all].sort((a, b) => sign * (a.std - b.std) || a.group - b.group);
+  }
   const kept = ranked.slice(0, Math.max(0, Math.min(keep, all.length)));
   const keptGroups = kept.map((s) => s.group).sort((a, b) => a - b);
   const avg = (f: (s: GroupStats) => number) =>

@@ -47,7 +47,11 @@ export function updateMetrics(report: UpdateReport): StepMetrics {
   };
 }
 
-/** Lists the minibatches (sample indices) of this iteration. */
+/**
+ * Lists the minibatches of this iteration as lists of unit indices in [0, n): epochs × shuffled
+ * minibatches of `minibatch` units, or `stepsPerIteration` steps of ⌈n / steps⌉ units each
+ * (reshuffled when a pass runs out).
+ */
 export function planMinibatches(
   n: number,
   config: Pick<Config, 'epochs' | 'minibatch' | 'stepsPerIteration'>,
@@ -80,6 +84,22 @@ export function planMinibatches(
     for (let s = 0; s < n; s += config.minibatch) out.push(idx.slice(s, s + config.minibatch));
   }
   return out;
+}
+
+/**
+ * The minibatches of this iteration as sample indices, planned over trajectories: `minibatch`
+ * counts trajectories (as its help text says) and a trajectory's samples (its history windows,
+ * or its turns) stay together in one minibatch, so step counts do not depend on episode length.
+ */
+export function planTrajectoryMinibatches(
+  samples: readonly Pick<PreparedSample, 'traj'>[],
+  config: Pick<Config, 'epochs' | 'minibatch' | 'stepsPerIteration'>,
+  rng: Rng,
+): number[][] {
+  const byTraj = [...indicesBy(samples.map((s) => s.traj)).values()];
+  return planMinibatches(byTraj.length, config, rng).map((units) =>
+    units.flatMap((u) => byTraj[u] as number[]),
+  );
 }
 
 /** Packs samples into one padded minibatch. */
@@ -128,7 +148,7 @@ export async function ppoUpdate(
   trainPolicy: boolean,
   rng: Rng,
 ): Promise<UpdateReport> {
-  const plan = planMinibatches(samples.length, config, rng);
+  const plan = planTrajectoryMinibatches(samples, config, rng);
   const report: UpdateReport = {
     policySteps: 0,
     criticSteps: 0,

@@ -14,7 +14,7 @@ import {
 } from '../metrics/detector.js';
 import type { MetricRow } from '../metrics/keys.js';
 import { miPairs, reasoningMi } from '../metrics/mi.js';
-import { rolloutMetrics } from '../metrics/rolloutMetrics.js';
+import { pairedSuccess, rolloutMetrics } from '../metrics/rolloutMetrics.js';
 import { gpuBytes } from '../model/gpuMemory.js';
 import { cloneModel, copyWeights, disposeModel, type Model } from '../model/params.js';
 import { NonFiniteError } from '../model/sampling.js';
@@ -88,6 +88,15 @@ export interface TrainerSetup {
 /** Fields that may change mid-run (marked `live` in the field table). */
 export const LIVE_FIELDS: ReadonlySet<string> = new Set(FIELDS.filter((f) => f.live).map((f) => f.key));
 
+/**
+ * The start seed of group `g` in iteration `it` of a run whose start-seed root is `root`
+ * (`new Rng(seed).fork('train-seeds')`): a pure function of the three, in [0, EVAL_SEED_BASE), so
+ * training never starts from a held-out seed.
+ */
+export function startSeedOf(root: Rng, it: number, g: number): number {
+  return root.fork(`${it}/${g}`).int(0, EVAL_SEED_BASE);
+}
+
 export class Trainer {
   config: Config;
   iteration = 0;
@@ -101,12 +110,17 @@ export class Trainer {
   private readonly backupCritic: Model | null;
   private readonly policyOpt: tf.Optimizer;
   private readonly criticOpt: tf.Optimizer | null;
-  private readonly seedRng: Rng;
+  /** Root of the start-seed derivation: a group's start seed is a function of (run seed, iteration, group). */
+  private readonly seedRoot: Rng;
   /** The fixed training start seeds when `startPool` > 0 (empty: a fresh seed per group). */
   private readonly startSeeds: number[];
   private readonly sampleRng: Rng;
   private readonly shuffleRng: Rng;
+  /** Draws the kept groups of the `random` filter order. */
+  private readonly filterRng: Rng;
   private consecutiveErrors = 0;
+  /** Iterations so far that updated the policy (the LR warm-up counts these). */
+  private policyUpdates = 0;
   /**
    * The last update passed its checks but its weights have not yet sampled a rollout: a
    * sampling fault next iteration counts against it, so the fault streak resets only once the
@@ -137,11 +151,12 @@ export class Trainer {
     this.policyOpt = tf.train.adam(setup.config.lr, 0.9, 0.999, eps);
     this.criticOpt = this.critic ? tf.train.adam(setup.config.criticLr, 0.9, 0.999, eps) : null;
     const rng = new Rng(setup.config.seed);
-    this.seedRng = rng.fork('train-seeds');
+    this.seedRoot = rng.fork('train-seeds');
     const poolRng = rng.fork('train-pool');
     this.startSeeds = Array.from({ length: setup.config.startPool }, () => poolRng.int(0, EVAL_SEED_BASE));
     this.sampleRng = rng.fork('sampling');
     this.shuffleRng = rng.fork('minibatches');
+    this.filterRng = rng.fork('filter');
     this.cb = setup.callbacks ?? {};
     this.pool = setup.pool;
     this.evalPool = setup.evalPool;
@@ -168,14 +183,21 @@ export class Trainer {
    */
   resumeAt(iteration: number, rows: readonly MetricRow[]): void {
     this.iteration = iteration;
+    this.policyUpdates = this.critic ? Math.max(0, iteration - this.config.criticWarmup) : iteration;
     copyWeights(this.backupPolicy, this.policy);
     if (this.critic && this.backupCritic) copyWeights(this.backupCritic, this.critic);
     for (const row of rows) if (row.iteration < iteration) this.detector.update(row);
   }
 
+  /**
+   * The policy's step size for its next update: with an LR warm-up, a linear ramp over the first
+   * `lrWarmup` share of the run's policy updates, counted in updates (iterations spent on critic
+   * warm-up do not consume it).
+   */
   private learningRate(): number {
-    const warm = this.config.lrWarmup * this.config.iterations;
-    return this.config.lr * (warm > 0 ? Math.min(1, (this.iteration + 1) / warm) : 1);
+    const c = this.config;
+    const warm = c.lrWarmup * Math.max(1, c.iterations - c.criticWarmup);
+    return c.lr * (warm > 0 ? Math.min(1, (this.policyUpdates + 1) / warm) : 1);
   }
 
   private settings(temperature: number) {
@@ -245,12 +267,14 @@ export class Trainer {
   }
 
   /**
-   * Group g's start seed in iteration `it`: a fresh draw, or with a start pool the next seeds of
-   * the pool in turn (a pool of P seeds gives every iteration the same P goals).
+   * Group g's start seed in iteration `it`: derived from (run seed, iteration, group) alone, so
+   * every arm of a comparison, whatever it rolls out (an oversampling arm rolls out ⌈P/ratio⌉
+   * groups), sees the same first P start states in every iteration; or, with a start pool, the
+   * next seeds of the pool in turn (a pool of P seeds gives every iteration the same P goals).
    */
   private startSeed(it: number, g: number, rolled: number): number {
     const pool = this.startSeeds;
-    if (pool.length === 0) return this.seedRng.int(0, EVAL_SEED_BASE);
+    if (pool.length === 0) return startSeedOf(this.seedRoot, it, g);
     return pool[(it * rolled + g) % pool.length] as number;
   }
 
@@ -283,66 +307,17 @@ export class Trainer {
       this.unconfirmedUpdate = false;
     }
     Object.assign(row, rolloutMetrics(trajectories, this.tok.special['</think>']));
+    Object.assign(row, pairedSuccess(trajectories, c.groups));
 
-    // 2. StarPO-S filter on in-group reward std, then the optional 2σ drop.
-    const byGroup = Array.from({ length: rolled }, (_, g) => trajectories.filter((t) => t.group === g));
-    let kept = trajectories;
-    if (c.filterMode !== 'off') {
-      const keep = groupsToKeep(rolled, c.groups, c.filterMode, c.filterRatio);
-      const f = filterGroups(
-        byGroup.map((ts) => ts.map((t) => t.reward)),
-        keep,
-        c.filterOrder,
-      );
-      const keptSet = new Set(f.keptGroups);
-      kept = trajectories.filter((t) => keptSet.has(t.group));
-      row['rollout/filterKeptRatio'] = f.keptRatio;
-    } else {
-      row['rollout/filterKeptRatio'] = 1;
-    }
-    if (c.outlierDrop) {
-      const idx = dropOutliers(kept.map((t) => t.reward));
-      kept = idx.map((i) => kept[i] as Trajectory);
-    }
-
-    // 3. Samples, scores, advantages.
+    // 2–4. Filter, score, advantages, update — skipped by a frozen control (lr 0): its policy
+    // cannot move, so the iteration is a rollout and its measurements, at a fraction of the cost.
     const u0 = now();
-    // Windows of the turns the rollout prompts kept (DPO sums a trajectory's windows).
-    const samples = trainingSamples(this.tok, kept, c);
-    // The policy still has the weights that sampled: its old log-probs come from the sampler.
-    const scores = await scoreSamples(samples, this.policy, this.reference, this.critic, c.temperature, {
-      sampled: true,
-    });
-    const { prepared, stats: prep } = computeAdvantages(samples, scores, kept, c);
-    row['actor/klRef'] = prep.klRef;
-    if (this.critic) row['critic/explainedVar'] = prep.explainedVar;
-
-    // 4. Update, from a snapshot we can return to.
-    copyWeights(this.backupPolicy, this.policy);
-    if (this.critic && this.backupCritic) copyWeights(this.backupCritic, this.critic);
-    (this.policyOpt as unknown as { learningRate: number }).learningRate = this.learningRate();
-    const trainPolicy = it >= c.criticWarmup || !this.critic;
-    const report: UpdateReport = await estimatorOf(c).update(
-      prepared,
-      { policy: this.policy, critic: this.critic, policyOpt: this.policyOpt, criticOpt: this.criticOpt },
-      c,
-      trainPolicy,
-      this.shuffleRng,
-    );
-    // Finite losses and gradients can still step into NaN/Inf weights (a huge learning rate).
-    if (!report.nonFinite && !(await weightsFinite([this.policy, this.critic])))
-      report.nonFinite = 'the weights were not finite after the update';
-    if (report.nonFinite) {
-      this.restoreWeights();
-      this.unconfirmedUpdate = false;
-      this.fault(
-        it,
-        `non-finite update skipped (${report.nonFinite}); weights restored to the start of iteration ${it}`,
-      );
-    } else {
-      this.unconfirmedUpdate = true;
+    if (c.lr > 0) await this.learn(row, trajectories, rolled, it);
+    else {
+      row['rollout/filterKeptRatio'] = 1;
+      row['actor/optimizerSteps'] = 0;
+      row['actor/samplesPerStep'] = 0;
     }
-    Object.assign(row, updateMetrics(report));
     const updateMs = now() - u0;
 
     // 5. Periodic evaluation and reasoning MI.
@@ -373,6 +348,75 @@ export class Trainer {
     if (c.checkpointEvery > 0 && this.iteration % c.checkpointEvery === 0)
       await this.cb.onCheckpoint?.(this.iteration);
     return row;
+  }
+
+  /**
+   * The learning half of an iteration (steps 2–4): the StarPO-S filter, the samples and their
+   * scores, advantages, and the update from a snapshot the weights can return to.
+   */
+  private async learn(row: MetricRow, trajectories: Trajectory[], rolled: number, it: number): Promise<void> {
+    const c = this.config;
+    // 2. StarPO-S filter on in-group reward std, then the optional 2σ drop.
+    const byGroup = Array.from({ length: rolled }, (_, g) => trajectories.filter((t) => t.group === g));
+    let kept = trajectories;
+    if (c.filterMode !== 'off') {
+      const keep = groupsToKeep(rolled, c.groups, c.filterMode, c.filterRatio);
+      const f = filterGroups(
+        byGroup.map((ts) => ts.map((t) => t.reward)),
+        keep,
+        c.filterOrder,
+        this.filterRng,
+      );
+      const keptSet = new Set(f.keptGroups);
+      kept = trajectories.filter((t) => keptSet.has(t.group));
+      row['rollout/filterKeptRatio'] = f.keptRatio;
+    } else {
+      row['rollout/filterKeptRatio'] = 1;
+    }
+    if (c.outlierDrop) {
+      const idx = dropOutliers(kept.map((t) => t.reward));
+      kept = idx.map((i) => kept[i] as Trajectory);
+    }
+
+    // 3. Samples, scores, advantages.
+    // Windows of the turns the rollout prompts kept (DPO sums a trajectory's windows).
+    const samples = trainingSamples(this.tok, kept, c);
+    // The policy still has the weights that sampled: its old log-probs come from the sampler.
+    const scores = await scoreSamples(samples, this.policy, this.reference, this.critic, c.temperature, {
+      sampled: true,
+    });
+    const { prepared, stats: prep } = computeAdvantages(samples, scores, kept, c);
+    row['actor/klRef'] = prep.klRef;
+    if (this.critic) row['critic/explainedVar'] = prep.explainedVar;
+
+    // 4. Update, from a snapshot we can return to.
+    copyWeights(this.backupPolicy, this.policy);
+    if (this.critic && this.backupCritic) copyWeights(this.backupCritic, this.critic);
+    const trainPolicy = it >= c.criticWarmup || !this.critic;
+    (this.policyOpt as unknown as { learningRate: number }).learningRate = this.learningRate();
+    if (trainPolicy) this.policyUpdates++;
+    const report: UpdateReport = await estimatorOf(c).update(
+      prepared,
+      { policy: this.policy, critic: this.critic, policyOpt: this.policyOpt, criticOpt: this.criticOpt },
+      c,
+      trainPolicy,
+      this.shuffleRng,
+    );
+    // Finite losses and gradients can still step into NaN/Inf weights (a huge learning rate).
+    if (!report.nonFinite && !(await weightsFinite([this.policy, this.critic])))
+      report.nonFinite = 'the weights were not finite after the update';
+    if (report.nonFinite) {
+      this.restoreWeights();
+      this.unconfirmedUpdate = false;
+      this.fault(
+        it,
+        `non-finite update skipped (${report.nonFinite}); weights restored to the start of iteration ${it}`,
+      );
+    } else {
+      this.unconfirmedUpdate = true;
+    }
+    Object.assign(row, updateMetrics(report));
+
   }
 
   /**
