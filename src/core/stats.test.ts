@@ -1,6 +1,6 @@
 // Means and standard deviations against hand-computed values, and what an empty list gives.
 import { describe, expect, it } from 'vitest';
-import { mean, meanStd } from './stats.js';
+import { mean, meanStd, wilsonInterval } from './stats.js';
 
 describe('stats', () => {
   it('mean of a list, NaN or the given value when empty', () => {
@@ -20,5 +20,15 @@ describe('stats', () => {
     expect(none.mean).toBeNaN();
     expect(none.std).toBeNaN();
     expect(meanStd([], 0)).toEqual({ mean: 0, std: 0 });
+  });
+
+  it('wilsonInterval by hand: 6 of 8 at 95%', () => {
+    // p = 0.75, z² = 3.8416: centre (0.75 + 0.2401) / 1.4802 = 0.668896; half-width
+    // (1.96 / 1.4802) · sqrt(0.1875 / 8 + 3.8416 / 256) = 1.324145 · 0.196071 = 0.259626.
+    const [lo, hi] = wilsonInterval(6, 8);
+    expect(lo).toBeCloseTo(0.40927, 5);
+    expect(hi).toBeCloseTo(0.928522, 5);
+    expect(wilsonInterval(0, 16)[0]).toBe(0);
+    expect(wilsonInterval(0, 0)).toEqual([0, 1]);
   });
 });

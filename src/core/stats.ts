@@ -25,3 +25,16 @@ export function meanStd(xs: ArrayLike<number>, empty = Number.NaN): { mean: numb
   for (let i = 0; i < n; i++) ss += ((xs[i] as number) - m) ** 2;
   return { mean: m, std: Math.sqrt(ss / (n - 1)) };
 }
+
+/**
+ * Wilson's score interval for a proportion k of n at z standard errors (1.96: 95%): the interval
+ * printed beside "trapped in k of N". [0, 1] when n is 0.
+ */
+export function wilsonInterval(k: number, n: number, z = 1.96): [number, number] {
+  if (n === 0) return [0, 1];
+  const p = k / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}

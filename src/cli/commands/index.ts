@@ -6,6 +6,7 @@ import { benchModelCommand } from './bench-model.js';
 import { benchThreadsCommand } from './bench-threads.js';
 import { benchWebshopCommand } from './bench-webshop.js';
 import { calibrateCommand } from './calibrate.js';
+import { echoTrapRoundCommand } from './echo-trap-round.js';
 import { exportRagenCommand } from './export-ragen.js';
 import { minigridReplayCommand } from './minigrid-replay.js';
 import { pretrainCommand } from './pretrain.js';
@@ -21,6 +22,7 @@ export const commands: readonly Command[] = [
   sweepCommand,
   sweepBundleCommand,
   calibrateCommand,
+  echoTrapRoundCommand,
   pretrainCommand,
   exportRagenCommand,
   benchCommand,

@@ -32,7 +32,11 @@ const SWEEP_FLAGS: FlagSpec[] = [
     help: 'run a named study instead: echo-trap (envs × algorithms × seeds, tables, figures)',
   },
   { name: 'envs', kind: 'string', help: `study: comma-separated env ids (default ${STUDY_ENVS.join(',')})` },
-  { name: 'docs', kind: 'string', help: 'study: the Markdown report to write (default docs/echo-trap-study.md)' },
+  {
+    name: 'docs',
+    kind: 'string',
+    help: 'study: the Markdown report to write (default docs/echo-trap-study.md)',
+  },
   {
     name: 'bands',
     kind: 'string',

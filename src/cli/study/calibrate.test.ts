@@ -50,7 +50,10 @@ describe('calibration', () => {
   it('counts false positives, signal rates and recall with lead time', () => {
     const flat = [0.25, 0.19, 0.31, 0.22, 0.28, 0.25, 0.22, 0.28, 0.25, 0.31, 0.19, 0.25, 0.28, 0.22, 0.25];
     const frozen = [run('seed-1', [...flat, ...flat]), run('seed-2', [...flat].reverse().concat(flat))];
-    // The rise and fall of detector.test.ts (collapse at 17), with a malformed rise from 12.
+    // Start 0.25, 0.55 for 5–14, 0.15 after, with a malformed rise from 12. Binomial fallback
+    // (no between-group spread in these rows): the trailing 10 points ending at t hold 24 − t of
+    // 0.55, a mean at or below the start 0.25 first at t = 22 (0.23); the rise 0.30 is
+    // 0.30 / hypot(0.03423, 0.03933) = 5.75 SE, the fall 0.32 / hypot(0.03933, 0.02353) = 6.98.
     const rise = Array.from({ length: 30 }, (_, i) => (i < 5 ? 0.25 : i < 15 ? 0.55 : 0.15));
     const trap = run('trap', rise, (i) => ({ 'rollout/malformedRate': i < 12 ? 0.05 : 0.6 }));
     const c = calibrate({
@@ -62,12 +65,12 @@ describe('calibration', () => {
     expect(c.falsePositives).toBe(0);
     expect(c.storedFalsePositives).toBe(2);
     expect(c.recall).toEqual({ flagged: 1, of: 1 });
-    expect(c.collapses[0]?.collapseIteration).toBe(17);
+    expect(c.collapses[0]?.collapseIteration).toBe(22);
     // The malformed rule fires when its EMA (weight 0.6) reaches max(0.25, start 0.05 + 0.2): at
-    // iteration 12 it is 0.6 · 0.05 + 0.4 · 0.6 = 0.27 (debiasing changes it by < 1e-3): 5 ahead.
-    expect(c.leads).toEqual([5]);
+    // iteration 12 it is 0.6 · 0.05 + 0.4 · 0.6 = 0.27 (debiasing changes it by < 1e-3): 10 ahead.
+    expect(c.leads).toEqual([10]);
     const malformed = c.signals.find((s) => s.signal === 'malformedRise');
-    expect(malformed).toMatchObject({ frozenFired: 0, beforeCollapse: 1, meanLead: 5 });
+    expect(malformed).toMatchObject({ frozenFired: 0, beforeCollapse: 1, meanLead: 10 });
     const md = calibrationMarkdown(c, '### Notes\n\nby hand');
     expect(md).toMatch(/^## Frozen control and detector calibration\n/);
     expect(md).toMatch(/\*\*False positives: 0 of 2\*\*/);

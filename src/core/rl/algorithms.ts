@@ -91,8 +91,7 @@ export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = 
     name: 'starpo-s',
     label: 'StarPO-S',
     colour: '#2e86ab',
-    summary:
-      'StarPO-S: keep the top 25% of groups by reward std, critic + GAE, clip-higher 0.28, no KL.',
+    summary: 'StarPO-S: keep the top 25% of groups by reward std, critic + GAE, clip-higher 0.28, no KL.',
     switches: STARPO_S,
   },
   'starpo-s+': {

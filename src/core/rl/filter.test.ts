@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../rng.js';
 import { dropOutliers, filterGroups, groupsToKeep, groupsToRollOut, zeroStdShare } from './filter.js';
 
 // Unbiased stds: g0 0, g1 0.57735, g2 0.5, g3 0.60759 (hand-computed).
@@ -17,6 +18,21 @@ describe('filterGroups', () => {
     expect(r.all[3]!.std).toBeCloseTo(0.60759, 4);
     expect(r.chosen.std).toBeCloseTo((0.57735 + 0.60759) / 2, 4);
     expect(r.chosen.mean).toBeCloseTo((0.5 + 0.475) / 2, 6);
+  });
+
+  it('keeps as many groups at random with the random order, seeded', () => {
+    const eight = Array.from({ length: 8 }, (_, g) => [g % 2, 1, 0, (g * 7) % 3]);
+    const a = filterGroups(eight, 2, 'random', new Rng(5));
+    expect(a.keptGroups).toHaveLength(2);
+    expect(a.keptRatio).toBe(0.25);
+    expect(filterGroups(eight, 2, 'random', new Rng(5)).keptGroups).toEqual(a.keptGroups);
+    // Over many draws every group is kept sometimes: not the std ranking.
+    const rng = new Rng(9);
+    const seen = new Set<number>();
+    for (let i = 0; i < 50; i++)
+      for (const g of filterGroups(eight, 2, 'random', rng).keptGroups) seen.add(g);
+    expect(seen.size).toBe(8);
+    expect(() => filterGroups(eight, 2, 'random')).toThrow(/needs an Rng/);
   });
 
   it('keeps the lowest-std groups in reverse order', () => {

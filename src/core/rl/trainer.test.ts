@@ -12,7 +12,7 @@ import { applyAlgorithm } from './algorithms.js';
 import { InProcessEnvPool } from './envPool.js';
 import { type FilterArm, filterArmOf, filterArmOverrides } from './filterArms.js';
 import { SideEnv, sideEnvTokenizer } from './sideEnv.fixture.js';
-import { Trainer, type TrainerEvent } from './trainer.js';
+import { startSeedOf, Trainer, type TrainerEvent, warmupLearningRate } from './trainer.js';
 
 const tok = sideEnvTokenizer();
 
@@ -234,5 +234,47 @@ describe('Trainer', () => {
     expect(rows[0]!['actor/optimizerSteps']).toBe(0);
     expect(rows[1]!['actor/optimizerSteps']).toBe(0);
     expect(rows[2]!['actor/optimizerSteps']).toBeGreaterThan(0);
+  });
+
+  it('every arm shares the first P start states of every iteration, derived from (seed, iteration, group)', async () => {
+    // Vanilla rolls out 2 groups; an oversampling arm at ratio 0.25 rolls out 8. Drawing seeds in
+    // sequence gave the arms different start states from iteration 1 on.
+    const vanilla = await recordedResets(tinyConfig('starpo-grpo', { iterations: 3 }));
+    const over = await recordedResets(
+      tinyConfig('starpo-grpo', { iterations: 3, filterMode: 'oversample', filterRatio: 0.25 }),
+    );
+    const root = new Rng(1).fork('train-seeds');
+    for (let it = 0; it < 3; it++) {
+      const v = vanilla[it]!.seeds;
+      const o = over[it]!.seeds;
+      expect(o).toHaveLength(32);
+      // Group g's rollouts occupy [4g, 4g + 4): the first 2 groups are the same in both arms.
+      expect([o[0], o[4]]).toEqual([v[0], v[4]]);
+      expect([v[0], v[4]]).toEqual([startSeedOf(root, it, 0), startSeedOf(root, it, 1)]);
+    }
+  });
+
+  it('a frozen control (lr 0) skips the update but writes every iteration’s row', async () => {
+    const { rows } = await runTiny(tinyConfig('starpo-ppo', { lr: 0 }));
+    expect(rows).toHaveLength(3);
+    for (const r of rows) {
+      expect(r['actor/optimizerSteps']).toBe(0);
+      expect(r['rollout/pairedSuccessRate']).toBeTypeOf('number');
+      expect(r['rollout/groupSuccessStd']).toBeTypeOf('number');
+      expect(r['rollout/malformedRate']).toBeTypeOf('number');
+      expect(r['actor/pgLoss']).toBeUndefined();
+    }
+    expect(rows[0]!['eval/successRate']).toBeTypeOf('number');
+    expect(rows[0]!['reasoning/mi']).toBeTypeOf('number');
+  });
+
+  it('the LR warm-up counts policy updates, not critic warm-up iterations', () => {
+    // starpo-s+ over 105 iterations with 5 critic-only ones: a ramp over 10% of 100 policy updates.
+    const c = { lr: 1e-3, lrWarmup: 0.1, iterations: 105, criticWarmup: 5 };
+    expect(warmupLearningRate(c, 0)).toBeCloseTo(1e-4, 12);
+    expect(warmupLearningRate(c, 4)).toBeCloseTo(5e-4, 12);
+    expect(warmupLearningRate(c, 9)).toBeCloseTo(1e-3, 12);
+    expect(warmupLearningRate(c, 50)).toBeCloseTo(1e-3, 12);
+    expect(warmupLearningRate({ ...c, lrWarmup: 0 }, 0)).toBe(1e-3);
   });
 });

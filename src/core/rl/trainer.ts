@@ -97,6 +97,19 @@ export function startSeedOf(root: Rng, it: number, g: number): number {
   return root.fork(`${it}/${g}`).int(0, EVAL_SEED_BASE);
 }
 
+/**
+ * The policy's step size for its update after `policyUpdates` earlier ones: with an LR warm-up, a
+ * linear ramp lr·(k + 1)/W over the first W = lrWarmup × (iterations − criticWarmup) policy
+ * updates, so critic-only warm-up iterations do not consume the ramp.
+ */
+export function warmupLearningRate(
+  c: Pick<Config, 'lr' | 'lrWarmup' | 'iterations' | 'criticWarmup'>,
+  policyUpdates: number,
+): number {
+  const warm = c.lrWarmup * Math.max(1, c.iterations - c.criticWarmup);
+  return c.lr * (warm > 0 ? Math.min(1, (policyUpdates + 1) / warm) : 1);
+}
+
 export class Trainer {
   config: Config;
   iteration = 0;
@@ -195,9 +208,7 @@ export class Trainer {
    * warm-up do not consume it).
    */
   private learningRate(): number {
-    const c = this.config;
-    const warm = c.lrWarmup * Math.max(1, c.iterations - c.criticWarmup);
-    return c.lr * (warm > 0 ? Math.min(1, (this.policyUpdates + 1) / warm) : 1);
+    return warmupLearningRate(this.config, this.policyUpdates);
   }
 
   private settings(temperature: number) {
@@ -416,7 +427,6 @@ export class Trainer {
       this.unconfirmedUpdate = true;
     }
     Object.assign(row, updateMetrics(report));
-
   }
 
   /**
