@@ -47,7 +47,7 @@ const STUDY_COMMON: Partial<Config> = {
 const COMMON_REASONS: Partial<Record<keyof Config, string>> = {
   groups:
     'P × N = 4 × 8 rollouts: what a 2-core CPU turns around in ~5 s per iteration with the nano model on WASM (RAGEN: 8 × 16)',
-  lr: 'measured: 5e-4 sits between 3e-4 (training success rises to ~0.6, then falls back to ~0.3 by iteration 30 while greedy eval still rises) and 1e-3 (breaks at once): a step large enough to learn first and then fall',
+  lr: 'measured: 5e-4 sits between 3e-4 and 1e-3 (which breaks the policy in its first iteration). The runs that once fell back at 3e-4 and 5e-4 were made before the temperature, KL-placement and shared-stream fixes; under today’s code four untuned 60-iteration runs at 5e-4 learned and held',
   temperature:
     'measured: the DoorKey base succeeds ~25% per iteration at T = 0.7 but ~5% at T = 1 (sampling compounds over 15 actions)',
   stepsPerIteration:
@@ -73,7 +73,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'echo-trap',
     title: 'Watch the echo trap',
     summary:
-      'Watch the echo trap: vanilla StarPO at lr 5e-4 rose to ~0.5 and fell to ~0.2 in both study seeds, flagged in 2/2 by the calibrated detector (2 seeds: suggestive, not settled; docs/echo-trap.md)',
+      'Vanilla StarPO on DoorKey at lr 5e-4: under today’s code it learns and mostly holds (four untuned 60-iteration runs rose to 0.61–0.70 and ended at 0.53–0.58, none back at its start); the older “2/2 trapped” runs predate the temperature, KL-placement and shared-stream fixes. A setting that shows the trap is being searched (docs/echo-trap.md)',
     algorithm: 'starpo-ppo',
     overrides: { env: 'minigrid/DoorKey-5x5', ...STUDY_COMMON },
     reasons: { ...COMMON_REASONS },
@@ -82,7 +82,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'stable',
     title: 'StarPO-S, steps matched',
     summary:
-      'StarPO-S at the echo-trap setting, steps matched (4 steps on 1 of 4 groups): the old DoorKey study’s “2/2 collapsed” does not stand under the calibrated detector (0/2), but it never rose either, so its 2 seeds show no trap to prevent rather than protection (docs/echo-trap.md); the study at power is not yet run',
+      'StarPO-S at the echo-trap setting, steps matched (4 steps on 1 of 4 groups); its 2 stored seeds predate this round’s fixes (no critic warm-up, shared start states) and show no trap to prevent; the study at power is not yet run',
     algorithm: 'starpo-s',
     arm: 'steps-matched',
     overrides: {

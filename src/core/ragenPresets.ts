@@ -88,14 +88,14 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
       stable: 'near 1.0 at step 200 in the paper',
     },
     measured: {
-      lr: 'measured on Bandit: 5e-3 broke the answer format within one iteration (no rise, so no echo trap to watch); at 1e-3 the study (docs/echo-trap.md, 2 seeds × 80 iterations) saw vanilla StarPO rise from ~0.3 to ~0.99 training success and hold in both seeds while its entropy fell about tenfold (templated thinking without a success collapse)',
+      lr: 'measured on Bandit before this round’s fixes, with independent rollout streams (the code now shares a group’s stream): 5e-3 broke the answer format within one iteration (no rise, so no echo trap to watch); at 1e-3 (2 seeds × 80 iterations) vanilla StarPO rose from ~0.3 to ~0.99 training success and held while its entropy fell about tenfold. Under shared streams a group’s rollouts see the same payout, so GRPO’s per-group z-score and the top-25% std filter act on luck the whole group shares: “GRPO collapses, StarPO-S holds” on Bandit follows from the expected gradient, not from echo-trap dynamics (not yet re-measured)',
       iterations:
         'measured: 80 iterations, the study’s length here; vanilla StarPO had not collapsed by then in 2/2 seeds (the paper’s PPO falls after step ~100 of 200)',
     },
     outcome: {
-      trap: 'here it rose to ~0.99 and held over 80 iterations in 2/2 seeds (GRPO fell to the safe arm at its first update in 1 of 2: a crash without a rise, not an echo trap by the calibrated detector)',
+      trap: 'in runs made before this round’s fixes (independent streams) it rose to ~0.99 and held over 80 iterations in 2/2 seeds; not re-measured under shared streams',
       stable:
-        'here the old study’s “trapped in 2/2” does not stand under the calibrated detector (0/2), but seed 2 crashed to the safe arm at iteration 8 without a rise and seed 1 dipped before learning to ~0.9: not the paper’s stable curve (2 seeds; docs/echo-trap.md)',
+        'in 2 seeds made before this round’s fixes (independent streams, critic warm-up) seed 2 crashed to the safe arm at iteration 8 without a rise and seed 1 dipped before learning to ~0.9: not the paper’s stable curve; not re-measured',
     },
   },
   {
@@ -115,11 +115,11 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
       stable: '≈ 0.20 at step 200 in the paper',
     },
     measured: {
-      lr: 'measured on FrozenLake at 1e-3: vanilla StarPO’s train success wandered between 0.0 and 0.47 around its ~0.2 start; in the study (1 seed, 40 iterations, 4 × 8 rollouts) its greedy held-out success fell from 0.25 to 0 while StarPO-S’s ended at 0.25 (docs/echo-trap.md; one seed: suggestive only)',
+      lr: 'measured on FrozenLake at 1e-3: vanilla StarPO’s train success wandered between 0.0 and 0.47 around its ~0.2 start; in the study (1 seed, 40 iterations, 4 × 8 rollouts) its greedy held-out success fell from 0.25 to 0 while StarPO-S’s ended at 0.25 (docs/echo-trap-study.md, made before this round’s fixes; one seed: suggestive only)',
     },
     outcome: {
-      trap: 'here (1 seed, 40 iterations) held-out success fell from 0.25 to 0, but training success never rose beyond its start’s noise: no echo trap by the calibrated detector (the run-time one said trapped)',
-      stable: 'here (1 seed, 40 iterations) held-out success ended where it began, 0.25',
+      trap: 'in a run made before this round’s fixes (1 seed, 40 iterations) held-out success fell from 0.25 to 0, but training success never rose beyond its start’s noise: no echo trap by the calibrated detector (the run-time one said trapped)',
+      stable: 'in a run made before this round’s fixes (1 seed, 40 iterations) held-out success ended where it began, 0.25',
     },
   },
   {
@@ -137,12 +137,12 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
     paper: { trap: 'the paper’s PPO peaks ≈ 0.12, 0 by ~step 90', stable: '≈ 0.19 at step 200 in the paper' },
     tuned: { lr: 3e-4 },
     measured: {
-      lr: 'measured on Sokoban: at 1e-3 every turn was malformed from iteration 2 on (return at the −0.5 floor, 5 turns × −0.1 format penalty), a break, not a rise and fall; at 3e-4 the study (1 seed, 30 iterations, 4 × 8 rollouts) saw vanilla StarPO rise from ~0.09 to 0.28 and fall to 0 as malformed turns climbed to ~0.7 (docs/echo-trap.md)',
+      lr: 'measured on Sokoban: at 1e-3 every turn was malformed from iteration 2 on (return at the −0.5 floor, 5 turns × −0.1 format penalty), a break, not a rise and fall; at 3e-4 the study (1 seed, 30 iterations, 4 × 8 rollouts) saw vanilla StarPO rise from ~0.09 to 0.28 and fall to 0 as malformed turns climbed to ~0.7 (docs/echo-trap-study.md, made before this round’s fixes)',
     },
     outcome: {
-      trap: 'here (1 seed, 30 iterations) it rose to 0.28 and fell to 0, malformed turns climbing to ~0.7: a rise and fall by hand, too brief for the calibrated detector, which does not flag it',
+      trap: 'in a run made before this round’s fixes (1 seed, 30 iterations) it rose to 0.28 and fell to 0, malformed turns climbing to ~0.7: a rise and fall by hand, too brief for the calibrated detector, which does not flag it',
       stable:
-        'here (1 seed, 30 iterations, steps matched) it rose and fell too (by hand; not flagged) and broke faster, every turn malformed from iteration 14: StarPO-S did not prevent it here',
+        'in a run made before this round’s fixes (1 seed, 30 iterations, steps matched, critic warm-up) it rose and fell too (by hand; not flagged) and broke faster, every turn malformed from iteration 14: StarPO-S did not prevent it here',
     },
   },
 ];

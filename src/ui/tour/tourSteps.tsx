@@ -330,7 +330,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
   },
   {
     id: 'collapse',
-    title: 'The collapse, and the templated thinking',
+    title: 'The collapse, and what the thinking did',
     targets: ['chart-success', 'trajectory-viewer'],
     enter: async (ctx) => {
       useApp.getState().closeCompare();
