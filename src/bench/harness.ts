@@ -300,9 +300,13 @@ export async function runBench(
   log(`bench: cheaper passes off and on (${s.beforeAfter.rounds} rounds)`);
   const beforeAfter = await benchBeforeAfter(runOn, tok, s.beforeAfter, log);
   let preset: BenchResults['preset'] = null;
+  let frozenPreset: BenchResults['frozenPreset'] = null;
   if (s.presetIterations > 0) {
     log(`bench: echo-trap preset, ${s.presetIterations} iterations on ${runOn}`);
     preset = await benchPreset('echo-trap', runOn, s.presetIterations);
+    // Its frozen control (lr 0) skips the update: what a null lane costs beside a learner.
+    log(`bench: echo-trap preset's frozen control, ${s.presetIterations} iterations on ${runOn}`);
+    frozenPreset = await benchPreset('echo-trap', runOn, s.presetIterations, { lr: 0 });
   }
   const webshop = await benchWebshop(runOn, s.webshop, log);
 
@@ -391,6 +395,7 @@ export async function runBench(
       perIteration: trained.perIteration,
     },
     preset,
+    frozenPreset,
     webshop,
     memory: {
       backend: runOn,
@@ -403,7 +408,13 @@ export async function runBench(
   };
   return benchResults.parse({
     ...measured,
-    ratios: deriveRatios(measured),
+    ratios: {
+      ...deriveRatios(measured),
+      // Same run: the echo-trap preset's learner over its frozen control (lr 0, no update).
+      ...(preset && frozenPreset
+        ? { 'frozenControlSpeedup.echoTrap': preset.secondsPerIteration / frozenPreset.secondsPerIteration }
+        : {}),
+    },
     targets: deriveTargets(measured),
   });
 }

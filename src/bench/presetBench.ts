@@ -3,7 +3,7 @@
 // iterations on one backend, and what 200 iterations would take at that rate (issue 9's
 // "200 iterations in under 5 minutes on WASM" target; reported, never asserted).
 
-import { defaultConfig, formatErrors } from '../core/config.js';
+import { type Config, defaultConfig, formatErrors } from '../core/config.js';
 import { BACKEND_MEMORY_BYTES } from '../core/model/memory.js';
 import { disposeModel } from '../core/model/params.js';
 import { applyPreset } from '../core/presets.js';
@@ -34,6 +34,8 @@ export async function benchPreset(
   name: string,
   backend: BackendName,
   iterations: number,
+  /** Config edits on top of the preset (e.g. `{ lr: 0 }`: its frozen control). */
+  edits: Partial<Config> = {},
 ): Promise<PresetBench> {
   const { env, modelSize } = layersEnv({ preset: name });
   const loaded = await loadBase({
@@ -55,7 +57,7 @@ export async function benchPreset(
           vocab: vocabSize,
         };
   const r = resolveConfig(
-    { base, preset: name, edits: { backend, seed: 1, iterations: Math.max(iterations, 2) } },
+    { base, preset: name, edits: { ...edits, backend, seed: 1, iterations: Math.max(iterations, 2) } },
     envIds(),
     { backend, bytes: BACKEND_MEMORY_BYTES[backend as 'wasm' | 'webgpu' | 'cpu'] },
   );

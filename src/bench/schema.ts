@@ -275,6 +275,8 @@ export const benchResults = z.object({
   }),
   /** The echo-trap preset with its shipped base model (full runs; null in --quick). */
   preset: presetRun.nullable(),
+  /** The same preset at lr 0 (the frozen control, no update); absent in files written before it. */
+  frozenPreset: presetRun.nullable().optional(),
   /** WebShop-lite's SFT step and preset iteration; absent in files written before it existed. */
   webshop: webshopSection.nullable().optional(),
   ratios: z.record(z.string(), z.number().nullable()),

@@ -227,6 +227,16 @@ export function formatTables(r: BenchResults): string {
       ),
     );
   }
+  if (r.preset && r.frozenPreset) {
+    const p = r.frozenPreset;
+    out.push(
+      table(
+        `Its frozen control (lr 0: rollout and measurements, no update; same run; ${n(r.preset.secondsPerIteration / p.secondsPerIteration, 2)}× faster than the learner)`,
+        [...SPLIT_HEADERS, 's / iteration', '200 iterations (s)'],
+        [[...splitCells(p.split), n(p.secondsPerIteration, 2), n(p.projected200Seconds, 0)]],
+      ),
+    );
+  }
   if (r.webshop) out.push(formatWebshop(r.webshop));
   const m = r.memory;
   out.push(
