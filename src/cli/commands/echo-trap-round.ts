@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { type CalRun, findRunDirs, loadCalRun } from '../study/calibrate.js';
-import { cellSummary, cellTable, judgeRun, type RoundRun, runTable, signatureTable } from '../study/round.js';
+import {
+  cellSummary,
+  cellTable,
+  judgeRun,
+  type RoundRun,
+  runTable,
+  signatureTable,
+  warningTable,
+} from '../study/round.js';
 
 const FLAGS: FlagSpec[] = [
   { name: 'dir', kind: 'string', help: 'the round directory: one sub-directory per cell (required)' },
@@ -90,6 +98,14 @@ export function roundMarkdown(cells: Map<string, RoundRun[]>, commit: string): s
       signatureTable(
         vanilla.filter((r) => r.trapped),
         frozen,
+      ),
+      '',
+      '### The warning signals: false alarms on the nulls, lead before the collapse',
+      '',
+      warningTable(
+        frozen,
+        [...cells].filter(([n]) => n.startsWith('null-hold')).flatMap(([, rs]) => rs),
+        vanilla.filter((r) => r.trapped),
       ),
       '',
       `Collapse modes of the trapped runs: ${

@@ -15,6 +15,7 @@ import {
   detectorOptionsFor,
   detectRun,
   EchoTrapDetector,
+  NOT_CALIBRATABLE_FROM_FROZEN,
   SIGNAL_KINDS,
 } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
@@ -457,7 +458,7 @@ export function calibrationMarkdown(c: Calibration, notes = ''): string {
     '|---|---|---|---|---|---|',
     ...c.signals.map(
       (s) =>
-        `| ${s.signal} | ${s.kind} | ${s.frozenFired} | ${s.storedFrozenFired ?? '?'} | ${s.kind === 'warning' || s.kind === 'context' ? s.beforeCollapse : '–'} | ${s.meanLead === null ? '–' : s.meanLead.toFixed(1)} |`,
+        `| ${s.signal} | ${s.kind} | ${NOT_CALIBRATABLE_FROM_FROZEN.has(s.signal) ? 'not calibratable from a frozen control' : s.frozenFired} | ${NOT_CALIBRATABLE_FROM_FROZEN.has(s.signal) ? '–' : (s.storedFrozenFired ?? '?')} | ${s.kind === 'warning' || s.kind === 'context' ? s.beforeCollapse : '–'} | ${s.meanLead === null ? '–' : s.meanLead.toFixed(1)} |`,
     ),
     '',
     '### Recall and lead time on collapses',

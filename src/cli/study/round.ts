@@ -4,7 +4,7 @@
 // collapses looked like (held-out success, malformed rate, entropy, modal think share,
 // distinct-2, think MI, action MI, and the collapse's mode). Nothing is rerun: it reads the run
 // directories `starpo sweep` wrote (config.json, metrics.jsonl, summary.json).
-import { detectRun } from '../../core/metrics/detector.js';
+import { detectRun, NOT_CALIBRATABLE_FROM_FROZEN, SIGNAL_KINDS } from '../../core/metrics/detector.js';
 import type { MetricKey, MetricRow } from '../../core/metrics/keys.js';
 import { mean, wilsonInterval } from '../../core/stats.js';
 import type { CalRun } from './calibrate.js';
@@ -36,6 +36,8 @@ export interface RoundRun {
   /** Each signal: mean over the first 5 iterations where measured, and over the last 10. */
   signals: Record<SignalName, [number, number]>;
   mode: CollapseMode;
+  /** Each detector signal's first firing (iteration). */
+  firstFired: Record<string, number>;
   secondsPerIteration: number | null;
 }
 
@@ -105,6 +107,7 @@ export function judgeRun(cell: string, run: CalRun): RoundRun {
     sampledHeldOut: firstLast(run.rows, 'eval/sampledSuccessRate'),
     signals,
     mode: s.echoTrap ? collapseMode(signals) : 'none of the three',
+    firstFired: s.firstFired,
     secondsPerIteration: stored?.secondsPerIteration ?? null,
   };
 }
@@ -179,6 +182,35 @@ export function signatureTable(trapped: readonly RoundRun[], frozen: readonly Ro
   ];
   return [
     `| signal (first 5 → last 10) | trapped runs (${trapped.length}) | frozen runs (${frozen.length}) |\n|---|---|---|`,
+    ...rows,
+  ].join('\n');
+}
+
+/**
+ * Every warning and context signal: how many frozen and holding runs it fired in (its false
+ * alarms), and in how many trapped runs it fired at or before the collapse, with the mean lead.
+ */
+export function warningTable(
+  frozen: readonly RoundRun[],
+  hold: readonly RoundRun[],
+  trapped: readonly RoundRun[],
+): string {
+  const fired = (runs: readonly RoundRun[], sig: string) => runs.filter((r) => sig in r.firstFired).length;
+  const rows = Object.entries(SIGNAL_KINDS).map(([sig, kind]) => {
+    const leads = trapped
+      .filter(
+        (r) =>
+          r.collapseIteration !== null &&
+          (r.firstFired[sig] ?? Number.POSITIVE_INFINITY) <= r.collapseIteration,
+      )
+      .map((r) => (r.collapseIteration as number) - (r.firstFired[sig] as number));
+    const frozenCell = NOT_CALIBRATABLE_FROM_FROZEN.has(sig)
+      ? 'not calibratable from a frozen control'
+      : `${fired(frozen, sig)} of ${frozen.length}`;
+    return `| ${sig} | ${kind} | ${frozenCell} | ${fired(hold, sig)} of ${hold.length} | ${leads.length} of ${trapped.length} | ${leads.length > 0 ? f1(mean(leads)) : '–'} |`;
+  });
+  return [
+    '| signal | kind | fired in frozen runs | fired in holding runs | before the collapse | mean lead (iterations) |\n|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }
