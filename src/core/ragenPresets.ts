@@ -119,7 +119,8 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
     },
     outcome: {
       trap: 'in a run made before this round’s fixes (1 seed, 40 iterations) held-out success fell from 0.25 to 0, but training success never rose beyond its start’s noise: no echo trap by the calibrated detector (the run-time one said trapped)',
-      stable: 'in a run made before this round’s fixes (1 seed, 40 iterations) held-out success ended where it began, 0.25',
+      stable:
+        'in a run made before this round’s fixes (1 seed, 40 iterations) held-out success ended where it began, 0.25',
     },
   },
   {

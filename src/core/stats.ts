@@ -38,3 +38,90 @@ export function wilsonInterval(k: number, n: number, z = 1.96): [number, number]
   const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
   return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }
+
+/** log(n!) by summation (n up to a few thousand; exact enough for these tests). */
+function logFactorial(n: number): number {
+  let s = 0;
+  for (let i = 2; i <= n; i++) s += Math.log(i);
+  return s;
+}
+
+/** Hypergeometric P(X = x): x successes when drawing n of N items of which K are successes. */
+function hypergeometric(x: number, n: number, K: number, N: number): number {
+  const lc = (a: number, b: number) => logFactorial(a) - logFactorial(b) - logFactorial(a - b);
+  return Math.exp(lc(K, x) + lc(N - K, n - x) - lc(N, n));
+}
+
+/**
+ * Fisher's exact test, one-sided: the probability, with the margins fixed, that arm A shows `kA`
+ * or fewer events of `nA` when arm B shows `kB` of `nB` — small when A has fewer events (traps)
+ * than B beyond chance.
+ */
+export function fisherLess(kA: number, nA: number, kB: number, nB: number): number {
+  const K = kA + kB;
+  const N = nA + nB;
+  let p = 0;
+  for (let x = Math.max(0, K - nB); x <= kA; x++) p += hypergeometric(x, nA, K, N);
+  return Math.min(1, p);
+}
+
+/** Wilcoxon's signed-rank test on paired differences, exact (by enumeration, at most 20 nonzero). */
+export interface SignedRank {
+  /** Nonzero differences used. */
+  n: number;
+  /** Sum of the ranks of the positive differences (average ranks for ties). */
+  wPlus: number;
+  /** P(W+ ≥ observed): small when the differences lean positive. */
+  pGreater: number;
+  /** P(W+ ≤ observed): small when they lean negative. */
+  pLess: number;
+}
+
+export function signedRank(diffs: readonly number[]): SignedRank {
+  const d = diffs.filter((x) => x !== 0);
+  const n = d.length;
+  if (n === 0) return { n, wPlus: 0, pGreater: 1, pLess: 1 };
+  if (n > 20) throw new Error(`signedRank: exact enumeration up to 20 differences, got ${n}`);
+  const order = d.map((x, i) => [Math.abs(x), i] as const).sort((a, b) => a[0] - b[0]);
+  const ranks = new Array<number>(n);
+  for (let i = 0; i < n; ) {
+    let j = i;
+    while (j + 1 < n && order[j + 1]?.[0] === order[i]?.[0]) j++;
+    for (let k = i; k <= j; k++) ranks[order[k]?.[1] as number] = (i + j) / 2 + 1;
+    i = j + 1;
+  }
+  const wPlus = d.reduce((a, x, i) => a + (x > 0 ? (ranks[i] as number) : 0), 0);
+  let ge = 0;
+  let le = 0;
+  const total = 2 ** n;
+  for (let mask = 0; mask < total; mask++) {
+    let w = 0;
+    for (let i = 0; i < n; i++) if (mask & (1 << i)) w += ranks[i] as number;
+    if (w >= wPlus - 1e-9) ge++;
+    if (w <= wPlus + 1e-9) le++;
+  }
+  return { n, wPlus, pGreater: ge / total, pLess: le / total };
+}
+
+/**
+ * A percentile bootstrap interval of the mean: `draws` resamples with replacement, drawn from
+ * `rng` (a seeded Rng: the same seed gives the same interval), at coverage `level`.
+ */
+export function bootstrapMean(
+  xs: readonly number[],
+  rng: { int(lo: number, hi: number): number },
+  draws = 2000,
+  level = 0.95,
+): [number, number] {
+  if (xs.length === 0) return [Number.NaN, Number.NaN];
+  const means = new Float64Array(draws);
+  for (let b = 0; b < draws; b++) {
+    let s = 0;
+    for (let i = 0; i < xs.length; i++) s += xs[rng.int(0, xs.length)] as number;
+    means[b] = s / xs.length;
+  }
+  means.sort();
+  const lo = means[Math.floor(((1 - level) / 2) * draws)] as number;
+  const hi = means[Math.min(draws - 1, Math.ceil(((1 + level) / 2) * draws) - 1)] as number;
+  return [lo, hi];
+}

@@ -81,3 +81,13 @@ describe('round report', () => {
     expect(c.interval[0]).toBeCloseTo(0.40927, 4);
   });
 });
+
+describe('spliceBetween', () => {
+  it('replaces the round section and keeps the study section after it', async () => {
+    const { spliceBetween } = await import('../commands/echo-trap-round.js');
+    const doc = '# D\n\npre\n\n<R>\nold\n\n<S>\nstudy\n';
+    expect(spliceBetween(doc, '<R>', '<S>', '<R>\nnew')).toBe('# D\n\npre\n\n<R>\nnew\n\n<S>\nstudy\n');
+    expect(spliceBetween('# D\n', '<R>', '<S>', '<R>\nnew')).toBe('# D\n\n<R>\nnew\n');
+    expect(spliceBetween('# D\n\n<S>\ns\n', '<R>', '<S>', '<R>\nnew')).toBe('# D\n\n<R>\nnew\n\n<S>\ns\n');
+  });
+});

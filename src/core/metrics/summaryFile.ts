@@ -1,11 +1,14 @@
 // A run's summary.json, the same from `starpo train` and from a browser sweep, so the sweep
 // tables and bundles read one shape wherever a run came from.
 import type { Config } from '../config.js';
+import { type StudyArm, studyArmOf } from '../rl/studyArms.js';
 import type { RunSummary } from './detector.js';
 
 // A type alias (not an interface) so it also fits record-typed readers of summary.json.
 export type SummaryFile = {
   algo: Config['algorithm'];
+  /** The echo-trap study arm its switches make (core/rl/studyArms.ts), when they make one. */
+  arm?: StudyArm;
   env: string;
   seed: number;
   iterations: number;
@@ -34,8 +37,10 @@ export function summaryFile(
   s: RunSummary,
   run: { iterations: number; wallSeconds: number; backend: string; base: string; fault?: string | null },
 ): SummaryFile {
+  const arm = studyArmOf(config);
   return {
     algo: config.algorithm,
+    ...(arm ? { arm } : {}),
     env: config.env,
     seed: config.seed,
     iterations: run.iterations,
