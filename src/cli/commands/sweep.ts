@@ -6,10 +6,12 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ALGORITHM_NAMES, type Config, FIELDS, parseFieldText } from '../../core/config.js';
 import { runPath, tableMarkdown } from '../../core/files/sweepBundle.js';
+import { STUDY_ARMS, type StudyArm } from '../../core/rl/studyArms.js';
 import { parseSeeds as parseSeedList } from '../../core/sweepPlan.js';
 import { envSpec } from '../../envs/registry.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { choiceFlag, type FlagSpec, flagHelp, parseFlags } from '../flags.js';
+import { ARMS_OUT, runArmsStudy, STUDY_SEEDS } from '../study/armsStudy.js';
 import { runStudy, STUDY_ENVS } from '../study/study.js';
 import { runSweep, type SweepRun } from '../sweepRunner.js';
 import { baseLookup, resolveTrainConfig, TRAIN_FIELD_FLAGS } from './train.js';
@@ -29,7 +31,12 @@ const SWEEP_FLAGS: FlagSpec[] = [
   {
     name: 'study',
     kind: 'string',
-    help: 'run a named study instead: echo-trap (envs × algorithms × seeds, tables, figures)',
+    help: 'run a named study instead: echo-trap (the arms × seeds 201–212 at the echo-trap preset’s budget) or echo-trap-v1 (the earlier envs × algorithms study, docs/echo-trap-study.md)',
+  },
+  {
+    name: 'arms',
+    kind: 'string',
+    help: `study: comma-separated arms (default all: ${STUDY_ARMS.join(',')})`,
   },
   { name: 'envs', kind: 'string', help: `study: comma-separated env ids (default ${STUDY_ENVS.join(',')})` },
   {
@@ -110,8 +117,9 @@ export const sweepCommand: Command = {
 };
 
 async function studyFromFlags(flags: Record<string, string | number | boolean>, io: CliIo): Promise<number> {
-  if (flags.study !== 'echo-trap')
-    throw new UsageError(`--study: unknown study "${String(flags.study)}" (known: echo-trap)`);
+  if (flags.study === 'echo-trap') return armsStudyFromFlags(flags, io);
+  if (flags.study !== 'echo-trap-v1')
+    throw new UsageError(`--study: unknown study "${String(flags.study)}" (known: echo-trap, echo-trap-v1)`);
   const envs = typeof flags.envs === 'string' ? flags.envs.split(',').map((e) => e.trim()) : [...STUDY_ENVS];
   for (const env of envs) envSpec(env);
   const base = flags.base as string | undefined;
@@ -139,6 +147,59 @@ async function studyFromFlags(flags: Record<string, string | number | boolean>, 
       overrides: overrides as Partial<Config>,
       ablations: flags.ablations !== false,
       unmatched: flags.unmatched !== false,
+      reportOnly: flags['report-only'] === true,
+      base,
+      models,
+      baseLayer: (env) => baseLookup(base, models)(env, typeof flags.size === 'string' ? flags.size : 'nano'),
+    },
+    io,
+  );
+  io.stdout.write(text);
+  return 0;
+}
+
+/** Config flags (other than env/algo/seed) that apply to every run of a study. */
+function studyOverrides(flags: Record<string, string | number | boolean>): Partial<Config> {
+  const overrides: Record<string, unknown> = {};
+  for (const f of FIELDS) {
+    const v = flags[f.flag];
+    if (v === undefined || f.key === 'env' || f.key === 'algorithm' || f.key === 'seed') continue;
+    try {
+      overrides[f.key] = parseFieldText(f, String(v));
+    } catch (err) {
+      throw new UsageError(`--${f.flag}: ${(err as Error).message.replace(`${f.key}: `, '')}`);
+    }
+  }
+  return overrides as Partial<Config>;
+}
+
+async function armsStudyFromFlags(
+  flags: Record<string, string | number | boolean>,
+  io: CliIo,
+): Promise<number> {
+  const envs =
+    typeof flags.envs === 'string' ? flags.envs.split(',').map((e) => e.trim()) : ['minigrid/DoorKey-5x5'];
+  for (const env of envs) envSpec(env);
+  const arms =
+    typeof flags.arms === 'string'
+      ? flags.arms.split(',').map((a) => {
+          const arm = a.trim();
+          if (!(STUDY_ARMS as readonly string[]).includes(arm))
+            throw new UsageError(`--arms: unknown arm "${arm}" (known: ${STUDY_ARMS.join(', ')})`);
+          return arm as StudyArm;
+        })
+      : [...STUDY_ARMS];
+  const base = flags.base as string | undefined;
+  const models = flags.models as string | undefined;
+  const text = await runArmsStudy(
+    {
+      envs,
+      arms,
+      seeds: flags.seeds === undefined ? STUDY_SEEDS : parseSeeds(String(flags.seeds)),
+      out: typeof flags.out === 'string' ? flags.out : ARMS_OUT,
+      docs: typeof flags.docs === 'string' ? flags.docs : 'docs/echo-trap.md',
+      jobs: Number(flags.jobs ?? 1),
+      overrides: studyOverrides(flags),
       reportOnly: flags['report-only'] === true,
       base,
       models,
