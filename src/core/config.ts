@@ -70,7 +70,7 @@ export const MAX_CONFIG_FILE_BYTES = 64 * 1024;
 export const FIELDS: readonly Field[] = [
   // run
   { key: 'env', flag: 'env', group: 'run', kind: 'string', label: 'Environment', default: 'minigrid/DoorKey-5x5', pattern: /^[a-z]+\/[A-Za-z0-9._-]+$/, patternHelp: 'a registered id such as minigrid/DoorKey-5x5 or webshop/lite', help: 'Which text environment the agent plays.' },
-  { key: 'algorithm', flag: 'algo', group: 'run', kind: 'enum', label: 'Algorithm', options: ALGORITHM_NAMES, default: 'starpo-ppo', help: 'Preset of switches (DESIGN §5); each switch below can still be changed on its own.' },
+  { key: 'algorithm', flag: 'algo', group: 'run', kind: 'enum', label: 'Algorithm', options: ALGORITHM_NAMES, default: 'starpo-ppo', help: 'A preset of switches (the algorithm table lists them); each switch below can still be changed on its own.' },
   { key: 'modelSize', flag: 'size', group: 'run', kind: 'enum', label: 'Model size', options: MODEL_SIZES, default: 'nano', help: 'nano: d64×2 layers, micro: d128×4, small: d256×6 (GPU).' },
   { key: 'seed', flag: 'seed', group: 'run', kind: 'int', label: 'Seed', min: 0, max: U32_MAX, default: 1, help: 'Seeds every random choice; same seed and backend give the same run.' },
   { key: 'iterations', flag: 'iters', group: 'run', kind: 'int', label: 'Iterations', min: 1, max: 100000, default: 200, help: 'Planned rollout → update iterations.' },
