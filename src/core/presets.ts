@@ -23,6 +23,8 @@ export interface Preset {
   overrides: Partial<Config>;
   /** Why each override has its value. */
   reasons: Partial<Record<keyof Config, string>>;
+  /** How long a run of it takes, measured on a 2-core machine (WASM), said before Start. */
+  time?: string;
 }
 
 /** Shared by both sides of the comparison, so they differ only in the algorithm. */

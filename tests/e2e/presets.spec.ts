@@ -40,6 +40,9 @@ async function runPresets(page: Page, shard: number): Promise<void> {
     await expect(page.getByTestId(id)).toHaveAttribute('aria-pressed', 'true');
     await page.getByTestId('field-iterations').fill('2');
     await page.getByTestId('field-groups').fill('2');
+    // Edited, the preset is no longer the current one: marked "(edited)", not pressed.
+    await expect(page.getByTestId(id)).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByTestId(id)).toContainText('(edited)');
     await expect(page.getByTestId('start-blocked'), `${id}: the setup is runnable`).toHaveCount(0, {
       timeout: 30_000,
     });

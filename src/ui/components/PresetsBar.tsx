@@ -1,11 +1,14 @@
 // One-click presets (src/ui/presets.ts): each makes the setup that preset over the base
-// model's settings (core/resolve.ts); the current one is shown pressed.
+// model's settings (core/resolve.ts); the current one is shown pressed, and marked "edited" (no
+// longer pressed) once any experiment field differs from it.
 import { PRESETS } from '../presets.js';
+import { presetEdited } from '../store/configSlice.js';
 import { useApp } from '../store/index.js';
 
 export function PresetsBar({ disabled }: { disabled: boolean }) {
   const apply = useApp((s) => s.applyPreset);
   const current = useApp((s) => s.preset);
+  const edited = useApp((s) => presetEdited(s.edits));
   const setNotice = useApp((s) => s.setNotice);
   return (
     <fieldset className="presets">
@@ -14,11 +17,11 @@ export function PresetsBar({ disabled }: { disabled: boolean }) {
         <button
           key={p.id}
           type="button"
-          className={`preset${current === p.id ? ' preset-current' : ''}`}
-          aria-pressed={current === p.id}
+          className={`preset${current === p.id ? (edited ? ' preset-edited' : ' preset-current') : ''}`}
+          aria-pressed={current === p.id && !edited}
           data-testid={`preset-${p.id}`}
           disabled={disabled}
-          title={p.description}
+          title={`${p.description}${p.time ? ` — ${p.time}` : ''}`}
           onClick={() => {
             const errors = apply(p.id);
             if (errors.length)
@@ -26,6 +29,7 @@ export function PresetsBar({ disabled }: { disabled: boolean }) {
           }}
         >
           {p.title}
+          {current === p.id && edited ? ' (edited)' : ''}
         </button>
       ))}
     </fieldset>

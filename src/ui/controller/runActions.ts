@@ -2,11 +2,13 @@
 // and a fresh run id), pause, resume, step, stop, reset. One action at a time (the store's
 // `busy`); a failed action says why in the notice. A run is stored once the worker has accepted
 // it, queued before any of its reports.
+
 import type { RunMeta } from '../../core/files/runFile.js';
 import type { TrainClient } from '../../workers/client.js';
 import { refreshRuns } from '../runs/library.js';
 import { write } from '../runs/runSaver.js';
 import * as db from '../runs/runsDb.js';
+import { presetEdited } from '../store/configSlice.js';
 import { useApp } from '../store/index.js';
 import { baseFor } from './baseFor.js';
 import type { ControllerState } from './state.js';
@@ -30,7 +32,9 @@ async function doStart(state: ControllerState, c: TrainClient, paused: boolean):
   if (s.sweepProgress) throw new Error('a sweep is running in the train worker: wait for it or stop it');
   const config = s.config;
   const runId = `run-${crypto.randomUUID()}`;
-  const name = `${config.algorithm} · ${config.env.replace(/^minigrid\//, '')} · seed ${config.seed}`;
+  // The preset (marked when edited) tells runs of different presets apart in the run list.
+  const preset = s.preset ? `${s.preset}${presetEdited(s.edits) ? ' (edited)' : ''} · ` : '';
+  const name = `${preset}${config.algorithm} · ${config.env.replace(/^minigrid\//, '')} · seed ${config.seed}`;
   // A new start clears what the last one said.
   s.setNotice(null);
   const base = await baseFor(config);

@@ -25,6 +25,14 @@ export const START_PRESET = 'echo-trap';
 /** Edits a preset click keeps: the machine's choice, not the experiment's. */
 const KEPT_ACROSS_PRESETS: readonly ConfigKey[] = ['backend'];
 
+/**
+ * Whether the setup differs from its preset: an edit of any experiment field (the backend, a
+ * machine's choice, does not count). An edited preset is no longer shown as the current one.
+ */
+export function presetEdited(edits: Partial<Config>): boolean {
+  return Object.keys(edits).some((k) => !KEPT_ACROSS_PRESETS.includes(k as ConfigKey));
+}
+
 const ENV_IDS = envIds();
 const SWITCH_KEYS = Object.keys(ALGORITHMS['starpo-ppo'].switches) as ConfigKey[];
 
