@@ -193,7 +193,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'tiny',
     title: 'Tiny smoke run',
     summary:
-      'A seconds-per-iteration run on an empty room (2 × 2 rollouts, short turns) to see every part move',
+      'A seconds-per-iteration run on an empty room (2 × 2 rollouts, short turns) to see every part move; it starts from an untrained model (no base model ships for this room), so it writes gibberish at first',
     algorithm: 'starpo-grpo',
     overrides: {
       env: 'minigrid/Empty-5x5',

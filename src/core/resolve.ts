@@ -15,7 +15,7 @@ import {
   type FieldError,
   validateConfig,
 } from './config.js';
-import { memoryRefusal } from './model/memory.js';
+import { memoryField, memoryRefusal } from './model/memory.js';
 import { PRESETS } from './presets.js';
 import { ALGORITHMS } from './rl/algorithms.js';
 
@@ -181,7 +181,11 @@ export function resolveConfig(
       memory.backend,
       memory.bytes,
     );
-    if (refusal) errors.push({ field: 'groups', message: `this run ${refusal}` });
+    if (refusal)
+      errors.push({
+        field: memoryField(r.config, layers.base?.vocab ?? UNKNOWN_VOCAB, memory.bytes),
+        message: `this run ${refusal}`,
+      });
   }
   return { values: values as unknown as Config, sources, errors };
 }

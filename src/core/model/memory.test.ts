@@ -1,7 +1,7 @@
 // The memory estimate, computed by hand for small shapes, and the refusal it gives.
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config.js';
-import { estimateRunMemory, formatBytes, isOutOfMemory, memoryRefusal } from './memory.js';
+import { estimateRunMemory, formatBytes, isOutOfMemory, memoryField, memoryRefusal } from './memory.js';
 
 describe('estimateRunMemory', () => {
   it('takes the update step of the kept batch: rows × (T·L(16D + 3HT) + 3·R·V) floats', () => {
@@ -43,6 +43,31 @@ describe('estimateRunMemory', () => {
 });
 
 describe('memoryRefusal', () => {
+  it('blames the model size when a smaller model fits, and prints sizes that differ', () => {
+    const c = {
+      ...defaultConfig(),
+      groups: 4,
+      groupSize: 8,
+      contextLength: 256,
+      historyTurns: 1,
+      stepsPerIteration: 4,
+    };
+    const small = { ...c, modelSize: 'small' as const };
+    const need = estimateRunMemory(small, 78).bytes;
+    // A budget just under what small needs, far above what nano needs.
+    const budget = need * 0.99;
+    expect(estimateRunMemory(c, 78).bytes).toBeLessThan(budget);
+    expect(memoryField(small, 78, budget)).toBe('modelSize');
+    // Too large even for nano: the phase's first field.
+    expect(
+      memoryField({ ...c, groups: 64, groupSize: 64, contextLength: 512, maxTurns: 5 }, 3585, 2 ** 20),
+    ).toBe('stepsPerIteration');
+    // 1.5 GiB needed against a 1.49 GiB budget: both with two decimals, never "1.5 … the 1.5".
+    const text = memoryRefusal(small, 78, 'wasm', need - 2 ** 24);
+    const [, a, b] = text.match(/needs about ([\d.]+ \w+) .* more than the ([\d.]+ \w+)/) ?? [];
+    expect(a).not.toBe(b);
+  });
+
   it('fits the echo-trap scale on WASM and refuses 64 × 64 rollouts at a long context, saying what to lower', () => {
     const small = {
       ...defaultConfig(),

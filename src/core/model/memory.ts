@@ -11,7 +11,7 @@
 //   scoring — the same forward without gradients, in chunks of SCORE_CHUNK rows (2 × b·R·V + …);
 //   rollout — the KV cache of every active row (2 × L × rows × T × D) and one step's logits.
 // It is an estimate, not an accounting: tfjs keeps intermediate copies of its own.
-import type { Config } from '../config.js';
+import { type Config, MODEL_SIZES } from '../config.js';
 import { MODEL_PRESETS } from './config.js';
 
 /** Rows per scoring chunk (core/model/scoring.ts scores 32 rows at a time). */
@@ -99,11 +99,31 @@ function whatToLower(e: MemoryEstimate): string {
 
 /**
  * The refusal for a config whose peak does not fit `budget` bytes on `backend` ('' when it fits).
+ * Both sizes are printed with enough digits to differ ("1.52 GiB … more than the 1.50 GiB").
  */
 export function memoryRefusal(c: Config, vocab: number, backend: string, budget: number): string {
   const e = estimateRunMemory(c, vocab);
   if (e.bytes <= budget) return '';
-  return `needs about ${formatBytes(e.bytes)} at its largest step (${e.phase}: ${e.rows} rows × ${e.T} tokens, vocabulary ${vocab}) — more than the ${formatBytes(budget)} ${backend} can hold: ${whatToLower(e)}`;
+  let need = formatBytes(e.bytes);
+  let have = formatBytes(budget);
+  if (need === have) {
+    need = `${(e.bytes / 2 ** 30).toFixed(2)} GiB`;
+    have = `${(budget / 2 ** 30).toFixed(2)} GiB`;
+  }
+  return `needs about ${need} at its largest step (${e.phase}: ${e.rows} rows × ${e.T} tokens, vocabulary ${vocab}) — more than the ${have} ${backend} can hold: ${whatToLower(e)}`;
+}
+
+/**
+ * The field a memory refusal belongs to: the model size when a smaller model would fit, else the
+ * field the too-large phase names first (rollout: groups; scoring: context length; update: steps
+ * per iteration).
+ */
+export function memoryField(c: Config, vocab: number, budget: number): keyof Config {
+  const sizes = MODEL_SIZES.slice(0, MODEL_SIZES.indexOf(c.modelSize));
+  if (sizes.some((modelSize) => estimateRunMemory({ ...c, modelSize }, vocab).bytes <= budget))
+    return 'modelSize';
+  const phase = estimateRunMemory(c, vocab).phase;
+  return phase === 'rollout' ? 'groups' : phase === 'scoring' ? 'contextLength' : 'stepsPerIteration';
 }
 
 /** Whether an error from tfjs is the backend running out of memory (WASM heap, GPU, JS heap). */
