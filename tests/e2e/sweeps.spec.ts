@@ -12,6 +12,10 @@ test('a 2 × 2 sweep with 2 seeds completes, fills the heatmap and exports in th
 }) => {
   await openTiny(page);
   await page.getByTestId('btn-sweeps').click();
+  // The proposed step sizes are ones the lr help says learn, and with nothing run yet the
+  // dialog says it cannot tell the time.
+  await expect(page.getByTestId('sweep-axis1-values')).toHaveValue('0.0001, 0.0005');
+  await expect(page.getByTestId('sweep-time')).toContainText('Time unknown');
   await page.getByTestId('sweep-axis1-key').selectOption('lr');
   await page.getByTestId('sweep-axis1-values').fill('0.001, 0.01');
   await page.getByTestId('sweep-axis2-key').selectOption('temperature');

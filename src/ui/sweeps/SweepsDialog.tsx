@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { fieldByKey } from '../../core/config.js';
 import { makeBundle, type SweepAxis } from '../../core/files/sweepBundle.js';
 import { parseAxis, parseSeeds, planSweep, SWEEPABLE } from '../../core/sweepPlan.js';
+import { msPerIteration } from '../components/eta.js';
 import { useController } from '../controller/context.js';
 import { download } from '../download.js';
 import { useApp } from '../store/index.js';
@@ -60,9 +61,13 @@ function NewSweep() {
   const config = useApp((s) => s.config);
   const progress = useApp((s) => s.sweepProgress);
   const [k1, setK1] = useState('lr');
-  const [v1, setV1] = useState('0.003, 0.01');
+  // Step sizes measured to learn on the DoorKey base (1e-4 holds, 5e-4 learns faster); the lr
+  // help says 1e-3 and above break the policy at once without a warm-up.
+  const [v1, setV1] = useState('0.0001, 0.0005');
   const [k2, setK2] = useState('algorithm');
-  const [v2, setV2] = useState('starpo-grpo, starpo-s');
+  const [v2, setV2] = useState('starpo-ppo, starpo-s');
+  const rows = useApp((s) => s.rows);
+  const msPerIt = msPerIteration(rows);
   const [seeds, setSeeds] = useState('2');
   const [iters, setIters] = useState(String(config.iterations));
   const [error, setError] = useState<string | null>(null);
@@ -122,7 +127,12 @@ function NewSweep() {
         <p className="note" data-testid="sweep-plan" data-runs={plan.length}>
           {plan.length} runs of {fieldByKey.get('iterations')?.label.toLowerCase()} {iters}, queued one after
           another in the train worker (it holds one backend and one run at a time; parallel runs would share
-          the same cores).
+          the same cores).{' '}
+          <span data-testid="sweep-time">
+            {msPerIt !== null
+              ? `About ${durationText((msPerIt * plan.length * Number(iters)) / 1000)} at this page’s last measured ${(msPerIt / 1000).toFixed(1)} s an iteration (other settings take longer or shorter).`
+              : 'Time unknown: run or Step one iteration of the setup first to measure this machine’s pace.'}
+          </span>
         </p>
       )}
       {error ? (
@@ -283,4 +293,13 @@ export function SweepsDialog() {
       </section>
     </div>
   );
+}
+
+/** "3 h 05 min", "12 min", "40 s". */
+function durationText(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.round((s % 3600) / 60);
+  if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
+  return m > 0 ? `${m} min` : `${s} s`;
 }
