@@ -21,6 +21,17 @@ beforeEach(() => {
 });
 
 describe('run slice', () => {
+  it('a new run and a reset drop the last run’s jump-to-iteration cursor', () => {
+    const s = () => useApp.getState();
+    s().jumpTo(7);
+    expect(s().focusIteration).toBe(7);
+    s().beginRun('r2', 'run 2', 20, 'minigrid/Empty-5x5');
+    expect(s().focusIteration).toBeNull();
+    s().jumpTo(3);
+    s().clearRun();
+    expect(s().focusIteration).toBeNull();
+  });
+
   it('counts at least the iterations whose rows arrived, and never goes back on a late batch', () => {
     const s = () => useApp.getState();
     s().addReports(rows(0, 3), [], []);

@@ -110,6 +110,8 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
       phase: 'loading',
       sampleIndex: null,
       turnIndex: 0,
+      // The last run's "jump to iteration" cursor (and the x-range it widened) goes with it.
+      focusIteration: null,
     }),
   setStartInfo: (startInfo) => set({ startInfo }),
   addReports(rows, events, samples) {
@@ -146,7 +148,7 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   // A failed run cannot be resumed where it failed (the trainer's state after a failed
   // iteration is not trusted); its rows and last checkpoint stay stored.
   failRun: (runError) => set({ runError, runStatus: 'failed' }),
-  clearRun: () => set({ ...empty }),
+  clearRun: () => set({ ...empty, focusIteration: null }),
   openRun(data) {
     if (LIVE_STATUSES.has(get().runStatus)) return false;
     const samples = data.samples.slice(-MAX_SAMPLES_IN_MEMORY);
