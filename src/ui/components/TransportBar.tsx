@@ -2,6 +2,7 @@
 // iteration / Stop / Reset, the iteration counter, progress and ETA toward the planned
 // iterations, the phase ("compiling GPU kernels" on WebGPU's first iteration), and a backend
 // override. Start is blocked, with the reason, while the setup has errors.
+import { useEffect, useState } from 'react';
 import { BACKEND_CHOICES } from '../../core/config.js';
 import { useController } from '../controller/context.js';
 import { useApp } from '../store/index.js';
@@ -43,6 +44,11 @@ export function TransportBar() {
     !busy &&
     (status === 'idle' || status === 'finished' || status === 'failed' || status === 'paused');
   const ms = msPerIteration(rows);
+  // A pause takes effect after the iteration in flight: say so until the run has paused.
+  const [pausing, setPausing] = useState(false);
+  useEffect(() => {
+    if (status !== 'running') setPausing(false);
+  }, [status]);
   return (
     <header className="transport region" data-testid="transport-bar">
       <h1 className="brand">
@@ -69,11 +75,15 @@ export function TransportBar() {
         <button
           type="button"
           data-testid="btn-pause"
-          disabled={status !== 'running' || busy}
-          onClick={() => pauseRun()}
+          disabled={status !== 'running' || busy || pausing}
+          data-pausing={pausing}
+          onClick={() => {
+            setPausing(true);
+            void pauseRun();
+          }}
           title="Pause after the iteration in flight"
         >
-          Pause
+          {pausing ? 'Pausing…' : 'Pause'}
         </button>
         <button
           type="button"
