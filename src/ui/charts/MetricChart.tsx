@@ -243,7 +243,7 @@ export const MetricChart = memo(function MetricChart({
                   strokeOpacity={l.raw ? 0.22 : 1}
                   strokeWidth={l.raw ? 1 : 1.8}
                   strokeDasharray={l.dash}
-                  dot={false}
+                  dot={l.sparse && !l.raw ? { r: 2.5, fill: l.color, strokeWidth: 0 } : false}
                   isAnimationActive={false}
                   connectNulls
                   {...(l.raw ? { tooltipType: 'none' as const, legendType: 'none' as const } : {})}

@@ -20,6 +20,11 @@ export interface ChartLine {
   /** Dash pattern distinguishing the chart's metrics. */
   dash?: string;
   raw: boolean;
+  /**
+   * Measured on fewer than half the run's iterations, or at one point only (MI, held-out
+   * evaluation): drawn with a dot at each point, so a single measurement is visible.
+   */
+  sparse: boolean;
 }
 
 export interface ChartData {
@@ -87,8 +92,23 @@ export function buildChartData(
       const id = `r${ri}k${ki}`;
       const name = runs.length > 1 ? `${k.label} · ${run.name}` : k.label;
       const dash = DASHES[ki % DASHES.length];
-      lines.push({ dataKey: `${id}raw`, name, color: run.color, ...(dash ? { dash } : {}), raw: true });
-      lines.push({ dataKey: `${id}s`, name, color: run.color, ...(dash ? { dash } : {}), raw: false });
+      const sparse = xs.length < 2 || xs.length < run.rows.length / 2;
+      lines.push({
+        dataKey: `${id}raw`,
+        name,
+        color: run.color,
+        ...(dash ? { dash } : {}),
+        raw: true,
+        sparse,
+      });
+      lines.push({
+        dataKey: `${id}s`,
+        name,
+        color: run.color,
+        ...(dash ? { dash } : {}),
+        raw: false,
+        sparse,
+      });
       if (smooth.length > 0) last[`${id}s`] = smooth[smooth.length - 1] as number;
       for (const i of lttbIndices(xs, ys, options.maxPoints)) {
         const x = xs[i] as number;

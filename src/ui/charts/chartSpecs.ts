@@ -1,4 +1,4 @@
-// The charts of the centre region (DESIGN §7), in order: which metrics each draws. Titles,
+// The charts of the centre region, in order: which metrics each draws. Titles,
 // explanations and the log scale come from core's METRICS table (a chart is logarithmic when
 // its metrics are), so each is declared once; a misspelt metric key does not compile.
 import { type MetricKey, metricByKey } from '../../core/metrics/keys.js';
@@ -29,6 +29,8 @@ const ROWS: readonly ChartRow[] = [
   { id: 'lengths', title: 'Response and think length', keys: ['rollout/responseLength', 'rollout/thinkLength'] },
   { id: 'malformed', title: 'Malformed turns', keys: ['rollout/malformedRate'], domain: [0, 1] },
   { id: 'mi', title: 'Reasoning and action MI', keys: ['reasoning/mi', 'reasoning/actionMi'] },
+  { id: 'templates', title: 'Thinking templates', keys: ['reasoning/modalThinkShare', 'reasoning/distinct2'], domain: [0, 1] },
+  { id: 'losses', title: 'Losses', keys: ['actor/pgLoss', 'actor/dpoLoss', 'critic/vfLoss'] },
   { id: 'kept', title: 'Kept ratio', keys: ['rollout/filterKeptRatio'], domain: [0, 1] },
   { id: 'time', title: 'Time per iteration (ms)', keys: ['time/rolloutMs', 'time/updateMs'] },
 ];

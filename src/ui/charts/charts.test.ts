@@ -135,4 +135,23 @@ describe('Pacer', () => {
     p.drawn(50);
     expect(p.gap).toBe(1000);
   });
+
+  it('marks series measured every few iterations (or once) as sparse, to be drawn with dots', () => {
+    const rows = Array.from({ length: 12 }, (_, i) => ({
+      iteration: i,
+      'rollout/successRate': 0.2,
+      ...(i === 0 ? { 'reasoning/mi': 1.1 } : {}),
+      ...(i % 5 === 0 ? { 'eval/successRate': 0.5 } : {}),
+    }));
+    const d = buildChartData(
+      [{ name: 'now', color: '#000', rows }],
+      [
+        { key: 'rollout/successRate', label: 'Success' },
+        { key: 'reasoning/mi', label: 'MI' },
+        { key: 'eval/successRate', label: 'Held-out' },
+      ],
+      { smoothing: 0, maxPoints: 100 },
+    );
+    expect(d.lines.filter((l) => !l.raw).map((l) => l.sparse)).toEqual([false, true, true]);
+  });
 });
