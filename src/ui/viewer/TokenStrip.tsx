@@ -10,6 +10,23 @@ export function tokenColor(logp: number): string {
 
 const SHOWN: Record<string, string> = { '\n': '↵', '<sp>': '␣', '<nosp>': '·' };
 
+/** The colour key: what each shade means, drawn from the same scale as the tokens. */
+export function TokenKey() {
+  const stops = [0.05, 0.25, 0.5, 0.75, 0.99];
+  return (
+    <p className="token-key" data-testid="token-key">
+      Colour: the probability the policy gave each token when it sampled it —{' '}
+      {stops.map((p) => (
+        <span key={p} className="token" style={{ background: tokenColor(Math.log(p)) }}>
+          p = {p}
+        </span>
+      ))}{' '}
+      (red: unlikely, green: near-certain; hover a token for its log-prob). Symbols: ↵ a newline, ␣ a space, ·
+      a word piece joined to the one before.
+    </p>
+  );
+}
+
 export const TokenStrip = memo(function TokenStrip({ tokens, logps }: { tokens: string[]; logps: number[] }) {
   return (
     <p className="token-strip" data-testid="token-strip">

@@ -7,7 +7,7 @@ import { useApp } from '../store/index.js';
 import { useRunBudget } from '../store/runConfig.js';
 import { EnvView } from './EnvView.js';
 import { replayTrajectory } from './replay.js';
-import { TokenStrip } from './TokenStrip.js';
+import { TokenKey, TokenStrip } from './TokenStrip.js';
 
 export function TrajectoryViewer() {
   const samples = useApp((s) => s.samples);
@@ -123,6 +123,7 @@ export function TrajectoryViewer() {
           <pre className="observation">{turn.observation}</pre>
           <h4>What it wrote (coloured by probability)</h4>
           <TokenStrip tokens={turn.tokens} logps={turn.logps} />
+          <TokenKey />
           <p>
             Actions:{' '}
             {turn.actions.length === 0 ? (
