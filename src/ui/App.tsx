@@ -89,7 +89,15 @@ export function App() {
     <ControllerContext.Provider value={controller}>
       <div className="app">
         <TransportBar />
-        <FeatureBar />
+        <div>
+          <p className="intro" data-testid="intro">
+            Train a tiny language-model agent with multi-turn reinforcement learning, here in this tab, and
+            watch whether its success rises and then collapses (the “echo trap”). <b>Start</b> trains the
+            setup on the left from a small pretrained model; the charts fill in as it learns. New here? Take
+            the tour.
+          </p>
+          <FeatureBar />
+        </div>
         {hashError ? (
           <div className="banner banner-error" role="alert" data-testid="hash-error">
             The link's settings were not applied: {hashError}

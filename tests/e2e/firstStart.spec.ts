@@ -13,6 +13,9 @@ test('Start on the page as loaded trains the echo-trap preset from the DoorKey b
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto('/');
   await expect(page.getByTestId('preset-echo-trap')).toHaveAttribute('aria-pressed', 'true');
+  // The first screen says what the page is and what Start does.
+  await expect(page.getByTestId('intro')).toContainText('Start');
+  await expect(page.getByTestId('intro')).toContainText('echo trap');
   // The form shows the base model's episode settings, marked as such.
   await expect(page.getByTestId('field-contextLength')).toHaveValue('256');
   await expect(page.getByTestId('source-contextLength')).toHaveText('base model');
