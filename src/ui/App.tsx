@@ -97,6 +97,8 @@ export function App() {
             the tour.
           </p>
           <FeatureBar />
+          {/* The backend in use and why, in view before Start (it used to sit below the fold). */}
+          <StatusLine onSelfCheck={onSelfCheck} />
         </div>
         {hashError ? (
           <div className="banner banner-error" role="alert" data-testid="hash-error">
@@ -112,7 +114,6 @@ export function App() {
           <ChartsArea />
           <RightPanel />
         </div>
-        <StatusLine onSelfCheck={onSelfCheck} />
         <SweepsDialog />
         <CompareView />
         <Tour />

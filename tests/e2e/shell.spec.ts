@@ -15,6 +15,10 @@ test('the page loads with its regions and no console errors', async ({ page }) =
   await expect(page.getByTestId('backend-status')).toHaveAttribute('data-state', 'ready', {
     timeout: 60_000,
   });
+  // The backend line is in view on the first screen (above the charts), not below the fold.
+  const status = await page.getByTestId('status-line').boundingBox();
+  const charts = await page.getByTestId('charts-area').boundingBox();
+  expect(status && charts && status.y < charts.y).toBe(true);
   await page.screenshot({ path: test.info().outputPath('main-view.png'), fullPage: true });
   expect(problems).toEqual([]);
 });
