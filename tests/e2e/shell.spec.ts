@@ -36,6 +36,8 @@ test('auto chooses WASM over the SwiftShader adapter and says why; a forced webg
   await expect(page.getByTestId('backend-status')).toHaveAttribute('data-backend', 'webgpu', {
     timeout: 60_000,
   });
+  // Forced onto a software adapter, the page warns before Start.
+  await expect(page.getByTestId('software-gpu-warning')).toContainText('renders in software');
 });
 
 test('a 1-layer transformer trained in the worker on WebGPU matches CPU within 1e-4 over 3 Adam steps', async ({

@@ -4,6 +4,7 @@
 // override. Start is blocked, with the reason, while the setup has errors.
 import { useEffect, useState } from 'react';
 import { BACKEND_CHOICES } from '../../core/config.js';
+import { isSoftwareAdapter } from '../../workers/backendInfo.js';
 import { useController } from '../controller/context.js';
 import { useApp } from '../store/index.js';
 import { etaText, msPerIteration } from './eta.js';
@@ -44,6 +45,10 @@ export function TransportBar() {
     !busy &&
     (status === 'idle' || status === 'finished' || status === 'failed' || status === 'paused');
   const ms = msPerIteration(rows);
+  // WebGPU forced on a software adapter: correct but very slow (minutes to compile its kernels on
+  // the first iteration): said before Start, not discovered after it.
+  const adapter = useApp((s) => s.backendReport?.adapter ?? null);
+  const slowGpu = backend === 'webgpu' && adapter !== null && isSoftwareAdapter(adapter) && !active;
   // A pause takes effect after the iteration in flight: say so until the run has paused.
   const [pausing, setPausing] = useState(false);
   useEffect(() => {
@@ -113,6 +118,12 @@ export function TransportBar() {
           Reset
         </button>
       </div>
+      {slowGpu ? (
+        <p className="blocked-reason" role="status" data-testid="software-gpu-warning">
+          WebGPU here renders in software: correct, but the first iteration compiles its kernels for minutes
+          and each step is far slower than WASM. Choose auto or wasm to train at a usable speed.
+        </p>
+      ) : null}
       <div className="progress-block">
         <div className="progress" data-testid="progress">
           <span data-testid="iteration" data-iteration={iteration}>
