@@ -73,6 +73,23 @@ export function App() {
 
   useEffect(() => controller.start(), [controller]);
 
+  // A hash edited in the open tab (the page writes its own with replaceState, which fires no
+  // hashchange) is loaded like a link, its bad fields named; never mid-run.
+  useEffect(() => {
+    const onHash = () => {
+      const st = useApp.getState();
+      if (st.runStatus === 'running' || st.runStatus === 'starting' || st.runStatus === 'stopping') {
+        setHashError('a run is in progress: stop it first, then load the link again');
+        return;
+      }
+      const errors = st.loadHash(window.location.hash);
+      restored.current = { edits: useApp.getState().edits, drafts: useApp.getState().drafts };
+      setHashError(errors.length > 0 ? formatErrors(errors) : null);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
   const onSelfCheck = useCallback(() => {
     const c = controller.trainClient();
     const report = useApp.getState().backendReport;

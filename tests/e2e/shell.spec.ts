@@ -89,14 +89,17 @@ test('the URL hash holds the setup and restores it after a reload', async ({ pag
 test('a link with bad settings keeps its valid fields, names every bad one, and stays as typed', async ({
   page,
 }) => {
-  await page.goto('/#seed=7&lr=banana&colour=red');
+  await page.goto('/#seed=7&lr=banana&colour=red&env=minigrid/NoSuchRoom');
   await expect(page.getByTestId('hash-error')).toContainText('lr');
+  await expect(page.getByTestId('hash-error')).toContainText('"banana" is not a number');
   await expect(page.getByTestId('hash-error')).toContainText('colour');
+  await expect(page.getByTestId('hash-error')).toContainText('env');
   await expect(page.getByTestId('field-seed')).toHaveValue('7');
-  await expect(page.getByTestId('field-lr')).toHaveValue('banana');
-  // Its group opens by itself, so the error is in view.
-  await expect(page.getByTestId('field-error-lr')).toBeVisible();
-  await expect(page.getByTestId('field-error-lr')).toContainText('"banana" is not a number');
+  // A rejected value never enters the form: the fields show what would run (the preset's).
+  await expect(page.getByTestId('field-lr')).not.toHaveValue('banana');
+  await expect(page.getByTestId('field-error-lr')).toHaveCount(0);
+  await expect(page.getByTestId('field-error-env')).toHaveCount(0);
+  await expect(page.getByTestId('btn-start')).toBeEnabled({ timeout: 60_000 });
   // The link is left as typed until the user changes something.
   await page.waitForTimeout(500);
   expect(page.url()).toContain('lr=banana');
@@ -104,4 +107,10 @@ test('a link with bad settings keeps its valid fields, names every bad one, and 
   await expect(page.getByTestId('hash-error')).toHaveCount(0);
   await expect(page).toHaveURL(/lr=0\.0005/);
   await expect(page).toHaveURL(/seed=7/);
+  // A hash edited in the open tab is loaded like a link.
+  await page.evaluate(() => {
+    window.location.hash = '#seed=99&lr=0.0002';
+  });
+  await expect(page.getByTestId('field-seed')).toHaveValue('99');
+  await expect(page.getByTestId('field-lr')).toHaveValue('0.0002');
 });

@@ -100,8 +100,20 @@ describe('the setup as layers', () => {
     expect(errors.map((e) => e.field).sort()).toEqual(['colour', 'groups']);
     expect(s().values.seed).toBe(9);
     expect(s().values.lr).toBe(0.002);
-    expect(s().drafts.groups).toBe('abc');
+    // The rejected value is named, not kept in the form: the field shows what would run.
+    expect(s().drafts.groups).toBeUndefined();
+    expect(s().configErrors).toEqual([]);
     // Still the echo-trap experiment underneath, on the base model's settings.
     expect(s().values.contextLength).toBe(256);
+  });
+
+  it('a URL hash with an unknown env or an out-of-range value keeps the preset’s value for it', () => {
+    const preset = s().config.env;
+    const errors = s().loadHash('#env=minigrid/NoSuchRoom&lr=5&seed=4');
+    expect(errors.map((e) => e.field).sort()).toEqual(['env', 'lr']);
+    expect(s().values.env).toBe(preset);
+    expect(s().values.lr).toBeLessThanOrEqual(0.1);
+    expect(s().values.seed).toBe(4);
+    expect(s().configErrors).toEqual([]);
   });
 });

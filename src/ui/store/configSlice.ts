@@ -8,6 +8,7 @@ import type { StateCreator } from 'zustand';
 import {
   type Config,
   type ConfigKey,
+  FIELDS,
   type FieldError,
   fieldByKey,
   parseFieldText,
@@ -165,11 +166,32 @@ export const createConfigSlice: StateCreator<AppState, [], [], ConfigSlice> = (s
     return next.configErrors;
   },
   loadHash(hash) {
-    const { values, drafts, errors } = decodeHashFields(hash);
-    const next = resolved(get(), START_PRESET, values, drafts);
+    // A rejected value is named in the returned errors but never enters the form: the field keeps
+    // the preset's (or the base model's) value, so the form shows what would actually run.
+    const { values, errors } = decodeHashFields(hash);
+    // Validation reports some errors only once others are fixed (the env is checked after the
+    // ranges), so drop refused fields until none of the link's own fields is refused.
+    let kept: Partial<Config> = values;
+    let next = resolved(get(), START_PRESET, kept, {});
+    const refused: FieldError[] = [];
+    for (let guard = 0; guard < FIELDS.length; guard++) {
+      const bad = next.configErrors.filter((e) => e.field in kept);
+      if (bad.length === 0) break;
+      refused.push(...bad);
+      kept = without(
+        kept,
+        bad.map((e) => e.field),
+      );
+      next = resolved(get(), START_PRESET, kept, {});
+    }
     set(next);
-    const named = new Set(errors.map((e) => e.field));
-    return [...errors, ...next.configErrors.filter((e) => !named.has(e.field))];
+    const seen = new Set<string>();
+    return [...errors, ...refused, ...next.configErrors].filter((e) => {
+      const k = `${e.field}\u0000${e.message}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
   },
   resolveSetup() {
     const s = get();
