@@ -73,6 +73,17 @@ async function loadCells(dir: string): Promise<Map<string, RoundRun[]>> {
   return cells;
 }
 
+/** The pre-registered requirement on the nulls (≤ 1 of 16 frozen, ≤ 1 of 8 holding), checked. */
+export function nullVerdict(cells: Map<string, RoundRun[]>): string {
+  const frozen = cells.get('null-frozen') ?? [];
+  const hold = [...cells].filter(([n]) => n.startsWith('null-hold')).flatMap(([, rs]) => rs);
+  const k = (rs: readonly RoundRun[]) => rs.filter((r) => r.trapped).length;
+  const ok = frozen.length >= 16 && hold.length >= 8 && k(frozen) <= 1 && k(hold) <= 1;
+  const maxStat = (rs: readonly RoundRun[]) =>
+    Math.max(...rs.map((r) => Math.min(r.riseZ, r.fallZ)).filter(Number.isFinite)).toFixed(1);
+  return `${ok ? '**Both nulls pass at z = 3**' : '**The nulls do not pass at z = 3**'} (required: the frozen control flagged in ≤ 1 of ≥ 16 runs, the holding learner in ≤ 1 of ≥ 8): frozen ${k(frozen)} of ${frozen.length}, holding ${k(hold)} of ${hold.length}. The largest min(rise, fall) in standard errors on a frozen run is ${frozen.length ? maxStat(frozen) : '–'}; the holding learner rises (its rise is ${hold.length ? Math.min(...hold.map((r) => r.riseZ)).toFixed(1) : '–'}–${hold.length ? Math.max(...hold.map((r) => r.riseZ)).toFixed(1) : '–'} SE) but never falls back to its start.${ok ? ' z stays at its pre-registered 3.' : ''}`;
+}
+
 export function roundMarkdown(cells: Map<string, RoundRun[]>, commit: string): string {
   const of = (pred: (name: string) => boolean) => [...cells].filter(([n]) => pred(n));
   const nulls = of((n) => n.startsWith('null-'));
@@ -87,6 +98,8 @@ export function roundMarkdown(cells: Map<string, RoundRun[]>, commit: string): s
     '## 5. The nulls, measured',
     '',
     cellTable(nulls.map(([n, rs]) => cellSummary(n, rs))),
+    '',
+    nullVerdict(cells),
     '',
   ];
   for (const [name, runs] of nulls) out.push(`### ${name}`, '', runTable(runs), '');
