@@ -126,6 +126,15 @@ const sampleSchema = z.object({
   instruction: z.string(),
   reward: z.number(),
   success: z.boolean(),
+  mi: z
+    .object({
+      matrix: z.array(z.array(z.number())).max(64),
+      prompts: z.array(z.string()).max(64),
+      thinks: z.array(z.string()).max(64),
+      mi: z.number(),
+      retrievalAcc: z.number(),
+    })
+    .optional(),
   turns: z.array(turnSchema),
 });
 

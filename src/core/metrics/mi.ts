@@ -21,6 +21,10 @@ export interface MiResult {
   mi: number;
   retrievalAcc: number;
   n: number;
+  /** The in-batch matrix L[i][j] = log p(z_i | x_j) (reasoning samples × prompts), N × N. */
+  matrix: number[][];
+  /** The pairs behind the rows and columns, in order (those with a non-empty thinking). */
+  pairs: ReasoningPair[];
 }
 
 /**
@@ -76,7 +80,7 @@ export async function reasoningMi(
 ): Promise<MiResult> {
   const usable = pairs.filter((p) => p.thinkIds.length > 0);
   const N = usable.length;
-  if (N < 2) return { mi: 0, retrievalAcc: 0, n: N };
+  if (N < 2) return { mi: 0, retrievalAcc: 0, n: N, matrix: [], pairs: usable };
   const rows: number[][] = [];
   const masks: Uint8Array[] = [];
   for (const zi of usable) {
@@ -95,5 +99,5 @@ export async function reasoningMi(
   });
   const L = usable.map((_, i) => usable.map((_, j) => scored.maskedLogpSum[i * N + j] as number));
   const { mi, retrievalAcc } = miFromMatrix(L);
-  return { mi, retrievalAcc, n: N };
+  return { mi, retrievalAcc, n: N, matrix: L, pairs: usable };
 }

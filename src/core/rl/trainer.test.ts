@@ -6,13 +6,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { type Config, defaultConfig } from '../config.js';
 import type { MetricRow } from '../metrics/keys.js';
+import { miFromMatrix } from '../metrics/mi.js';
 import { createCritic, createPolicy, disposeModel } from '../model/params.js';
 import { Rng } from '../rng.js';
 import { applyAlgorithm } from './algorithms.js';
 import { InProcessEnvPool } from './envPool.js';
 import { type FilterArm, filterArmOf, filterArmOverrides } from './filterArms.js';
 import { SideEnv, sideEnvTokenizer } from './sideEnv.fixture.js';
-import { startSeedOf, Trainer, type TrainerEvent, warmupLearningRate } from './trainer.js';
+import {
+  type SampledTrajectory,
+  startSeedOf,
+  Trainer,
+  type TrainerEvent,
+  warmupLearningRate,
+} from './trainer.js';
 
 const tok = sideEnvTokenizer();
 
@@ -39,7 +46,7 @@ function tinyConfig(algorithm: Config['algorithm'], overrides: Partial<Config> =
 
 async function runTiny(
   config: Config,
-): Promise<{ rows: MetricRow[]; events: TrainerEvent[]; tensors: number[] }> {
+): Promise<{ rows: MetricRow[]; events: TrainerEvent[]; tensors: number[]; samples: SampledTrajectory[] }> {
   const rng = new Rng(config.seed);
   const mc = {
     vocabSize: tok.size,
@@ -54,6 +61,7 @@ async function runTiny(
   const rows: MetricRow[] = [];
   const events: TrainerEvent[] = [];
   const tensors: number[] = [];
+  const samples: SampledTrajectory[] = [];
   const trainer = new Trainer({
     config,
     tokenizer: tok,
@@ -64,6 +72,7 @@ async function runTiny(
     callbacks: {
       onMetrics: (r) => rows.push(r),
       onEvent: (e) => events.push(e),
+      onSample: (x) => samples.push(x),
     },
   });
   for (let i = 0; i < config.iterations; i++) {
@@ -73,7 +82,7 @@ async function runTiny(
   trainer.dispose();
   disposeModel(policy);
   disposeModel(critic);
-  return { rows, events, tensors };
+  return { rows, events, tensors, samples };
 }
 
 /** Runs `config` (no eval, no MI) and records the seeds and instances of every training reset. */
@@ -276,5 +285,27 @@ describe('Trainer', () => {
     expect(warmupLearningRate(c, 9)).toBeCloseTo(1e-3, 12);
     expect(warmupLearningRate(c, 50)).toBeCloseTo(1e-3, 12);
     expect(warmupLearningRate({ ...c, lrWarmup: 0 }, 0)).toBe(1e-3);
+  });
+
+  it('keeps the cross-scoring matrix with the sample of each iteration where MI was computed', async () => {
+    // 6 groups: SideEnv's two prompts both appear, so the matrix is 2 × 2.
+    const { rows, samples } = await runTiny(
+      tinyConfig('starpo-grpo', { miEvery: 2, iterations: 3, groups: 6 }),
+    );
+    expect(samples.filter((s) => s.mi !== undefined).length).toBeGreaterThan(0);
+    for (const [i, s] of samples.entries()) {
+      if (i % 2 !== 0 || rows[i]!['reasoning/miPrompts']! < 2) {
+        expect(s.mi).toBeUndefined();
+        continue;
+      }
+      const m = s.mi!;
+      const n = rows[i]!['reasoning/miPrompts']!;
+      expect(m.matrix).toHaveLength(n);
+      for (const r of m.matrix) expect(r).toHaveLength(n);
+      expect([m.prompts.length, m.thinks.length]).toEqual([n, n]);
+      // The row's MI is the matrix's.
+      expect(miFromMatrix(m.matrix).mi).toBeCloseTo(rows[i]!['reasoning/mi']!, 10);
+      expect(m.mi).toBe(rows[i]!['reasoning/mi']);
+    }
   });
 });

@@ -46,6 +46,20 @@ export type TrainerEvent =
     }
   | { type: 'live'; iteration: number; changes: Partial<Config> };
 
+/**
+ * RAGEN-2's cross-scoring matrix of an iteration where the MI proxy was computed: row i is the
+ * i-th reasoning sample scored under every prompt j (log p(z_i | x_j), the thinking's tokens only).
+ */
+export interface MiSnapshot {
+  matrix: number[][];
+  /** The end of each prompt (the state the thinking was written for), for labels. */
+  prompts: string[];
+  /** Each reasoning sample's text. */
+  thinks: string[];
+  mi: number;
+  retrievalAcc: number;
+}
+
 /** A trajectory as plain data for the viewer. */
 export interface SampledTrajectory {
   iteration: number;
@@ -54,6 +68,8 @@ export interface SampledTrajectory {
   instruction: string;
   reward: number;
   success: boolean;
+  /** The iteration's cross-scoring matrix, on iterations where the MI proxy was computed. */
+  mi?: MiSnapshot;
   turns: {
     observation: string;
     responseText: string;
@@ -337,12 +353,21 @@ export class Trainer {
       row['eval/successRate'] = e.greedy;
       row['eval/sampledSuccessRate'] = e.sampled;
     }
+    let mi: MiSnapshot | undefined;
     if (c.miEvery > 0 && it % c.miEvery === 0) {
       const pairs = miPairs(trajectories, c.miSamples, this.tok.special['</think>']);
       const r = await reasoningMi(this.policy, pairs, { temperature: c.temperature });
       row['reasoning/mi'] = r.mi;
       row['reasoning/retrievalAcc'] = r.retrievalAcc;
       row['reasoning/miPrompts'] = r.n;
+      if (r.matrix.length > 0)
+        mi = {
+          matrix: r.matrix,
+          prompts: r.pairs.map((p) => this.tok.decode(p.promptIds.slice(-24))),
+          thinks: r.pairs.map((p) => this.tok.decode(p.thinkIds)),
+          mi: r.mi,
+          retrievalAcc: r.retrievalAcc,
+        };
     }
 
     row['time/rolloutMs'] = rolloutMs;
@@ -354,7 +379,7 @@ export class Trainer {
 
     this.cb.onMetrics?.(row);
     for (const e of this.detector.update(row)) this.cb.onEvent?.({ type: 'echo', ...e });
-    this.cb.onSample?.(this.sampleOf(trajectories, it));
+    this.cb.onSample?.({ ...this.sampleOf(trajectories, it), ...(mi ? { mi } : {}) });
     this.iteration++;
     if (c.checkpointEvery > 0 && this.iteration % c.checkpointEvery === 0)
       await this.cb.onCheckpoint?.(this.iteration);

@@ -6,6 +6,7 @@ import { useMemo } from 'react';
 import type { ChartRun } from '../charts/chartData.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { MetricChart } from '../charts/MetricChart.js';
+import { MiMatrix } from '../charts/MiMatrix.js';
 import { usePaced } from '../charts/pacing.js';
 import { StudyBandsToggle, useChartBands } from '../charts/StudyBands.js';
 import { useApp } from '../store/index.js';
@@ -60,6 +61,7 @@ export function ChartsArea() {
           />
         ))}
       </div>
+      <MiMatrix />
     </main>
   );
 }
