@@ -36,12 +36,25 @@ const MARKER_STYLE: Record<string, { stroke: string; dash?: string; label: strin
   convergence: { stroke: '#16a34a', dash: '2 3', label: 'converged' },
   live: { stroke: '#2563eb', dash: '2 2', label: 'live change' },
   error: { stroke: '#111827', dash: '1 2', label: 'skipped update' },
+  context: { stroke: '#9ca3af', dash: '1 3', label: 'context' },
 };
 
-function markerOf(e: TrainerEvent): { x: number; kind: string; text: string; signal?: string } | null {
+/**
+ * An event's marker on a chart of `keys`: warnings, collapses and the like on every chart;
+ * context signals (they fire in healthy runs too) only on the chart of the metric they read.
+ */
+export function markerOf(
+  e: TrainerEvent,
+  keys: readonly string[],
+): { x: number; kind: string; text: string; signal?: string } | null {
   if (e.type === 'echo') {
-    if (e.kind === 'context') return null;
-    return { x: e.iteration, kind: e.kind, text: e.message, signal: e.signal };
+    if (e.kind === 'context' && !keys.includes(e.metric)) return null;
+    return {
+      x: e.iteration,
+      kind: e.kind,
+      text: e.kind === 'context' ? `context (fires in healthy runs too): ${e.message}` : e.message,
+      signal: e.signal,
+    };
   }
   if (e.type === 'live') {
     const what = Object.entries(e.changes)
@@ -87,9 +100,11 @@ export const MetricChart = memo(function MetricChart({
   );
   const drawn = useMemo(() => withBands(chart, bands, spec.log), [chart, bands, spec.log]);
   const markers = useMemo(() => {
-    const all = events.map(markerOf).filter((m): m is NonNullable<typeof m> => m !== null);
+    const all = events
+      .map((e) => markerOf(e, spec.keys))
+      .filter((m): m is NonNullable<typeof m> => m !== null);
     return all.slice(-MAX_MARKERS);
-  }, [events]);
+  }, [events, spec.keys]);
   const help = spec.keys.map((k) => `${metricText(k).label}: ${metricText(k).help}`).join('\n');
   const exportCsv = () => {
     const series = runs.flatMap((run) =>

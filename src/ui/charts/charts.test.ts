@@ -155,3 +155,26 @@ describe('Pacer', () => {
     expect(d.lines.filter((l) => !l.raw).map((l) => l.sparse)).toEqual([false, true, true]);
   });
 });
+
+describe('markerOf', () => {
+  it('shows a context signal on the chart of its own metric only, a warning everywhere', async () => {
+    const { markerOf } = await import('./MetricChart.js');
+    const context = {
+      type: 'echo' as const,
+      iteration: 7,
+      kind: 'context' as const,
+      signal: 'actionMiDrop',
+      metric: 'reasoning/actionMi',
+      message: 'the first action now depends much less on the start state',
+      value: 0.1,
+      reference: 0.8,
+    };
+    expect(markerOf(context, ['reasoning/mi', 'reasoning/actionMi'])).toMatchObject({
+      x: 7,
+      kind: 'context',
+    });
+    expect(markerOf(context, ['rollout/successRate'])).toBeNull();
+    const warning = { ...context, kind: 'warning' as const, metric: 'rollout/malformedRate' };
+    expect(markerOf(warning, ['rollout/successRate'])).toMatchObject({ x: 7, kind: 'warning' });
+  });
+});
