@@ -56,6 +56,12 @@ test('a 2 × 2 sweep with 2 seeds completes, fills the heatmap and exports in th
     'lr=0.01,temperature=0.5/starpo-grpo/seed-2',
   );
   expect(bundle.runs[0].metrics).toHaveLength(1);
+
+  // Every sweep run is also in the Runs tab.
+  await page.getByTestId('sweeps-close').click();
+  await page.getByTestId('tab-runs').click();
+  await expect(page.getByTestId('run-item')).toHaveCount(8);
+  await expect(page.getByTestId('run-name').first()).toHaveValue(/lr=.*temperature=/);
 });
 
 test('a CLI sweep bundle imports and renders', async ({ page }) => {

@@ -4,7 +4,7 @@
 // at once would only time-slice the same cores (and on WebGPU share one device queue). Each
 // run's reports are collected by its run id (the main controller ignores ids it did not start);
 // its result is saved to IndexedDB as soon as it finishes, so a cancelled or reloaded sweep
-// keeps what completed. A main-page run cannot start while a sweep runs (controller/runActions.ts).
+// keeps what completed, and each finished run also lands in the Runs tab. A main-page run cannot start while a sweep runs (controller/runActions.ts).
 
 import type { RunSummaryFile, SweepAxis, SweepRunFiles } from '../../core/files/sweepBundle.js';
 import type { RunSummary } from '../../core/metrics/detector.js';
@@ -14,6 +14,8 @@ import type { TrainerEvent } from '../../core/rl/trainer.js';
 import type { PlannedRun } from '../../core/sweepPlan.js';
 import type { RunReport, TrainClient } from '../../workers/client.js';
 import { baseFor } from '../controller/baseFor.js';
+import { refreshRuns } from '../runs/library.js';
+import * as db from '../runs/runsDb.js';
 import { useApp } from '../store/index.js';
 import { listSweeps, putSweep, type SweepRecord } from './sweepsDb.js';
 
@@ -50,6 +52,7 @@ async function runOne(
   c: TrainClient | null,
   plan: PlannedRun,
   runId: string,
+  sweepName: string,
 ): Promise<SweepRunFiles> {
   if (!c) throw new Error('the train worker is not ready');
   const rows: MetricRow[] = [];
@@ -79,6 +82,31 @@ async function runOne(
     const summary = await done;
     const wall = (performance.now() - t0) / 1000;
     rows.sort((a, b) => a.iteration - b.iteration);
+    // Each finished sweep run is also a run in the Runs tab, to open, overlay, compare or export.
+    await db.storeRun({
+      meta: {
+        id: runId,
+        name: `${sweepName} · ${plan.path}`,
+        createdAt: Date.now(),
+        updatedAt: Date.now(),
+        status: 'finished',
+        config: plan.config,
+        iteration: rows.length,
+        summary,
+        base: {
+          id: base.choice.kind === 'fresh' ? 'fresh' : base.label,
+          label: base.label,
+          untrained: base.untrained,
+        },
+        backend: report.backend,
+        hasCheckpoint: false,
+      },
+      rows,
+      events,
+      samples: [],
+      checkpoint: null,
+    });
+    void refreshRuns();
     return {
       path: plan.path,
       preset: plan.preset,
@@ -132,7 +160,7 @@ export async function runSweep(
       useApp.getState().setSweeps({
         sweepProgress: { sweepId: record.id, done: i, planned: plan.length, current: p.path, iteration: 0 },
       });
-      record.runs.push(await runOne(control, client, p, `${record.id}:${i}`));
+      record.runs.push(await runOne(control, client, p, `${record.id}:${i}`, name));
       await putSweep(record);
       await refreshSweeps();
     }
