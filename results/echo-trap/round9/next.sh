@@ -23,3 +23,20 @@ sweep --out "$OUT/confirm-vanilla" --algos "$ALGO" --seeds 201,202,203,204,205,2
 echo "$(date -u +%FT%TZ) confirm-vanilla done" >> "$OUT/progress.log"
 sweep --out "$OUT/confirm-frozen" --algos starpo-ppo --seeds 201,202,203,204,205,206,207,208 --lr 0 > "$OUT/confirm-frozen.log" 2>&1
 echo "$(date -u +%FT%TZ) confirm-frozen done" >> "$OUT/progress.log"
+# The study's arms (docs/echo-trap.md §4) at the chosen cell's budget on seeds 201–208 (the
+# confirmation's vanilla and frozen runs are its vanilla and frozen arms), as far as the session's
+# compute reaches; resumable like every cell.
+SEEDS=201,202,203,204,205,206,207,208
+arm() { # name, then flags on top of the cell's (a flag given here replaces the shape's)
+  local name=$1; shift
+  local shape=$SHAPE
+  [[ " $* " == *" --steps-per-iter "* ]] && shape=${shape/--steps-per-iter 4/}
+  (cd "$WT" && npx tsx src/cli/main.ts sweep --jobs 2 $shape --out "$OUT/study-$name" --seeds $SEEDS $FLAGS "$@") > "$OUT/study-$name.log" 2>&1
+  echo "$(date -u +%FT%TZ) study-$name done" >> "$OUT/progress.log"
+}
+arm s-paper --algos starpo-s --filter subsample --steps-per-iter 0 --epochs 1 --minibatch 32
+arm c-random-keep --algos starpo-ppo --filter subsample --filter-order random --filter-ratio 0.25 --steps-per-iter 0 --epochs 1 --minibatch 32
+arm s-samples --algos starpo-s --filter oversample
+arm grpo --algos starpo-grpo
+arm s-steps --algos starpo-s --filter subsample
+arm c-no-filter --algos starpo-s --filter off
