@@ -5,8 +5,10 @@
 // above it are never touched).
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { STUDY_ARMS, type StudyArm } from '../../core/rl/studyArms.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
+import { type ArmRuns, armRuns, armsMarkdown } from '../study/arms.js';
 import { type CalRun, findRunDirs, loadCalRun } from '../study/calibrate.js';
 import {
   cellSummary,
@@ -57,20 +59,42 @@ export function confirmed(vanilla: readonly RoundRun[], frozen: readonly RoundRu
   );
 }
 
-async function loadCells(dir: string): Promise<Map<string, RoundRun[]>> {
-  const cells = new Map<string, RoundRun[]>();
+/** Every cell's finished runs, as stored (a run still going has fewer rows than it planned). */
+async function loadStored(dir: string): Promise<Map<string, CalRun[]>> {
+  const cells = new Map<string, CalRun[]>();
   const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory());
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    const runs: RoundRun[] = [];
+    const runs: CalRun[] = [];
     for (const runDir of await findRunDirs(join(dir, e.name))) {
-      const run = (await loadCalRun(runDir, dir)) as CalRun | null;
-      // Only finished runs: a run still going has fewer rows than it planned.
-      if (run && run.rows.length >= run.config.iterations) runs.push(judgeRun(e.name, run));
+      const run = await loadCalRun(runDir, dir);
+      if (run && run.rows.length >= run.config.iterations) runs.push(run);
     }
-    runs.sort((a, b) => a.seed - b.seed);
+    runs.sort((a, b) => a.config.seed - b.config.seed);
     if (runs.length > 0) cells.set(e.name, runs);
   }
   return cells;
+}
+
+/** The study's section: every `study-<arm>` cell against confirm-vanilla, with confirm-frozen. */
+export function studySection(stored: Map<string, CalRun[]>): string {
+  const arms: ArmRuns[] = [];
+  const add = (arm: StudyArm, cell: string) => {
+    const runs = stored.get(cell);
+    if (runs) arms.push(armRuns(arm, runs));
+  };
+  add('vanilla', 'confirm-vanilla');
+  add('frozen', 'confirm-frozen');
+  for (const arm of STUDY_ARMS) if (arm !== 'vanilla' && arm !== 'frozen') add(arm, `study-${arm}`);
+  if (arms.length <= 2) return '';
+  const seeds = new Set(arms.flatMap((a) => a.runs.map((r) => r.seed)));
+  return [
+    '## 9. The study of the arms, at the chosen cell (seeds 201–208 so far)',
+    '',
+    `The arms of section 4 at the chosen cell's budget, on the ${seeds.size} confirmation seeds; an arm with fewer runs has not finished yet. Eight seeds are below the study's planned 12: read the intervals.`,
+    '',
+    armsMarkdown(arms),
+    '',
+  ].join('\n');
 }
 
 /** The pre-registered requirement on the nulls (≤ 1 of 16 frozen, ≤ 1 of 8 holding), checked. */
@@ -87,7 +111,7 @@ export function nullVerdict(cells: Map<string, RoundRun[]>): string {
 export function roundMarkdown(cells: Map<string, RoundRun[]>, commit: string): string {
   const of = (pred: (name: string) => boolean) => [...cells].filter(([n]) => pred(n));
   const nulls = of((n) => n.startsWith('null-'));
-  const search = of((n) => !n.startsWith('null-') && !n.startsWith('confirm-'));
+  const search = of((n) => !n.startsWith('null-') && !n.startsWith('confirm-') && !n.startsWith('study-'));
   const vanilla = cells.get('confirm-vanilla') ?? [];
   const frozen = cells.get('confirm-frozen') ?? [];
   const out: string[] = [
@@ -172,9 +196,10 @@ export const echoTrapRoundCommand: Command = {
     } catch {
       // no provenance.json: said in the report
     }
-    const cells = await loadCells(dir);
+    const stored = await loadStored(dir);
+    const cells = new Map([...stored].map(([name, runs]) => [name, runs.map((r) => judgeRun(name, r))]));
     if (cells.size === 0) throw new UsageError(`--dir: no finished runs under ${dir}`);
-    const md = roundMarkdown(cells, commit);
+    const md = [roundMarkdown(cells, commit), studySection(stored)].filter((x) => x !== '').join('\n');
     await writeFile(join(dir, 'report.md'), `${md}\n`);
     await writeFile(join(dir, 'report.json'), `${JSON.stringify(Object.fromEntries(cells), null, 1)}\n`);
     if (docs !== '') {
