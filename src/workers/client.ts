@@ -183,10 +183,12 @@ export class TrainClient {
     config: Config,
     base: BaseChoice,
     paused = false,
+    /** Continue from a stored checkpoint (a run a closed tab interrupted). */
+    resume?: ResumePoint,
   ): Promise<{ info: RunStartInfo; report: BackendReport }> {
     await this.recovery.settled();
-    const started = await this.startNow(runId, config, base, paused);
-    this.recovery.began(runId, config, base, paused);
+    const started = await this.startNow(runId, config, base, paused, resume);
+    this.recovery.began(runId, config, base, paused, resume);
     return started;
   }
 

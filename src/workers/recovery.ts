@@ -53,8 +53,19 @@ export class RunRecovery {
   }
 
   /** A run was started in the worker (a new one replaces any tracked run). */
-  began(runId: string, config: Config, base: BaseChoice, paused: boolean): void {
-    this.run = { runId, config, base, paused, rows: [], checkpoint: null, restarts: 0 };
+  began(runId: string, config: Config, base: BaseChoice, paused: boolean, resume?: ResumePoint): void {
+    // A run resumed from a stored checkpoint recovers from that checkpoint until a newer one.
+    this.run = {
+      runId,
+      config,
+      base,
+      paused,
+      rows: resume ? [...resume.rows] : [],
+      checkpoint: resume
+        ? { iteration: resume.iteration, manifest: resume.manifest, blob: resume.blob }
+        : null,
+      restarts: 0,
+    };
   }
 
   /** The run was reset: nothing to recover any more. */

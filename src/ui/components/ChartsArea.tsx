@@ -13,6 +13,7 @@ import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
 import { EchoBanner } from './EchoBanner.js';
 import { FaultBanner } from './FaultBanner.js';
+import { InterruptedBanner } from './InterruptedBanner.js';
 
 export function ChartsArea() {
   const liveRows = useApp((s) => s.rows);
@@ -41,6 +42,7 @@ export function ChartsArea() {
         </span>
         <StudyBandsToggle />
       </div>
+      <InterruptedBanner />
       <FaultBanner />
       <EchoBanner />
       {status === 'idle' && rows.length === 0 && overlays.length === 0 ? (

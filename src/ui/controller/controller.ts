@@ -60,7 +60,20 @@ function start(state: ControllerState, stopLive: () => void): () => void {
   );
   void db
     .markInterrupted()
-    .then(refreshRuns)
+    .then(async (runs) => {
+      // Say so on load: the newest run the last tab left going, and where it can resume from.
+      const last = [...runs].sort((a, b) => b.updatedAt - a.updatedAt)[0];
+      if (last) {
+        const cp = await db.getCheckpoint(last.id);
+        useApp.getState().setInterrupted({
+          id: last.id,
+          name: last.name,
+          iteration: last.iteration,
+          checkpointAt: cp ? cp.iteration : null,
+        });
+      }
+      await refreshRuns();
+    })
     .catch((err: Error) => useApp.getState().setNotice({ kind: 'error', text: `IndexedDB: ${err.message}` }));
   loadModelsIndex();
   return () => {

@@ -23,6 +23,49 @@ export interface RunActions {
   stopRun(): Promise<void>;
   /** Drops the current run (kept as stopped when it had not ended) and clears the charts. */
   resetRun(): Promise<void>;
+  /** Continues a run a closed or reloaded tab interrupted, from its last stored checkpoint. */
+  resumeInterrupted(runId: string): Promise<void>;
+}
+
+/**
+ * Resumes the stored run `runId` from its checkpoint at iteration k: the stored rows, events and
+ * samples from k on are dropped (the run writes them again), the page shows the rest, and the
+ * train worker starts from the checkpoint's weights with the rows before k replayed into its
+ * detector (core/rl/trainer.ts resumeAt: Adam's moments and the random streams start afresh).
+ */
+async function doResumeInterrupted(state: ControllerState, c: TrainClient, runId: string): Promise<void> {
+  const s = useApp.getState();
+  if (s.sweepProgress) throw new Error('a sweep is running in the train worker: wait for it or stop it');
+  const data = await db.loadRun(runId);
+  if (!data) throw new Error('the interrupted run is no longer stored');
+  const cp = data.checkpoint;
+  if (!cp)
+    throw new Error(`“${data.meta.name}” has no saved checkpoint, so it cannot resume: start it again`);
+  const k = cp.iteration;
+  const config = data.meta.config;
+  await db.rewindRun(runId, k, { status: 'running', iteration: k, updatedAt: Date.now() });
+  const base = await baseFor(config);
+  s.setInterrupted(null);
+  s.setNotice(null);
+  s.beginRun(runId, data.meta.name, config.iterations, config.env);
+  s.addReports(
+    data.rows.filter((r) => r.iteration < k),
+    data.events.filter((e) => e.iteration < k),
+    data.samples.filter((x) => x.iteration < k),
+  );
+  s.setProgress(k, config.iterations, 'loading');
+  state.lastStoredSample = Number.NEGATIVE_INFINITY;
+  state.savedStatus = 'running';
+  void refreshRuns();
+  const rows = data.rows.filter((r) => r.iteration < k);
+  const { info, report } = await c.start(runId, config, base.choice, false, {
+    iteration: k,
+    manifest: cp.manifest,
+    blob: cp.blob,
+    rows,
+  });
+  useApp.getState().setStartInfo(info);
+  useApp.getState().setBackendReady(report);
 }
 
 async function doStart(state: ControllerState, c: TrainClient, paused: boolean): Promise<void> {
@@ -99,6 +142,7 @@ export function runActions(state: ControllerState): RunActions {
   };
   return {
     startRun: (paused = false) => guarded((c) => doStart(state, c, paused)),
+    resumeInterrupted: (runId) => guarded((c) => doResumeInterrupted(state, c, runId)),
     pauseRun: () => guarded((c) => c.pause()),
     resumeRun: () =>
       guarded(async (c) => {

@@ -228,17 +228,18 @@ export async function storeRun(data: RunData): Promise<void> {
   await tx.done;
 }
 
-/** Marks runs left running or paused (by a closed tab) as interrupted; returns how many. */
-export async function markInterrupted(except: ReadonlySet<string> = new Set()): Promise<number> {
+/** Marks runs left running or paused (by a closed tab) as interrupted; returns them. */
+export async function markInterrupted(except: ReadonlySet<string> = new Set()): Promise<RunMeta[]> {
   const d = await db();
   const tx = d.transaction('runs', 'readwrite');
-  let n = 0;
+  const marked: RunMeta[] = [];
   for (const run of await tx.store.getAll()) {
     if ((run.status === 'running' || run.status === 'paused') && !except.has(run.id)) {
-      await tx.store.put({ ...run, status: 'interrupted' });
-      n++;
+      const next = { ...run, status: 'interrupted' as const };
+      await tx.store.put(next);
+      marked.push(next);
     }
   }
   await tx.done;
-  return n;
+  return marked;
 }

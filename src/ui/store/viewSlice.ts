@@ -34,6 +34,12 @@ export interface ViewSlice {
   overlays: Overlay[];
   compareIds: string[];
   notice: { kind: 'info' | 'error'; text: string } | null;
+  /**
+   * A run the last tab left running or paused, found at load: its id, name, the iteration it
+   * reached and its last checkpoint's (null: none saved, so it cannot be resumed).
+   */
+  interrupted: { id: string; name: string; iteration: number; checkpointAt: number | null } | null;
+  setInterrupted(i: ViewSlice['interrupted']): void;
   setRightTab(tab: RightTab): void;
   jumpTo(iteration: number | null): void;
   setSampleIndex(i: number | null): void;
@@ -52,6 +58,8 @@ export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set, 
   overlays: [],
   compareIds: [],
   notice: null,
+  interrupted: null,
+  setInterrupted: (interrupted) => set({ interrupted }),
   setRightTab: (rightTab) => set({ rightTab }),
   jumpTo(iteration) {
     if (iteration === null) return set({ focusIteration: null });

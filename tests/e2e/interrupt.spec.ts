@@ -1,0 +1,32 @@
+// A run survives its tab: a tiny run checkpointing every 2 iterations is cut off by a reload; the
+// page says on load which run was interrupted at which iteration, and Resume continues it from its
+// last checkpoint to the planned end, its stored rows complete (0 … planned − 1, none twice).
+import { expect, test } from '@playwright/test';
+import { iteration, openTiny } from './helpers.js';
+
+test('a run cut off by a reload is named on load and resumes from its checkpoint to the end', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await openTiny(page, { iterations: '30', checkpointEvery: '2' });
+  await page.getByTestId('btn-start').click();
+  await expect.poll(() => iteration(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
+  await page.reload();
+  const banner = page.getByTestId('interrupted-banner');
+  await expect(banner).toBeVisible({ timeout: 30_000 });
+  await expect(banner).toContainText('was interrupted at iteration');
+  const at = Number(await banner.getAttribute('data-iteration'));
+  const checkpoint = Number(await banner.getAttribute('data-checkpoint'));
+  expect(at).toBeGreaterThanOrEqual(6);
+  expect(checkpoint).toBeGreaterThanOrEqual(2);
+  expect(checkpoint).toBeLessThanOrEqual(at);
+  await expect(page.getByTestId('interrupted-resume')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('interrupted-resume').click();
+  await expect(banner).toHaveCount(0);
+  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 120_000 });
+  expect(await iteration(page)).toBe(30);
+  await expect(page.getByTestId('rows-count')).toHaveAttribute('data-rows', '30');
+  // Stored: the Runs tab shows one run, finished, not a second copy.
+  await page.getByTestId('tab-runs').click();
+  await expect(page.getByTestId('run-item')).toHaveCount(1);
+});
