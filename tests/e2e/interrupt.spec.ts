@@ -1,6 +1,6 @@
 // A run survives its tab: a tiny run checkpointing every 2 iterations is cut off by a reload; the
 // page says on load which run was interrupted at which iteration, and Resume continues it from its
-// last checkpoint to the planned end, its stored rows complete (0 … planned − 1, none twice).
+// last checkpoint to the planned end, its stored rows complete (0 … 59, none twice).
 import { expect, test } from '@playwright/test';
 import { iteration, openTiny } from './helpers.js';
 
@@ -8,7 +8,7 @@ test('a run cut off by a reload is named on load and resumes from its checkpoint
   page,
 }) => {
   test.setTimeout(180_000);
-  await openTiny(page, { iterations: '30', checkpointEvery: '2' });
+  await openTiny(page, { iterations: '60', checkpointEvery: '2' });
   await page.getByTestId('btn-start').click();
   await expect.poll(() => iteration(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
   await page.reload();
@@ -24,8 +24,8 @@ test('a run cut off by a reload is named on load and resumes from its checkpoint
   await page.getByTestId('interrupted-resume').click();
   await expect(banner).toHaveCount(0);
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 120_000 });
-  expect(await iteration(page)).toBe(30);
-  await expect(page.getByTestId('rows-count')).toHaveAttribute('data-rows', '30');
+  expect(await iteration(page)).toBe(60);
+  await expect(page.getByTestId('rows-count')).toHaveAttribute('data-rows', '60');
   // Stored: the Runs tab shows one run, finished, not a second copy.
   await page.getByTestId('tab-runs').click();
   await expect(page.getByTestId('run-item')).toHaveCount(1);
