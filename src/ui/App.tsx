@@ -13,6 +13,7 @@ import { TransportBar } from './components/TransportBar.js';
 import { ControllerContext } from './controller/context.js';
 import { createController } from './controller/controller.js';
 import { ExplainPopover } from './explain/ExplainPopover.js';
+import { FanoutPanel } from './fanout/FanoutPanel.js';
 import { useApp } from './store/index.js';
 import { SweepsDialog } from './sweeps/SweepsDialog.js';
 import { FeatureBar } from './tour/FeatureBar.js';
@@ -132,6 +133,7 @@ export function App() {
           <RightPanel />
         </div>
         <SweepsDialog />
+        <FanoutPanel />
         <CompareView />
         <Tour />
         <ExplainPopover />

@@ -30,11 +30,21 @@ const EDITS: Record<string, [string, string, string][]> = {
   ],
 };
 
-async function cliRows(preset: string): Promise<Row[]> {
+async function cliRows(preset: string, seed = 1): Promise<Row[]> {
   const out = await mkdtemp(join(tmpdir(), `starpo-parity-${preset}-`));
   await run(
     'npx',
-    ['tsx', 'src/cli/main.ts', 'train', '--preset', preset, '--iters', String(ITERATIONS), '--seed', '1']
+    [
+      'tsx',
+      'src/cli/main.ts',
+      'train',
+      '--preset',
+      preset,
+      '--iters',
+      String(ITERATIONS),
+      '--seed',
+      String(seed),
+    ]
       .concat((EDITS[preset] ?? []).flatMap(([, flag, v]) => [`--${flag}`, v]))
       .concat(['--backend', 'wasm', '--out', out, '--quiet']),
     { timeout: 900_000 },
@@ -93,3 +103,40 @@ for (const preset of ['echo-trap', 'bandit-starpo', 'webshop-pool']) {
     expectSameRows(browser, cli);
   });
 }
+
+test(`a 2-seed group side by side gives the two CLI runs' metric rows (echo-trap, WASM, ${ITERATIONS} iterations)`, async ({
+  page,
+}) => {
+  test.setTimeout(1_500_000);
+  const browser = async (): Promise<Map<number, Row[]>> => {
+    await page.goto('/');
+    await page.getByTestId('field-iterations').fill(String(ITERATIONS));
+    await page.getByTestId('backend-override').selectOption('wasm');
+    await page.getByTestId('btn-fanout').click();
+    await page.getByTestId('fanout-seeds').fill('2');
+    await page.getByTestId('fanout-frozen').uncheck();
+    await expect(page.getByTestId('fanout-start')).toBeEnabled({ timeout: 60_000 });
+    await page.getByTestId('fanout-start').click();
+    const lanes = page.getByTestId('fanout-lane');
+    await expect(lanes).toHaveCount(2);
+    for (let i = 0; i < 2; i++)
+      await expect(lanes.nth(i)).toHaveAttribute('data-state', 'finished', { timeout: 900_000 });
+    await expect(page.getByTestId('fanout-count')).toHaveAttribute('data-finished', '2');
+    // The group is stored as a sweep: its export holds both runs' rows.
+    await page.getByTestId('fanout-close').click();
+    await page.getByTestId('btn-sweeps').click();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('sweep-export').first().click();
+    const bundle = JSON.parse(await readFile(await (await download).path(), 'utf8')) as {
+      runs: { seed: number; metrics: Row[] }[];
+    };
+    return new Map(bundle.runs.map((r) => [r.seed, r.metrics]));
+  };
+  const [cli1, cli2, group] = await Promise.all([
+    cliRows('echo-trap', 1),
+    cliRows('echo-trap', 2),
+    browser(),
+  ]);
+  expectSameRows(group.get(1) ?? [], cli1);
+  expectSameRows(group.get(2) ?? [], cli2);
+});

@@ -73,6 +73,7 @@ async function doStart(state: ControllerState, c: TrainClient, paused: boolean):
   if (s.configErrors.length > 0) throw new Error('fix the setup first');
   if (!s.baseModelsReady) throw new Error('the base models are still loading: try again in a moment');
   if (s.sweepProgress) throw new Error('a sweep is running in the train worker: wait for it or stop it');
+  if (s.fanoutRunning) throw new Error('seeds are running side by side: wait for them to finish');
   const config = s.config;
   const runId = `run-${crypto.randomUUID()}`;
   // The preset (marked when edited) tells runs of different presets apart in the run list.

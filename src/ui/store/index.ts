@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import { createStudyBandsSlice, type StudyBandsSlice } from '../charts/studyBandsSlice.js';
 import { type CompareSlice, createCompareSlice } from '../compare/compareSlice.js';
 import { createExplainSlice, type ExplainSlice } from '../explain/explainSlice.js';
+import { createFanoutSlice, type FanoutSlice } from '../fanout/fanoutSlice.js';
 import { createSweepSlice, type SweepSlice } from '../sweeps/sweepSlice.js';
 import { createTourSlice, type TourSlice } from '../tour/tourSlice.js';
 import { type BackendSlice, createBackendSlice } from './backendSlice.js';
@@ -20,6 +21,7 @@ export type AppState = ConfigSlice &
   CompareSlice &
   TourSlice &
   SweepSlice &
+  FanoutSlice &
   StudyBandsSlice;
 
 export const useApp = create<AppState>()((...a) => ({
@@ -32,5 +34,6 @@ export const useApp = create<AppState>()((...a) => ({
   ...createCompareSlice(...a),
   ...createTourSlice(...a),
   ...createSweepSlice(...a),
+  ...createFanoutSlice(...a),
   ...createStudyBandsSlice(...a),
 }));

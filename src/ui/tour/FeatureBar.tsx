@@ -10,6 +10,8 @@ export function FeatureBar() {
   const sweeping = useApp((s) => s.sweepProgress !== null);
   const setTour = useApp((s) => s.setTour);
   const setSweeps = useApp((s) => s.setSweeps);
+  const setFanout = useApp((s) => s.setFanout);
+  const fanning = useApp((s) => s.fanoutRunning);
   const active =
     status === 'running' || status === 'paused' || status === 'starting' || status === 'stopping';
   return (
@@ -26,6 +28,9 @@ export function FeatureBar() {
         onClick={() => setTour({ tourOpen: true, tourStep: 0, tourPosition: 0 })}
       >
         See the echo trap in 5 minutes
+      </button>
+      <button type="button" data-testid="btn-fanout" onClick={() => setFanout({ fanoutOpen: true })}>
+        Seeds side by side{fanning ? ' (running)' : ''}
       </button>
       <button type="button" data-testid="btn-sweeps" onClick={() => setSweeps({ sweepsOpen: true })}>
         Sweeps{sweeping ? ' (running)' : ''}
