@@ -18,6 +18,7 @@ import { useApp } from './store/index.js';
 import { SweepsDialog } from './sweeps/SweepsDialog.js';
 import { FeatureBar } from './tour/FeatureBar.js';
 import { Tour } from './tour/Tour.js';
+import { ReasoningPanel } from './viewer/ReasoningPanel.js';
 
 function Notice() {
   const notice = useApp((s) => s.notice);
@@ -134,6 +135,7 @@ export function App() {
         </div>
         <SweepsDialog />
         <FanoutPanel />
+        <ReasoningPanel />
         <CompareView />
         <Tour />
         <ExplainPopover />

@@ -1,7 +1,8 @@
-// Seeing the trap in a tab: the cross-scoring matrix of RAGEN-2 is drawn from a real run of the
-// page as loaded (the echo-trap preset from the shipped DoorKey base, WASM), one cell per
-// (reasoning sample, prompt) pair, with its MI and retrieval accuracy; hovering a cell names the
-// texts. No mocking: the matrix comes from the trainer's own MI computation at iteration 0.
+// Seeing the trap in a tab, from a real run of the page as loaded (the echo-trap preset from the
+// shipped DoorKey base, WASM, 2 iterations): RAGEN-2's cross-scoring matrix, one cell per
+// (reasoning sample, prompt) pair, with its MI and retrieval accuracy; and a click on iteration 1
+// of a chart opens the reasoning across inputs there. No mocking: the matrix comes from the
+// trainer's own MI computation at iteration 0, the reasoning from the iteration's rollouts.
 import { expect, test } from '@playwright/test';
 
 test('the cross-scoring matrix appears when MI is computed, N × N cells with the diagonal marked', async ({
@@ -10,7 +11,7 @@ test('the cross-scoring matrix appears when MI is computed, N × N cells with th
   test.setTimeout(300_000);
   await page.goto('/');
   await page.getByTestId('backend-override').selectOption('wasm');
-  await page.getByTestId('field-iterations').fill('1');
+  await page.getByTestId('field-iterations').fill('2');
   await expect(page.getByTestId('btn-start')).toBeEnabled({ timeout: 60_000 });
   await page.getByTestId('btn-start').click();
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 240_000 });
@@ -23,4 +24,21 @@ test('the cross-scoring matrix appears when MI is computed, N × N cells with th
   await expect(matrix.locator('[data-testid="mi-cell"][data-diagonal="true"]')).toHaveCount(n);
   await expect(matrix.getByTestId('mi-values')).toContainText(`at most log ${n}`);
   await expect(matrix.getByTestId('mi-values')).toContainText('by chance');
+
+  // Clicking iteration 1 on a chart opens the reasoning across inputs there: one card per group,
+  // each with its rollouts' thinking and first actions.
+  const groups = Number(await page.getByTestId('field-groups').inputValue());
+  const surface = page.getByTestId('chart-success').locator('.recharts-surface');
+  const box = await surface.boundingBox();
+  if (!box) throw new Error('the success chart has no surface');
+  await page.mouse.move(box.x + box.width - 14, box.y + box.height / 2);
+  await page.mouse.click(box.x + box.width - 14, box.y + box.height / 2);
+  const panel = page.getByTestId('reasoning-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel).toHaveAttribute('data-iteration', '1');
+  await expect(panel.getByTestId('reasoning-group')).toHaveCount(groups);
+  await expect(panel.getByTestId('reasoning-metrics')).toContainText('Modal think share');
+  await expect(panel.getByTestId('reasoning-group').first().locator('li').first()).toContainText('→');
+  await page.getByTestId('reasoning-close').click();
+  await expect(panel).toHaveCount(0);
 });

@@ -119,6 +119,8 @@ const turnSchema = z.object({
   penalised: z.boolean(),
 });
 
+const firstTurnSchema = z.object({ think: z.string(), action: z.string(), success: z.boolean() });
+
 const sampleSchema = z.object({
   iteration: nonNegInt,
   group: nonNegInt,
@@ -133,6 +135,19 @@ const sampleSchema = z.object({
       thinks: z.array(z.string()).max(64),
       mi: z.number(),
       retrievalAcc: z.number(),
+    })
+    .optional(),
+  reasoning: z
+    .object({
+      groups: z
+        .array(
+          z.object({
+            seed: nonNegInt,
+            rollouts: z.array(firstTurnSchema).max(256),
+            base: z.array(firstTurnSchema).max(256).optional(),
+          }),
+        )
+        .max(256),
     })
     .optional(),
   turns: z.array(turnSchema),

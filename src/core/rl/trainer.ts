@@ -60,6 +60,23 @@ export interface MiSnapshot {
   retrievalAcc: number;
 }
 
+/** One rollout's first turn: what it thought and what it did first. */
+export interface FirstTurn {
+  think: string;
+  action: string;
+  success: boolean;
+}
+
+/**
+ * The reasoning across inputs of an iteration (the reasoning panel): for each paired group (the
+ * first P), its start seed, its rollouts' first turns, and — on iterations where the MI proxy is
+ * computed — the frozen base model's first turns from the same start seed (sampled at the same
+ * temperature on a stream of its own, so the run's own rows do not change).
+ */
+export interface ReasoningSnapshot {
+  groups: { seed: number; rollouts: FirstTurn[]; base?: FirstTurn[] }[];
+}
+
 /** A trajectory as plain data for the viewer. */
 export interface SampledTrajectory {
   iteration: number;
@@ -70,6 +87,8 @@ export interface SampledTrajectory {
   success: boolean;
   /** The iteration's cross-scoring matrix, on iterations where the MI proxy was computed. */
   mi?: MiSnapshot;
+  /** Every paired group's first turns this iteration (and the frozen base's, every MI iteration). */
+  reasoning?: ReasoningSnapshot;
   turns: {
     observation: string;
     responseText: string;
@@ -147,6 +166,8 @@ export class Trainer {
   private readonly shuffleRng: Rng;
   /** Draws the kept groups of the `random` filter order. */
   private readonly filterRng: Rng;
+  /** Samples the frozen base's reasoning for the reasoning panel (never the run's own streams). */
+  private readonly baseRng: Rng;
   private consecutiveErrors = 0;
   /** Iterations so far that updated the policy (the LR warm-up counts these). */
   private policyUpdates = 0;
@@ -186,6 +207,7 @@ export class Trainer {
     this.sampleRng = rng.fork('sampling');
     this.shuffleRng = rng.fork('minibatches');
     this.filterRng = rng.fork('filter');
+    this.baseRng = rng.fork('base-reasoning');
     this.cb = setup.callbacks ?? {};
     this.pool = setup.pool;
     this.evalPool = setup.evalPool;
@@ -379,7 +401,8 @@ export class Trainer {
 
     this.cb.onMetrics?.(row);
     for (const e of this.detector.update(row)) this.cb.onEvent?.({ type: 'echo', ...e });
-    this.cb.onSample?.({ ...this.sampleOf(trajectories, it), ...(mi ? { mi } : {}) });
+    const reasoning = await this.reasoningOf(trajectories, mi !== undefined);
+    this.cb.onSample?.({ ...this.sampleOf(trajectories, it), ...(mi ? { mi } : {}), reasoning });
     this.iteration++;
     if (c.checkpointEvery > 0 && this.iteration % c.checkpointEvery === 0)
       await this.cb.onCheckpoint?.(this.iteration);
@@ -461,6 +484,45 @@ export class Trainer {
   async run(shouldStop: () => boolean = () => false): Promise<RunSummary> {
     while (this.iteration < this.config.iterations && !shouldStop() && !this.haltReason) await this.step();
     return this.detector.summary();
+  }
+
+  /**
+   * The paired groups' first turns, and with `withBase` the frozen base model's from the same
+   * start seeds (one rollout of N per group on the base's own random stream).
+   */
+  private async reasoningOf(trajs: readonly Trajectory[], withBase: boolean): Promise<ReasoningSnapshot> {
+    const c = this.config;
+    const first = (t: Trajectory): FirstTurn => ({
+      think: t.turns[0]?.parsed.think ?? '',
+      action: (t.turns[0]?.actions[0] ?? '(none)').toLowerCase().trim(),
+      success: t.success,
+    });
+    const groups: ReasoningSnapshot['groups'] = [];
+    for (let g = 0; g < c.groups; g++) {
+      const ts = trajs.filter((t) => t.group === g);
+      if (ts.length > 0) groups.push({ seed: (ts[0] as Trajectory).seed, rollouts: ts.map(first) });
+    }
+    if (withBase && groups.length > 0) {
+      const starts: RolloutStart[] = groups.flatMap((gr, g) =>
+        Array.from({ length: c.groupSize }, (_, k) => ({
+          group: g,
+          seed: gr.seed,
+          instance: streamInstance(c.groupStreams, k),
+        })),
+      );
+      const { trajectories } = await rollout(
+        this.reference,
+        this.tok,
+        this.pool,
+        starts,
+        this.settings(c.temperature),
+        this.baseRng,
+      );
+      groups.forEach((gr, g) => {
+        gr.base = trajectories.filter((t) => t.group === g).map(first);
+      });
+    }
+    return { groups };
   }
 
   private sampleOf(trajs: readonly Trajectory[], iteration: number): SampledTrajectory {

@@ -19,6 +19,7 @@ import type { TrainerEvent } from '../../core/rl/trainer.js';
 import { download } from '../download.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
 import { MarkerLinks } from '../explain/MarkerLinks.js';
+import { useApp } from '../store/index.js';
 import { buildChartData, type ChartRun, paddedDomain, seriesOf } from './chartData.js';
 import type { ChartSpec } from './chartSpecs.js';
 import { metricText } from './chartSpecs.js';
@@ -92,6 +93,7 @@ export const MetricChart = memo(function MetricChart({
   bands = NO_BANDS,
 }: MetricChartProps) {
   const [smoothing, setSmoothing] = useState(0.6);
+  const openReasoning = useApp((s) => s.openReasoning);
   const keys = useMemo(() => spec.keys.map((key) => ({ key, label: metricText(key).label })), [spec]);
   const chart = useMemo(
     () =>
@@ -182,7 +184,17 @@ export const MetricChart = memo(function MetricChart({
           <div className="chart-empty">no data yet</div>
         ) : (
           <ResponsiveContainer width="100%" height="100%">
-            <ComposedChart data={drawn.data} margin={{ top: 6, right: 10, bottom: 0, left: 0 }}>
+            <ComposedChart
+              data={drawn.data}
+              margin={{ top: 6, right: 10, bottom: 0, left: 0 }}
+              style={{ cursor: 'pointer' }}
+              onClick={(state) => {
+                // A click on an iteration opens the reasoning across inputs there.
+                const label = (state as { activeLabel?: unknown } | null)?.activeLabel;
+                if (label !== undefined && label !== null && Number.isFinite(Number(label)))
+                  openReasoning(Number(label));
+              }}
+            >
               <CartesianGrid stroke="#e5e7eb" strokeDasharray="3 3" />
               <XAxis
                 dataKey="iteration"

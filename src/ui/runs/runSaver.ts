@@ -39,7 +39,10 @@ export function flushWrites(): Promise<unknown> {
 
 /**
  * The samples worth storing: about 200 over the planned run (the viewer keeps more in memory),
- * given the iteration of the last one stored (−∞ for a new run); returns them and the new last.
+ * plus every one that carries a cross-scoring matrix, given the iteration of the last one stored
+ * (−∞ for a new run); returns them and the new last. Each sample holds its iteration's reasoning
+ * snapshot (P × N first turns, a few kB), so a run stores at most about 200 + iterations/MI-every
+ * of them: the reasoning panel's memory budget, thinned for long runs.
  */
 export function samplesToStore(
   samples: readonly SampledTrajectory[],
@@ -49,7 +52,9 @@ export function samplesToStore(
   const stride = Math.max(1, Math.ceil(planned / 200));
   let last = lastStored;
   const kept = samples.filter((sample) => {
-    if (sample.iteration - last < stride) return false;
+    // An iteration with a cross-scoring matrix (and the base's reasoning) is always kept: those
+    // are the few the MI slider and the reasoning panel compare across.
+    if (sample.iteration - last < stride && !sample.mi) return false;
     last = sample.iteration;
     return true;
   });

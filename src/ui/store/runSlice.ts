@@ -112,6 +112,7 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
       turnIndex: 0,
       // The last run's "jump to iteration" cursor (and the x-range it widened) goes with it.
       focusIteration: null,
+      reasoningIteration: null,
     }),
   setStartInfo: (startInfo) => set({ startInfo }),
   addReports(rows, events, samples) {

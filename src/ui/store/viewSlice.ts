@@ -40,6 +40,9 @@ export interface ViewSlice {
    */
   interrupted: { id: string; name: string; iteration: number; checkpointAt: number | null } | null;
   setInterrupted(i: ViewSlice['interrupted']): void;
+  /** The iteration whose reasoning across inputs is open (null: the panel is closed). */
+  reasoningIteration: number | null;
+  openReasoning(iteration: number | null): void;
   setRightTab(tab: RightTab): void;
   jumpTo(iteration: number | null): void;
   setSampleIndex(i: number | null): void;
@@ -60,6 +63,8 @@ export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set, 
   notice: null,
   interrupted: null,
   setInterrupted: (interrupted) => set({ interrupted }),
+  reasoningIteration: null,
+  openReasoning: (reasoningIteration) => set({ reasoningIteration }),
   setRightTab: (rightTab) => set({ rightTab }),
   jumpTo(iteration) {
     if (iteration === null) return set({ focusIteration: null });

@@ -1,0 +1,151 @@
+// Reasoning across inputs at one iteration (opened by clicking an iteration on any chart): every
+// paired group's start state drawn small, its rollouts' thinking and first actions, and — on the
+// iterations where the MI proxy was computed — the frozen base model's on the same start states.
+// Thinking strings that occur more than once in the iteration are marked, so template collapse is
+// seen, or seen to be absent; the iteration's modal think share, distinct-2 and action MI are
+// shown from its metric row. The snapshot comes from the iteration's stored sample
+// (core/rl/trainer.ts ReasoningSnapshot); iterations without one say so.
+import { useMemo } from 'react';
+import type { FirstTurn, SampledTrajectory } from '../../core/rl/trainer.js';
+import { makeEnv } from '../../envs/registry.js';
+import { useApp } from '../store/index.js';
+import { EnvView } from './EnvView.js';
+
+/** How often each thinking string occurs among `turns` (the iteration's rollouts). */
+export function thinkCounts(turns: readonly FirstTurn[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of turns) m.set(t.think, (m.get(t.think) ?? 0) + 1);
+  return m;
+}
+
+/** The start state's view for `seed` (null when the env cannot be made here). */
+function startView(env: string, seed: number): unknown {
+  try {
+    const e = makeEnv(env);
+    e.reset(seed);
+    return e.view();
+  } catch {
+    return null;
+  }
+}
+
+function Turns({
+  turns,
+  counts,
+  label,
+}: {
+  turns: readonly FirstTurn[];
+  counts: Map<string, number>;
+  label: string;
+}) {
+  return (
+    <div className="reasoning-turns">
+      <h5>{label}</h5>
+      <ol>
+        {turns.map((t, i) => {
+          const n = counts.get(t.think) ?? 1;
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: rollouts are positions in their group
+            <li key={i} className={t.success ? 'ok' : undefined} data-repeated={n > 1}>
+              <span className="think">{t.think || '(empty thinking)'}</span>
+              {n > 1 ? (
+                <span
+                  className="repeat"
+                  title="the same thinking string occurs this many times in the iteration"
+                >
+                  ×{n}
+                </span>
+              ) : null}{' '}
+              → <code>{t.action}</code>
+              {t.success ? ' ✓' : ''}
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}
+
+export function ReasoningPanel() {
+  const iteration = useApp((s) => s.reasoningIteration);
+  const samples = useApp((s) => s.samples);
+  const rows = useApp((s) => s.rows);
+  const env = useApp((s) => s.runEnv) ?? '';
+  const close = useApp((s) => s.openReasoning);
+  const sample: SampledTrajectory | undefined = useMemo(
+    () => (iteration === null ? undefined : samples.find((x) => x.iteration === iteration && x.reasoning)),
+    [samples, iteration],
+  );
+  if (iteration === null) return null;
+  const row = rows.find((r) => r.iteration === iteration);
+  const groups = sample?.reasoning?.groups ?? [];
+  const all = groups.flatMap((g) => g.rollouts);
+  const counts = thinkCounts(all);
+  const baseCounts = thinkCounts(groups.flatMap((g) => g.base ?? []));
+  const f = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(2));
+  return (
+    <div className="overlay-backdrop" role="presentation">
+      <section
+        className="overlay-panel reasoning-panel"
+        role="dialog"
+        aria-label="Reasoning across inputs"
+        data-testid="reasoning-panel"
+        data-iteration={iteration}
+      >
+        <div className="overlay-head">
+          <h2>Reasoning across inputs, iteration {iteration}</h2>
+          <button type="button" className="small" data-testid="reasoning-close" onClick={() => close(null)}>
+            Close
+          </button>
+        </div>
+        <p className="note" data-testid="reasoning-metrics">
+          Modal think share {f(row?.['reasoning/modalThinkShare'])} · distinct-2{' '}
+          {f(row?.['reasoning/distinct2'])} · action MI {f(row?.['reasoning/actionMi'])} nats. A thinking
+          string marked ×k occurs k times in the iteration: under template collapse the same string answers
+          every start state.
+        </p>
+        {groups.length === 0 ? (
+          <p className="note">
+            No reasoning snapshot is kept for this iteration (long runs keep about 200 of them, and every
+            iteration where MI was computed): pick a nearby one.
+          </p>
+        ) : (
+          <div className="reasoning-groups">
+            {groups
+              .map((g, position) => ({ g, gi: position, id: `group-${position}` }))
+              .map(({ g, gi, id }) => {
+                const view = startView(env, g.seed);
+                return (
+                  <article
+                    key={id}
+                    className="reasoning-group"
+                    data-testid="reasoning-group"
+                    data-seed={g.seed}
+                  >
+                    <h4>
+                      Group {gi + 1} · start seed {g.seed}
+                    </h4>
+                    <div className="reasoning-view">{view ? <EnvView view={view} /> : null}</div>
+                    <Turns turns={g.rollouts} counts={counts} label="this policy" />
+                    {g.base ? (
+                      <Turns
+                        turns={g.base}
+                        counts={baseCounts}
+                        label="the frozen base model, same start state"
+                      />
+                    ) : null}
+                  </article>
+                );
+              })}
+          </div>
+        )}
+        {groups.length > 0 && !groups[0]?.base ? (
+          <p className="note">
+            The frozen base model's reasoning is sampled on the iterations where MI is computed; open one of
+            those to compare.
+          </p>
+        ) : null}
+      </section>
+    </div>
+  );
+}
