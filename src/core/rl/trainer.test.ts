@@ -308,4 +308,20 @@ describe('Trainer', () => {
       expect(m.mi).toBe(rows[i]!['reasoning/mi']);
     }
   });
+
+  it('keeps every paired group’s first turns, and the frozen base’s on MI iterations', async () => {
+    const { samples } = await runTiny(tinyConfig('starpo-grpo', { miEvery: 2, iterations: 2, groups: 3 }));
+    for (const s of samples) {
+      const groups = s.reasoning?.groups ?? [];
+      expect(groups).toHaveLength(3);
+      for (const g of groups) {
+        expect(g.rollouts).toHaveLength(4);
+        for (const t of g.rollouts) expect(typeof t.think).toBe('string');
+        // The base's reasoning only where MI was computed (iteration 0 here), N of it per group.
+        if (s.iteration === 0) expect(g.base).toHaveLength(4);
+        else expect(g.base).toBeUndefined();
+      }
+    }
+  });
 });
+
