@@ -401,7 +401,7 @@ export class Trainer {
 
     this.cb.onMetrics?.(row);
     for (const e of this.detector.update(row)) this.cb.onEvent?.({ type: 'echo', ...e });
-    const reasoning = await this.reasoningOf(trajectories, mi !== undefined);
+    const reasoning = await this.reasoningOf(trajectories, c.miEvery > 0 && it % c.miEvery === 0);
     this.cb.onSample?.({ ...this.sampleOf(trajectories, it), ...(mi ? { mi } : {}), reasoning });
     this.iteration++;
     if (c.checkpointEvery > 0 && this.iteration % c.checkpointEvery === 0)
