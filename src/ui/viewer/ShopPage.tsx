@@ -72,8 +72,11 @@ export function ShopPage({ view, budget }: { view: WebShopView; budget?: number 
       ) : null}
       {view.reward ? (
         <p className="shop-reward" data-testid="shop-reward">
-          Bought. Score {view.reward.reward.toFixed(2)} (type {view.reward.rType.toFixed(2)}, attributes{' '}
-          {view.reward.numAttr}, options {view.reward.numOpt}, price {view.reward.rPrice.toFixed(2)})
+          Bought. Score {view.reward.reward.toFixed(2)}: WebShop's reward, the product-type match (
+          {view.reward.rType.toFixed(2)}) times the share of what the goal asked for that the purchase has —{' '}
+          {view.reward.numAttr} goal attribute{view.reward.numAttr === 1 ? '' : 's'} matched,{' '}
+          {view.reward.numOpt} goal option{view.reward.numOpt === 1 ? '' : 's'} matched, and the price term{' '}
+          {view.reward.rPrice.toFixed(2)} (1 when within budget) — out of attributes + options + 1.
         </p>
       ) : null}
     </div>
