@@ -1,6 +1,6 @@
 // Named experiment presets: config overrides, each with its reason (issue 8). The echo-trap
 // study measures them; until a study run has settled a value the reason says "provisional" and
-// what it rests on (the prototype's findings, reference/echo-trap-*.md), never a number we
+// what it rests on (the earlier prototype's findings), never a number we
 // have not measured. Presets layer on top of the base model's episode settings.
 import type { Config } from './config.js';
 import { RAGEN_PRESETS } from './ragenPresets.js';
@@ -27,35 +27,39 @@ export interface Preset {
   time?: string;
 }
 
-/** Shared by both sides of the comparison, so they differ only in the algorithm. */
+/**
+ * Shared by both sides of the comparison, so they differ only in the algorithm: the cell the
+ * pre-registered search chose (docs/echo-trap.md §3, round 9: ppo-2e-3-w0.3).
+ */
 const STUDY_COMMON: Partial<Config> = {
-  groups: 4,
-  groupSize: 8,
-  iterations: 30,
-  lr: 5e-4,
+  groups: 8,
+  groupSize: 4,
+  iterations: 60,
+  lr: 2e-3,
+  lrWarmup: 0.3,
   stepsPerIteration: 4,
   temperature: 0.7,
   evalEvery: 10,
-  evalEpisodes: 16,
+  evalEpisodes: 32,
   miEvery: 10,
   miSamples: 8,
   checkpointEvery: 0,
 };
 
-// Measured on the DoorKey-5x5 nano base with starpo-ppo, seed 1, 4 × 8 rollouts, 4 Adam steps per
-// iteration (results/echo-trap/search-log.md): lr 1e-4 raises training success from ~0.25 to
-// ~0.5 and holds; 3e-4 rises to ~0.6 by iteration 17 and falls back to ~0.3; 1e-3 and 2e-3 break
-// the policy at the first iteration (0.31 → 0.03 / 0.00): a crash, not the trap's rise and fall.
+// Measured on the DoorKey-5x5 nano base with starpo-ppo, 8 × 4 rollouts, 4 Adam steps per
+// iteration, 60 iterations (docs/echo-trap.md, round 9; every run listed there).
 const COMMON_REASONS: Partial<Record<keyof Config, string>> = {
   groups:
-    'P × N = 4 × 8 rollouts: what a 2-core CPU turns around in ~5 s per iteration with the nano model on WASM (RAGEN: 8 × 16)',
-  lr: 'measured: 5e-4 sits between 3e-4 and 1e-3 (which breaks the policy in its first iteration). The runs that once fell back at 3e-4 and 5e-4 were made before the temperature, KL-placement and shared-stream fixes; under today’s code four untuned 60-iteration runs at 5e-4 learned and held',
+    'P × N = 8 × 4 rollouts: the same cost as 4 × 8 on a 2-core CPU, and 8 start states an iteration give the detector twice the units of its noise bound (and StarPO-S’s 25% filter 2 groups to keep, as RAGEN keeps 2 of 8)',
+  lr: 'the search’s chosen cell (docs/echo-trap.md): a linear warm-up to 2e-3 over the first 30% of updates. Without a warm-up 1e-3 and above break the policy in the first iteration, before any rise; 7e-4 and below (with or without warm-up) learn and mostly hold over 60 iterations; 1e-3 with a 20% warm-up fell mid-run and recovered',
+  lrWarmup:
+    'the step grows from 2e-3/18 to 2e-3 over the first 18 updates, so the policy can start to learn before the large step meets it',
   temperature:
     'measured: the DoorKey base succeeds ~25% per iteration at T = 0.7 but ~5% at T = 1 (sampling compounds over 15 actions)',
   stepsPerIteration:
-    'optimizer steps matched across algorithms, so a filter cannot "protect" by updating less (echo-trap-round2.md)',
+    'optimizer steps matched across algorithms, so a filter cannot "protect" by updating less (a filter keeping 25% of a fixed batch otherwise makes 4× fewer updates)',
   iterations:
-    'what the CPU study could afford: 30 iterations; the prototype’s collapses came at iterations 20–100, so a longer run may still fall',
+    'the search’s pre-registered length: 60 iterations, ~5 minutes on a 2-core laptop (WASM); the collapse came by iteration ~20 in every run of this cell',
 };
 
 /** Shared by the two WebShop-lite presets (new goals every iteration, and a fixed pool). */

@@ -131,7 +131,7 @@ export function besidePaperSection(env: string, matched: readonly LoadedRun[]): 
   const lines = [
     `### Beside the paper: ${paper.label}`,
     '',
-    `The paper's column is its validation success as reference/ragen.md describes it (Qwen2.5-0.5B, 200 steps). Ours is training success of the nano model over at most ${iterations} iterations, steps matched, mean over seeds; "held" counts iterations before the echo-trap detector fired (the whole run when it never did); the detector needs a rise above the run's start before a fall, so a run that ends below half its starting success without tripping it is counted as fallen, not stable. Different model, scale and metric: compare shapes, not values.`,
+    `The paper's column is its validation success as RAGEN's paper reports it (Qwen2.5-0.5B, 200 steps). Ours is training success of the nano model over at most ${iterations} iterations, steps matched, mean over seeds; "held" counts iterations before the echo-trap detector fired (the whole run when it never did); the detector needs a rise above the run's start before a fall, so a run that ends below half its starting success without tripping it is counted as fallen, not stable. Different model, scale and metric: compare shapes, not values.`,
     '',
     '| algorithm | paper (described) | our runs | start → peak → final (train) | echo traps (detector) | held (iterations) |',
     '|---|---|---|---|---|---|',
