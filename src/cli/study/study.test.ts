@@ -185,7 +185,7 @@ describe('echo-trap study', () => {
     const stored = JSON.parse(await readFile(join(run, 'config.json'), 'utf8')) as Record<string, unknown>;
     // A run made before `lossAgg` and `groupStreams` existed: its config.json lacks both, and
     // today's defaults for them are what it ran with.
-    expect([stored.lossAgg, stored.groupStreams, stored.lr]).toEqual(['token-mean', 'shared', 0.0005]);
+    expect([stored.lossAgg, stored.groupStreams, stored.lr]).toEqual(['token-mean', 'shared', 0.002]);
     const { lossAgg: _a, groupStreams: _g, ...old } = stored;
     await writeFile(join(run, 'config.json'), JSON.stringify(old));
     const rows = await readFile(join(run, 'metrics.jsonl'), 'utf8');
@@ -234,7 +234,7 @@ describe('echo-trap study', () => {
     expect(named.code).toBe(0);
     md = await readFile(docs, 'utf8');
     expect(md).toContain(
-      "Stored configs beside what today's study would plan for the same cells: `lr` 0.001 where today's is 0.0005 (1 of 1).",
+      "Stored configs beside what today's study would plan for the same cells: `lr` 0.001 where today's is 0.002 (1 of 1).",
     );
   }, 300_000);
 

@@ -43,7 +43,7 @@ describe('planSweep', () => {
     expect(plan[7]?.config.lr).toBe(0.01);
     // Resolved as the setup is: the base model's episode settings, then the preset.
     expect(plan[0]?.config.contextLength).toBe(256);
-    expect(plan[0]?.config.groups).toBe(4);
+    expect(plan[0]?.config.groups).toBe(8);
   });
 
   it('names a cell the base model cannot run', () => {
