@@ -304,7 +304,7 @@ export async function writeStudyReport(
     '',
     'Question: does StarPO-S prevent the echo trap when compared fairly (optimizer steps matched),',
     'and which part of it does the work? The paper’s own figures are described in',
-    'RAGEN'\''s paper (arXiv 2504.20073); nothing below is copied from the paper.',
+    'RAGEN’s paper (arXiv 2504.20073); nothing below is copied from the paper.',
     '',
     'A run counts as an echo trap when its training success rose above its own start and fell from',
     'that peak, each by more than the binomial noise of P × N rollouts over 5-iteration windows, and',
