@@ -20,6 +20,8 @@ interface RagenEnv {
   paper: { trap: string; stable: string };
   /** What the echo-trap study measured here (docs/echo-trap.md), once it ran; else "provisional". */
   outcome?: { trap: string; stable: string };
+  /** How long the vanilla preset runs, measured on a 2-core machine (WASM), said before Start. */
+  time?: string;
   /** Reasons that cite a measured run, where one was made (else the provisional common ones). */
   measured?: Reasons;
   /** Per-env values that replace the common budget (each with its reason in `measured`). */
@@ -102,6 +104,7 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
     key: 'frozenlake',
     env: 'frozenlake/FrozenLake-4x4',
     label: 'FrozenLake',
+    time: 'about 12 minutes on a 2-core laptop (WASM), measured in the page',
     episode: GRID_EPISODE,
     episodeReasons: {
       maxTurns: '5 turns, as RAGEN',
@@ -127,6 +130,7 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
     key: 'sokoban',
     env: 'sokoban/Sokoban-6x6',
     label: 'Sokoban',
+    time: 'about 31 minutes on a 2-core laptop (WASM), measured in the page',
     episode: GRID_EPISODE,
     episodeReasons: {
       maxTurns: '5 turns, as RAGEN’s SimpleSokoban',
@@ -164,6 +168,7 @@ function pair(e: RagenEnv): [Preset, Preset] {
       algorithm: 'starpo-ppo',
       overrides,
       reasons,
+      ...(e.time ? { time: e.time } : {}),
     },
     {
       name: `${e.key}-starpo-s`,

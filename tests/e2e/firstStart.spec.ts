@@ -16,6 +16,8 @@ test('Start on the page as loaded trains the echo-trap preset from the DoorKey b
   // The first screen says what the page is and what Start does.
   await expect(page.getByTestId('intro')).toContainText('Start');
   await expect(page.getByTestId('intro')).toContainText('echo trap');
+  // The preset says what it is and how long it runs before Start.
+  await expect(page.getByTestId('preset-time')).toContainText('minutes');
   // The form shows the base model's episode settings, marked as such.
   await expect(page.getByTestId('field-contextLength')).toHaveValue('256');
   await expect(page.getByTestId('source-contextLength')).toHaveText('base model');

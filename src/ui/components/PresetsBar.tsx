@@ -9,6 +9,8 @@ export function PresetsBar({ disabled }: { disabled: boolean }) {
   const apply = useApp((s) => s.applyPreset);
   const current = useApp((s) => s.preset);
   const edited = useApp((s) => presetEdited(s.edits));
+  // What the current preset is and how long it runs, said before Start.
+  const shown = PRESETS.find((p) => p.id === current);
   const setNotice = useApp((s) => s.setNotice);
   return (
     <fieldset className="presets">
@@ -32,6 +34,14 @@ export function PresetsBar({ disabled }: { disabled: boolean }) {
           {current === p.id && edited ? ' (edited)' : ''}
         </button>
       ))}
+      {shown ? (
+        <p className="preset-note" data-testid="preset-note">
+          {shown.description}.{' '}
+          <span data-testid="preset-time">
+            {shown.time ? `Runs ${shown.time}.` : 'Its run time is not measured yet.'}
+          </span>
+        </p>
+      ) : null}
     </fieldset>
   );
 }
