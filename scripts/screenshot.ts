@@ -1,7 +1,7 @@
 // Makes the README's picture (docs/screenshot.png) from a real browser run: builds the app,
 // serves it with `vite preview`, opens it in Debian's Chromium (Playwright, headless), presses
-// "Watch the echo trap", sets Backend to wasm, presses Start and waits until the run has
-// `--iters` iterations (default: the preset's, 30) or has finished, then shows the trajectory
+// the echo-trap preset, sets Backend to wasm, presses Start and waits until the run has
+// `--iters` iterations (default: the preset's) or has finished, then shows the trajectory
 // viewer on the latest sample and takes a screenshot of the page as a person sees it — the success
 // curve with the detector's markers, the banner, and the viewer. Nothing is mocked: the shipped
 // base model from public/models trains in the page. It prints how long the first iteration took
@@ -43,6 +43,15 @@ async function waitForServer(url: string, ms: number): Promise<void> {
   }
   throw new Error(`${url} did not answer within ${ms / 1000} s`);
 }
+
+/** The README's legend of the screenshot: number → region (by test id). */
+const ANNOTATIONS: [number, string][] = [
+  [1, 'setup-panel'],
+  [2, 'transport-bar'],
+  [3, 'charts-area'],
+  [4, 'trajectory-viewer'],
+  [5, 'btn-fanout'],
+];
 
 const num = async (page: Page, testId: string, attr: string) =>
   Number(await page.getByTestId(testId).getAttribute(attr));
@@ -119,6 +128,23 @@ async function main(): Promise<void> {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.mouse.move(0, 0);
     await page.waitForTimeout(1000);
+    // Numbered marks on the regions the README's legend names (added to the page, then shot).
+    await page.evaluate((marks) => {
+      for (const [n, id] of marks) {
+        const el = document.querySelector(`[data-testid="${id}"]`);
+        if (!el) continue;
+        const r = el.getBoundingClientRect();
+        const badge = document.createElement('div');
+        badge.textContent = String(n);
+        badge.setAttribute(
+          'style',
+          `position:absolute;left:${r.left + window.scrollX + 6}px;top:${r.top + window.scrollY + 6}px;` +
+            'width:26px;height:26px;border-radius:13px;background:#d1495b;color:#fff;font:bold 15px sans-serif;' +
+            'display:flex;align-items:center;justify-content:center;z-index:9999;box-shadow:0 1px 3px #0006',
+        );
+        document.body.appendChild(badge);
+      }
+    }, ANNOTATIONS);
     await page.screenshot({ path: out });
     const legend = await page.getByTestId('chart-success').locator('.chart-legend').textContent();
     const banner = page.getByTestId('echo-banner');
