@@ -169,9 +169,10 @@ export const TOUR_STEPS: readonly TourStep[] = [
     body: ({ rec }) => (
       <>
         <p>
-          RL on a language-model agent often improves at first and then falls into the <b>echo trap</b>: the
-          policy settles into one repetitive, input-agnostic way of thinking and acting, and success
-          collapses. This tour shows it on two recorded runs, replayed here at the speed you choose:
+          RAGEN reports that RL on a language-model agent can improve at first and then fall into the{' '}
+          <b>echo trap</b>: the policy settles into one repetitive, input-agnostic way of thinking and acting,
+          and success collapses. This tour walks through what happened in two recorded runs of this
+          playground, replayed at the speed you choose — a collapse, and whether it counts as the trap:
         </p>
         <ul>
           <li data-testid="tour-recording">{rec.starpo.meta.name}</li>
@@ -360,9 +361,9 @@ export const TOUR_STEPS: readonly TourStep[] = [
             </p>
           ) : (
             <p data-testid="tour-collapse">
-              This recording did not collapse (peak {pct(s?.peakSuccess)}, final {pct(s?.finalSuccess)}): the
-              detector’s collapse rule needs success to rise above its start and fall from that peak, each by
-              more than the batch’s sampling noise.
+              {s && s.startSuccess !== undefined && s.finalSuccess <= s.startSuccess
+                ? `Success fell to ${pct(s.finalSuccess)} over the last 10 iterations, at or below its start of ${pct(s.startSuccess)}: a collapse. But its rise before the fall (to ${pct(s.peakSuccess)}) stayed within the batch’s noise, so by the rule this is not an echo trap — a collapse without a rise first.`
+                : `This recording did not collapse (peak ${pct(s?.peakSuccess)}, final ${pct(s?.finalSuccess)}): the rule needs success to rise beyond the noise and then fall back to at or below where it started.`}
             </p>
           )}
           <p>
