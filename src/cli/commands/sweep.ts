@@ -124,17 +124,6 @@ async function studyFromFlags(flags: Record<string, string | number | boolean>, 
   for (const env of envs) envSpec(env);
   const base = flags.base as string | undefined;
   const models = flags.models as string | undefined;
-  // Config flags (other than env/algo/seed) apply to every run of the study.
-  const overrides: Record<string, unknown> = {};
-  for (const f of FIELDS) {
-    const v = flags[f.flag];
-    if (v === undefined || f.key === 'env' || f.key === 'algorithm' || f.key === 'seed') continue;
-    try {
-      overrides[f.key] = parseFieldText(f, String(v));
-    } catch (err) {
-      throw new UsageError(`--${f.flag}: ${(err as Error).message.replace(`${f.key}: `, '')}`);
-    }
-  }
   const text = await runStudy(
     {
       envs,
@@ -144,7 +133,7 @@ async function studyFromFlags(flags: Record<string, string | number | boolean>, 
       docs: typeof flags.docs === 'string' ? flags.docs : 'docs/echo-trap-study.md',
       bands: typeof flags.bands === 'string' ? flags.bands : 'public/study/echo-trap.json',
       jobs: Number(flags.jobs ?? 1),
-      overrides: overrides as Partial<Config>,
+      overrides: studyOverrides(flags),
       ablations: flags.ablations !== false,
       unmatched: flags.unmatched !== false,
       reportOnly: flags['report-only'] === true,

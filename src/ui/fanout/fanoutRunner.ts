@@ -5,16 +5,10 @@
 // CLI in parity.spec.ts). A finished lane is stored as a run (the Runs tab) and the group as a
 // sweep over lr × seed (the Sweeps dialog: reload, export, compare), saved after every lane.
 import type { Config } from '../../core/config.js';
-import type { SweepRunFiles } from '../../core/files/sweepBundle.js';
-import type { RunSummary } from '../../core/metrics/detector.js';
-import type { MetricRow } from '../../core/metrics/keys.js';
-import { summaryFile } from '../../core/metrics/summaryFile.js';
-import type { TrainerEvent } from '../../core/rl/trainer.js';
-import { type RunReport, TrainClient } from '../../workers/client.js';
-import { baseFor } from '../controller/baseFor.js';
+import { TrainClient } from '../../workers/client.js';
 import { refreshRuns } from '../runs/library.js';
-import * as db from '../runs/runsDb.js';
 import { useApp } from '../store/index.js';
+import { runToEnd } from '../sweeps/runToEnd.js';
 import { refreshSweeps } from '../sweeps/sweepRunner.js';
 import { putSweep, type SweepRecord } from '../sweeps/sweepsDb.js';
 import type { Lane } from './fanoutSlice.js';
@@ -51,77 +45,22 @@ const lanePath = (c: Config) => `lr=${c.lr}/${c.algorithm}/seed-${c.seed}`;
 
 async function runLane(client: TrainClient, record: SweepRecord, i: number, config: Config): Promise<void> {
   const { patchLane } = useApp.getState();
-  const runId = `${record.id}:${i}`;
-  const rows: MetricRow[] = [];
-  const events: TrainerEvent[] = [];
-  let resolveDone: (s: RunSummary) => void = () => {};
-  let rejectDone: (e: Error) => void = () => {};
-  const done = new Promise<RunSummary>((res, rej) => {
-    resolveDone = res;
-    rejectDone = rej;
-  });
-  const off = client.onReport((r: RunReport) => {
-    if (r.runId !== runId) return;
-    if (r.type === 'reports') {
-      rows.push(...r.rows);
-      events.push(...r.events);
-      patchLane(i, { rows: [...rows], events: [...events], iteration: rows.length });
-    } else if (r.type === 'finished') resolveDone(r.summary);
-    else if (r.type === 'runError') rejectDone(new Error(r.message));
-  });
   patchLane(i, { state: 'running' });
-  const t0 = performance.now();
   try {
-    const base = await baseFor(config);
-    const { report } = await client.start(runId, config, base.choice, false);
-    const summary = await done;
-    rows.sort((a, b) => a.iteration - b.iteration);
-    const wall = (performance.now() - t0) / 1000;
-    patchLane(i, { state: 'finished', summary, rows: [...rows], iteration: rows.length });
-    await db.storeRun({
-      meta: {
-        id: runId,
-        name: `${record.name} · seed ${config.seed}${config.lr === 0 ? ' · frozen' : ''}`,
-        createdAt: Date.now(),
-        updatedAt: Date.now(),
-        status: 'finished',
-        config,
-        iteration: rows.length,
-        summary,
-        base: {
-          id: base.choice.kind === 'fresh' ? 'fresh' : base.label,
-          label: base.label,
-          untrained: base.untrained,
-        },
-        backend: report.backend,
-        hasCheckpoint: false,
-      },
-      rows,
-      events,
-      samples: [],
-      checkpoint: null,
-    });
-    const files: SweepRunFiles = {
+    const { files, summary } = await runToEnd(client, {
+      runId: `${record.id}:${i}`,
+      name: `${record.name} · seed ${config.seed}${config.lr === 0 ? ' · frozen' : ''}`,
+      config,
       path: lanePath(config),
       preset: `lr=${config.lr}`,
-      algo: config.algorithm,
-      seed: config.seed,
-      config,
-      metrics: rows,
-      events,
-      summary: summaryFile(config, summary, {
-        iterations: rows.length,
-        wallSeconds: wall,
-        backend: report.backend,
-        base: base.label,
-      }),
-    };
+      onReports: (rows, events) =>
+        patchLane(i, { rows: [...rows], events: [...events], iteration: rows.length }),
+    });
+    patchLane(i, { state: 'finished', rows: files.metrics, summary });
     record.runs.push(files);
     await putSweep(record);
   } catch (err) {
     patchLane(i, { state: 'failed', error: (err as Error).message });
-  } finally {
-    off();
   }
 }
 

@@ -8,15 +8,11 @@
 
 import type { RunSummaryFile, SweepAxis, SweepRunFiles } from '../../core/files/sweepBundle.js';
 import type { RunSummary } from '../../core/metrics/detector.js';
-import type { MetricRow } from '../../core/metrics/keys.js';
 import { summaryFile as coreSummaryFile } from '../../core/metrics/summaryFile.js';
-import type { TrainerEvent } from '../../core/rl/trainer.js';
 import type { PlannedRun } from '../../core/sweepPlan.js';
-import type { RunReport, TrainClient } from '../../workers/client.js';
-import { baseFor } from '../controller/baseFor.js';
-import { refreshRuns } from '../runs/library.js';
-import * as db from '../runs/runsDb.js';
+import type { TrainClient } from '../../workers/client.js';
 import { useApp } from '../store/index.js';
+import { runToEnd } from './runToEnd.js';
 import { listSweeps, putSweep, type SweepRecord } from './sweepsDb.js';
 
 /** A sweep's cancel state, one per controller (controller/state.ts), never module state. */
@@ -55,72 +51,22 @@ async function runOne(
   sweepName: string,
 ): Promise<SweepRunFiles> {
   if (!c) throw new Error('the train worker is not ready');
-  const rows: MetricRow[] = [];
-  const events: TrainerEvent[] = [];
-  let resolveDone: (s: RunSummary) => void = () => {};
-  let rejectDone: (e: Error) => void = () => {};
-  const done = new Promise<RunSummary>((res, rej) => {
-    resolveDone = res;
-    rejectDone = rej;
-  });
-  control.abortCurrent = rejectDone;
-  const off = c.onReport((r: RunReport) => {
-    if (r.runId !== runId) return;
-    if (r.type === 'reports') {
-      rows.push(...r.rows);
-      events.push(...r.events);
-    } else if (r.type === 'progress') {
+  // Each finished sweep run is also a run in the Runs tab, to open, overlay, compare or export.
+  const { files } = await runToEnd(c, {
+    runId,
+    name: `${sweepName} · ${plan.path}`,
+    config: plan.config,
+    path: plan.path,
+    preset: plan.preset,
+    onProgress: (iteration) => {
       const p = useApp.getState().sweepProgress;
-      if (p) useApp.getState().setSweeps({ sweepProgress: { ...p, iteration: r.iteration } });
-    } else if (r.type === 'finished') resolveDone(r.summary);
-    else if (r.type === 'runError') rejectDone(new Error(r.message));
+      if (p) useApp.getState().setSweeps({ sweepProgress: { ...p, iteration } });
+    },
+    onAbortable: (abort) => {
+      control.abortCurrent = abort;
+    },
   });
-  const t0 = performance.now();
-  try {
-    const base = await baseFor(plan.config);
-    const { report } = await c.start(runId, plan.config, base.choice, false);
-    const summary = await done;
-    const wall = (performance.now() - t0) / 1000;
-    rows.sort((a, b) => a.iteration - b.iteration);
-    // Each finished sweep run is also a run in the Runs tab, to open, overlay, compare or export.
-    await db.storeRun({
-      meta: {
-        id: runId,
-        name: `${sweepName} · ${plan.path}`,
-        createdAt: Date.now(),
-        updatedAt: Date.now(),
-        status: 'finished',
-        config: plan.config,
-        iteration: rows.length,
-        summary,
-        base: {
-          id: base.choice.kind === 'fresh' ? 'fresh' : base.label,
-          label: base.label,
-          untrained: base.untrained,
-        },
-        backend: report.backend,
-        hasCheckpoint: false,
-      },
-      rows,
-      events,
-      samples: [],
-      checkpoint: null,
-    });
-    void refreshRuns();
-    return {
-      path: plan.path,
-      preset: plan.preset,
-      algo: plan.algo,
-      seed: plan.seed,
-      config: plan.config,
-      metrics: rows,
-      events,
-      summary: summaryFile(plan, summary, rows.length, wall, report.backend, base.label),
-    };
-  } finally {
-    off();
-    control.abortCurrent = null;
-  }
+  return files;
 }
 
 /** Runs the sweep to the end (or until cancelled), saving after every run; returns its id. */
