@@ -59,6 +59,7 @@ const summarySchema = z.object({
   echoTrap: z.boolean(),
   recovered: z.boolean(),
   converged: z.boolean(),
+  startSuccess: finite.optional(),
   peakSuccess: finite,
   peakIteration: z.number().int(),
   finalSuccess: finite,
