@@ -13,6 +13,7 @@ import { type CalRun, findRunDirs, loadCalRun } from '../study/calibrate.js';
 import {
   cellSummary,
   cellTable,
+  collapseModes,
   judgeRun,
   type RoundRun,
   runTable,
@@ -133,6 +134,7 @@ export function roundMarkdown(cells: Map<string, RoundRun[]>, commit: string): s
   if (vanilla.length === 0) out.push('Not run yet.', '');
   else {
     const ok = confirmed(vanilla, frozen);
+    const fell = vanilla.filter((r) => r.final <= r.start);
     out.push(
       cellTable([cellSummary('confirm-vanilla', vanilla), cellSummary('confirm-frozen', frozen)]),
       '',
@@ -146,12 +148,11 @@ export function roundMarkdown(cells: Map<string, RoundRun[]>, commit: string): s
       '',
       runTable(frozen),
       '',
-      '## 8. What the trap looked like',
+      '## 8. What the collapse looked like',
       '',
-      signatureTable(
-        vanilla.filter((r) => r.trapped),
-        frozen,
-      ),
+      `Every confirmation run that ended at or below its start (${fell.length} of ${vanilla.length}), trapped or not, against the frozen control on the same seeds: first 5 iterations → last 10 (MI: first → last measurement).`,
+      '',
+      signatureTable(fell, frozen),
       '',
       '### The warning signals: false alarms on the nulls, lead before the collapse',
       '',
@@ -161,18 +162,13 @@ export function roundMarkdown(cells: Map<string, RoundRun[]>, commit: string): s
         vanilla.filter((r) => r.trapped),
       ),
       '',
-      `Collapse modes of the trapped runs: ${
-        Object.entries(
-          vanilla
-            .filter((r) => r.trapped)
-            .reduce<Record<string, number>>((m, r) => {
-              m[r.mode] = (m[r.mode] ?? 0) + 1;
-              return m;
-            }, {}),
+      `Collapse modes of those runs, each counted where it holds (a run can show several; format break: half the last 10 iterations' turns malformed; one action whatever the input: action MI at a quarter of its start or less; templated thinking: one thinking string in half the turns, 0.3 above its start): ${(
+        ['format break', 'one action whatever the input', 'templated thinking'] as const
+      )
+        .map(
+          (m) => `${m} ${fell.filter((r) => collapseModes(r.signals).includes(m)).length} of ${fell.length}`,
         )
-          .map(([m, k]) => `${m} ${k}`)
-          .join(', ') || 'none'
-      }.`,
+        .join(', ')}.`,
       '',
     );
   }

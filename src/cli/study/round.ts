@@ -69,10 +69,16 @@ function firstLast(rows: readonly MetricRow[], key: MetricKey): [number, number]
  * when one thinking string holds half the turns and 0.3 more than at the start; else none.
  */
 export function collapseMode(s: Record<SignalName, [number, number]>): CollapseMode {
-  if (s.malformed[1] >= 0.5) return 'format break';
-  if (s.actionMi[1] <= 0.25 * s.actionMi[0]) return 'one action whatever the input';
-  if (s.modalThink[1] >= 0.5 && s.modalThink[1] >= s.modalThink[0] + 0.3) return 'templated thinking';
-  return 'none of the three';
+  return collapseModes(s)[0] ?? 'none of the three';
+}
+
+/** Every mode a collapse shows, in the order format break, one action, templated thinking. */
+export function collapseModes(s: Record<SignalName, [number, number]>): CollapseMode[] {
+  const modes: CollapseMode[] = [];
+  if (s.malformed[1] >= 0.5) modes.push('format break');
+  if (s.actionMi[1] <= 0.25 * s.actionMi[0]) modes.push('one action whatever the input');
+  if (s.modalThink[1] >= 0.5 && s.modalThink[1] >= s.modalThink[0] + 0.3) modes.push('templated thinking');
+  return modes;
 }
 
 /** Judges one stored run of `cell` with today's detector. */
@@ -106,7 +112,9 @@ export function judgeRun(cell: string, run: CalRun): RoundRun {
     heldOut: firstLast(run.rows, 'eval/successRate'),
     sampledHeldOut: firstLast(run.rows, 'eval/sampledSuccessRate'),
     signals,
-    mode: s.echoTrap ? collapseMode(signals) : 'none of the three',
+    // The mode of any run that ended at or below its start (trapped or not: a collapse without a
+    // rise beyond the noise is still a collapse to describe).
+    mode: s.finalSuccess <= (s.startSuccess ?? Number.NaN) ? collapseMode(signals) : 'none of the three',
     firstFired: s.firstFired,
     secondsPerIteration: stored?.secondsPerIteration ?? null,
   };
@@ -145,7 +153,7 @@ export function runTable(runs: readonly RoundRun[]): string {
     '| seed | start | peak (it.) | last 10 | rise, fall (SE) | trapped (it.) | greedy held-out | malformed | modal think | action MI | think MI | mode |\n|---|---|---|---|---|---|---|---|---|---|---|---|';
   const rows = runs.map(
     (r) =>
-      `| ${r.seed} | ${f2(r.start)} | ${f2(r.peak)} (${r.peakIteration}) | ${f2(r.final)} | ${f1(r.riseZ)}, ${f1(r.fallZ)} | ${r.trapped ? `**yes** (${r.collapseIteration})` : r.collapseIteration !== null ? `no, recovered (${r.collapseIteration})` : 'no'} | ${pair(r.heldOut)} | ${pair(r.signals.malformed)} | ${pair(r.signals.modalThink)} | ${pair(r.signals.actionMi)} | ${pair(r.signals.thinkMi)} | ${r.trapped ? r.mode : '–'} |`,
+      `| ${r.seed} | ${f2(r.start)} | ${f2(r.peak)} (${r.peakIteration}) | ${f2(r.final)} | ${f1(r.riseZ)}, ${f1(r.fallZ)} | ${r.trapped ? `**yes** (${r.collapseIteration})` : r.collapseIteration !== null ? `no, recovered (${r.collapseIteration})` : 'no'} | ${pair(r.heldOut)} | ${pair(r.signals.malformed)} | ${pair(r.signals.modalThink)} | ${pair(r.signals.actionMi)} | ${pair(r.signals.thinkMi)} | ${r.final <= r.start ? r.mode : '–'} |`,
   );
   return [head, ...rows].join('\n');
 }
