@@ -117,7 +117,7 @@ export function armsMarkdown(arms: readonly ArmRuns[]): string {
     return `| ${a.arm} | ${c.trapped} of ${c.runs} (${ci(wilsonInterval(c.trapped, c.runs))}) | ${p3(c.fisherP)} | ${c.finalGain ? `${f2(c.finalGain.mean)} (p ${p3(c.finalGain.pGreater)})` : '–'} | ${c.giveBack ? `${f2(c.giveBack.mean)} (p ${p3(c.giveBack.pLess)})` : '–'} | ${boot((r) => r.peak)} | ${boot((r) => r.final)} | ${boot((r) => r.heldOut[1])} | ${f2(a.steps)} | ${f2(a.samplesPerStep)} | ${rolled} | ${f2(secs)} |`;
   });
   return [
-    '| arm | trapped (95% interval) | Fisher p (fewer traps than vanilla) | last 10 − start vs vanilla (signed-rank p, higher) | peak − last 10 vs vanilla (p, less) | peak (bootstrap 95%) | last 10 | greedy held-out at the end | optimizer steps / it. | samples / step | rollouts / it. | s / it. |',
+    '| arm | trapped (95% interval) | Fisher p (fewer traps than vanilla) | last 10 − start vs vanilla (signed-rank p, higher) | peak − last 10 vs vanilla (p, less) | peak (bootstrap 95%) | last 10 | greedy held-out at the end | optimizer steps / it. | samples (turn windows) / step | rollouts / it. | s / it. (two runs sharing 2 cores) |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');

@@ -175,7 +175,11 @@ export function cellTable(cells: readonly CellSummary[]): string {
  * What the trap looked like: each signal's mean over the trapped runs of `trapped` against the
  * frozen runs of `frozen`, first 5 → last 10 iterations (MI: first → last measurement).
  */
-export function signatureTable(trapped: readonly RoundRun[], frozen: readonly RoundRun[]): string {
+export function signatureTable(
+  trapped: readonly RoundRun[],
+  frozen: readonly RoundRun[],
+  label = 'trapped runs',
+): string {
   const side = (runs: readonly RoundRun[], name: SignalName): [number, number] => [
     mean(runs.map((r) => r.signals[name][0]).filter(Number.isFinite)),
     mean(runs.map((r) => r.signals[name][1]).filter(Number.isFinite)),
@@ -189,7 +193,7 @@ export function signatureTable(trapped: readonly RoundRun[], frozen: readonly Ro
     ...SIGNAL_NAMES.map((n) => `| ${n} | ${pair(side(trapped, n))} | ${pair(side(frozen, n))} |`),
   ];
   return [
-    `| signal (first 5 → last 10) | trapped runs (${trapped.length}) | frozen runs (${frozen.length}) |\n|---|---|---|`,
+    `| signal (first 5 → last 10) | ${label} (${trapped.length}) | frozen runs (${frozen.length}) |\n|---|---|---|`,
     ...rows,
   ].join('\n');
 }

@@ -135,7 +135,7 @@ describe('echo-trap study', () => {
 
     const again = await runCommand(sweepCommand, args);
     expect(again.stderr).toMatch(/8 already done, 0 to run/);
-    const changed = await runCommand(sweepCommand, [...args, '--lr', '0.002']);
+    const changed = await runCommand(sweepCommand, [...args, '--lr', '0.004']);
     expect(changed.code).toBe(1);
     expect(changed.stderr).toMatch(/different config/);
   }, 300_000);
