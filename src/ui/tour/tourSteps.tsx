@@ -180,7 +180,9 @@ export const TOUR_STEPS: readonly TourStep[] = [
         </ul>
         <p className="note">
           They were recorded with the command-line trainer (scripts/record-tour-runs.ts), not trained now, so
-          the demo never stalls. Every number below is read from them.
+          the demo never stalls. Every number below is read from them. The StarPO seed was picked because it
+          shows the trap's whole shape; most seeds of this setting collapse without rising beyond the noise
+          first (which seed and why: public/recorded/README.md; every seed: docs/echo-trap.md).
         </p>
       </>
     ),
