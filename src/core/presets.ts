@@ -108,7 +108,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'stable-paper',
     title: 'StarPO-S, paper arm',
     summary:
-      'StarPO-S at the echo-trap setting as RAGEN ran it: keep the 2 of 8 groups with the highest reward std and train them in minibatches of 32 (one step where vanilla makes 4); measured in the study of the arms (docs/echo-trap.md)',
+      'StarPO-S at the echo-trap setting as RAGEN ran it: keep the 2 of 8 groups with the highest reward std and train them in minibatches of 32 (one step where vanilla makes 4). Measured on 8 seeds: it fell to zero like vanilla in all 8, from a lower peak, and keeping a random 25% of groups at the same step count did the same, so it did not prevent the collapse (docs/echo-trap.md)',
     algorithm: 'starpo-s',
     arm: 'paper',
     overrides: {
