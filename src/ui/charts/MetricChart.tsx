@@ -298,15 +298,13 @@ export const MetricChart = memo(function MetricChart({
             data-testid={`band-legend-${spec.id}`}
             title={bands.map((b) => `${b.family} — ${b.text}`).join('\n')}
           >
+            {bandLegendText(bands)}:{' '}
             {bands.map((b) => (
-              <span
-                key={b.rangeKey}
-                className="swatch"
-                title={b.name}
-                style={{ background: b.color, opacity: 0.35, height: 8 }}
-              />
+              <span key={b.rangeKey} className="band-key">
+                <span className="swatch" style={{ background: b.color, opacity: 0.35, height: 8 }} />
+                {b.family}{' '}
+              </span>
             ))}
-            {bandLegendText(bands)}
           </li>
         ) : null}
         {markers.length > 0 ? (
