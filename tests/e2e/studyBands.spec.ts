@@ -49,7 +49,8 @@ test('the study presets are one click away, and study bands are drawn behind a l
   await expect(chart).toHaveAttribute('data-bands', '2');
   await expect(chart.locator('.recharts-area-area')).toHaveCount(2);
   const legend = chart.getByTestId('band-legend-success');
-  await expect(legend).toHaveText('study: 2 seeds');
+  // Each band's colour is named.
+  await expect(legend).toHaveText('study: 2 seeds: StarPO StarPO-S');
   await expect(legend).toHaveAttribute(
     'title',
     'StarPO — study: 2 seeds, 2 × 2 rollouts, lr 0.005, 1 steps/iter; steps matched; band: min–max over seeds\n' +
