@@ -79,8 +79,8 @@ describe('metric changes', () => {
     const first = firstMeasured(starpo.rows, 'reasoning/mi');
     const now = latestBefore(starpo.rows, 'reasoning/mi', p.warningAt);
     expect(first?.iteration).toBe(0);
-    // MI every 10 iterations and the warning at 7: nothing newer than iteration 0 to compare.
-    expect(now?.iteration).toBe(0);
+    // MI every 10 iterations and the warning shown at 19: the newest measurement before it is 10.
+    expect(now?.iteration).toBe(10);
     expect(latestBefore(starpo.rows, 'reasoning/mi', 30)?.iteration).toBe(20);
   });
 });
@@ -121,14 +121,15 @@ describe('a run the detector did not flag', () => {
     expect(noTrapWords(starpoS.rows, starpoS.meta.summary)).toMatch(
       /^No echo trap is not the same as holding/,
     );
-    expect(starpo.meta.summary).toMatchObject({ echoTrap: true, collapseIteration: 23 });
+    expect(starpo.meta.summary).toMatchObject({ echoTrap: true, collapseIteration: 20 });
   });
 });
 
 describe('the described experiment', () => {
   it('maps each recording to the preset it was made with', () => {
     expect(presetFor(starpo.meta.config)).toBe('echo-trap');
-    expect(presetFor(starpoS.meta.config)).toBe('stable');
+    // StarPO-S as RAGEN ran it: the paper arm.
+    expect(presetFor(starpoS.meta.config)).toBe('stable-paper');
     expect(presetFor({ ...starpo.meta.config, lr: 0.01 })).toBeNull();
   });
 });
