@@ -190,7 +190,9 @@ test('a full quota mid-batch keeps the stored run whole, says what to delete, an
   const notice = page.getByTestId('notice');
   await expect(notice).toContainText('Storage is full (QuotaExceededError', { timeout: 60_000 });
   await expect(notice).toContainText('not saved yet');
-  await expect(notice).toContainText(`the biggest: "starpo-grpo · Empty-5x5 · seed 1" (${old} iterations`);
+  await expect(notice).toContainText(
+    `the biggest: "tiny (edited) · starpo-grpo · Empty-5x5 · seed 1" (${old} iterations`,
+  );
   const full = await page.evaluate(() => (window as unknown as { __quotaFrom: number }).__quotaFrom);
   expect(Number.isFinite(full)).toBe(true);
   // The stored run is whole: rows 0..k-1 and a record saying k, never a row beyond it.

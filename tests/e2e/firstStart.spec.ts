@@ -17,7 +17,7 @@ test('Start on the page as loaded trains the echo-trap preset from the DoorKey b
   await expect(page.getByTestId('intro')).toContainText('Start');
   await expect(page.getByTestId('intro')).toContainText('echo trap');
   // The preset says what it is and how long it runs before Start.
-  await expect(page.getByTestId('preset-time')).toContainText('minutes');
+  await expect(page.getByTestId('current-preset-time')).toContainText('minutes');
   // The form shows the base model's episode settings, marked as such.
   await expect(page.getByTestId('field-contextLength')).toHaveValue('256');
   await expect(page.getByTestId('source-contextLength')).toHaveText('base model');

@@ -128,9 +128,9 @@ test(`a 2-seed group side by side gives the two CLI runs' metric rows (echo-trap
     const download = page.waitForEvent('download');
     await page.getByTestId('sweep-export').first().click();
     const bundle = JSON.parse(await readFile(await (await download).path(), 'utf8')) as {
-      runs: { seed: number; metrics: Row[] }[];
+      runs: { path: string; config: { seed: number }; metrics: Row[] }[];
     };
-    return new Map(bundle.runs.map((r) => [r.seed, r.metrics]));
+    return new Map(bundle.runs.map((r) => [r.config.seed, r.metrics]));
   };
   const [cli1, cli2, group] = await Promise.all([
     cliRows('echo-trap', 1),

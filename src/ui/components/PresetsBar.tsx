@@ -35,9 +35,9 @@ export function PresetsBar({ disabled }: { disabled: boolean }) {
         </button>
       ))}
       {shown ? (
-        <p className="preset-note" data-testid="preset-note">
+        <p className="preset-note" data-testid="current-preset-note">
           {shown.description}.{' '}
-          <span data-testid="preset-time">
+          <span data-testid="current-preset-time">
             {shown.time ? `Runs ${shown.time}.` : 'Its run time is not measured yet.'}
           </span>
         </p>

@@ -65,10 +65,12 @@ function start(state: ControllerState, stopLive: () => void): () => void {
       const last = [...runs].sort((a, b) => b.updatedAt - a.updatedAt)[0];
       if (last) {
         const cp = await db.getCheckpoint(last.id);
+        // The iteration it reached: its stored rows (the run record is patched less often).
+        const rows = await db.loadRows(last.id);
         useApp.getState().setInterrupted({
           id: last.id,
           name: last.name,
-          iteration: last.iteration,
+          iteration: Math.max(last.iteration, (rows.at(-1)?.iteration ?? -1) + 1),
           checkpointAt: cp ? cp.iteration : null,
         });
       }
