@@ -11,6 +11,9 @@ test('a run cut off by a reload is named on load and resumes from its checkpoint
   await openTiny(page, { iterations: '60', checkpointEvery: '2' });
   await page.getByTestId('btn-start').click();
   await expect.poll(() => iteration(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
+  // Let IndexedDB take the batches and checkpoints already sent (a tab closed mid-write keeps
+  // what was written before; the point here is the resume), then cut the run off.
+  await page.waitForTimeout(2500);
   await page.reload();
   const banner = page.getByTestId('interrupted-banner');
   await expect(banner).toBeVisible({ timeout: 30_000 });
