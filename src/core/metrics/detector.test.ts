@@ -246,3 +246,12 @@ describe('the collapse rule and its noise bound', () => {
     expect(d.events.find((e) => e.signal === 'thinkMiDrop')?.iteration).toBe(20);
   });
 });
+
+describe('the summary of a short run', () => {
+  it('has no start before the warm-up is complete (a stopped run exports as valid JSON)', () => {
+    const s = run(successRows([0.2, 0.3])).summary();
+    expect('startSuccess' in s).toBe(false);
+    expect(JSON.parse(JSON.stringify(s)).startSuccess).toBeUndefined();
+    expect(run(successRows([0.2, 0.3, 0.2, 0.3, 0.2])).summary().startSuccess).toBeCloseTo(0.24, 12);
+  });
+});

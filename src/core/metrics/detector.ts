@@ -499,7 +499,8 @@ export class EchoTrapDetector {
       echoTrap: trapped,
       recovered: this.collapsedAt !== null && !trapped,
       converged: this.convergedAt !== null && this.collapsedAt === null,
-      startSuccess: this.startSuccess,
+      // Absent before the warm-up is complete (a NaN would not survive JSON).
+      ...(Number.isFinite(this.startSuccess) ? { startSuccess: this.startSuccess } : {}),
       peakSuccess: Math.max(0, peak),
       peakIteration: peakAt,
       finalSuccess: this.rawSuccess.length > 0 ? meanOf(this.rawSuccess.slice(-finalWindow)) : 0,
