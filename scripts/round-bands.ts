@@ -4,7 +4,7 @@
 // Run: npx tsx scripts/round-bands.ts [--dir results/echo-trap/round9] [--out public/study/echo-trap.json]
 import { join } from 'node:path';
 import { writeStudyBands } from '../src/cli/study/bands.js';
-import { type CalRun, findRunDirs, loadCalRun } from '../src/cli/study/calibrate.js';
+import { type CalRun, finishedRuns } from '../src/cli/study/calibrate.js';
 import {
   type AlgoBands,
   algoBands,
@@ -19,14 +19,7 @@ for (let i = 2; i < process.argv.length; i += 2)
 const dir = args.get('dir') ?? 'results/echo-trap/round9';
 const out = args.get('out') ?? 'public/study/echo-trap.json';
 
-async function finished(cell: string): Promise<CalRun[]> {
-  const runs: CalRun[] = [];
-  for (const d of await findRunDirs(join(dir, cell))) {
-    const r = await loadCalRun(d, dir);
-    if (r && r.rows.length >= r.config.iterations) runs.push(r);
-  }
-  return runs;
-}
+const finished = (cell: string): Promise<CalRun[]> => finishedRuns(join(dir, cell), dir);
 
 const families: [string, string, string][] = [
   ['starpo-ppo', 'confirm-vanilla', 'confirmation'],

@@ -10,7 +10,7 @@ import {
   type CalRun,
   calibrate,
   calibrationMarkdown,
-  findRunDirs,
+  finishedRuns,
   type LabelledRun,
   loadCalRun,
   policyUnchanged,
@@ -56,9 +56,7 @@ export const calibrateCommand: Command = {
       ...(flags.window !== undefined ? { window: Number(flags.window) } : {}),
     };
 
-    const frozen = (
-      await Promise.all((await findRunDirs(frozenDir)).map((d) => loadCalRun(d, frozenDir)))
-    ).filter((r): r is CalRun => r !== null && r.rows.length >= r.config.iterations);
+    const frozen = await finishedRuns(frozenDir, frozenDir);
     if (frozen.length === 0) throw new Error(`no finished runs under ${frozenDir}`);
     const labels = JSON.parse(await readFile(labelsFile, 'utf8')) as { runs: LabelledRun[] };
     const labelled: { run: CalRun; label: LabelledRun }[] = [];

@@ -9,7 +9,7 @@ import { STUDY_ARMS, type StudyArm } from '../../core/rl/studyArms.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { type ArmRuns, armRuns, armsMarkdown } from '../study/arms.js';
-import { type CalRun, findRunDirs, loadCalRun } from '../study/calibrate.js';
+import { type CalRun, finishedRuns } from '../study/calibrate.js';
 import {
   cellSummary,
   cellTable,
@@ -65,12 +65,7 @@ async function loadStored(dir: string): Promise<Map<string, CalRun[]>> {
   const cells = new Map<string, CalRun[]>();
   const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory());
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    const runs: CalRun[] = [];
-    for (const runDir of await findRunDirs(join(dir, e.name))) {
-      const run = await loadCalRun(runDir, dir);
-      if (run && run.rows.length >= run.config.iterations) runs.push(run);
-    }
-    runs.sort((a, b) => a.config.seed - b.config.seed);
+    const runs = (await finishedRuns(join(dir, e.name), dir)).sort((a, b) => a.config.seed - b.config.seed);
     if (runs.length > 0) cells.set(e.name, runs);
   }
   return cells;

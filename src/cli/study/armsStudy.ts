@@ -13,7 +13,7 @@ import type { CliIo } from '../command.js';
 import { STUDY_MARKER, spliceBetween } from '../commands/echo-trap-round.js';
 import { runSweep } from '../sweepRunner.js';
 import { type ArmRuns, armRuns, armsMarkdown, planArms } from './arms.js';
-import { type CalRun, loadCalRun } from './calibrate.js';
+import { type CalRun, isFinished, loadCalRun } from './calibrate.js';
 
 export interface ArmsStudyOptions {
   envs: readonly string[];
@@ -57,7 +57,7 @@ export async function runArmsStudy(o: ArmsStudyOptions, io: CliIo): Promise<stri
       const runs: CalRun[] = [];
       for (const r of plan.filter((p) => p.arm === arm)) {
         const run = await loadCalRun(r.dir, o.out);
-        if (run && run.rows.length >= run.config.iterations) runs.push(run);
+        if (run && isFinished(run)) runs.push(run);
       }
       if (runs.length > 0) arms.push(armRuns(arm, runs));
     }

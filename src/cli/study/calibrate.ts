@@ -92,6 +92,15 @@ export async function loadCalRun(dir: string, root: string): Promise<CalRun | nu
   }
 }
 
+/** Whether a stored run has all the rows it planned (a run still going, or cut off, has fewer). */
+export const isFinished = (run: CalRun): boolean => run.rows.length >= run.config.iterations;
+
+/** Every finished run under `dir`, named relative to `root`, sorted by directory name. */
+export async function finishedRuns(dir: string, root: string): Promise<CalRun[]> {
+  const runs = await Promise.all((await findRunDirs(dir)).map((d) => loadCalRun(d, root)));
+  return runs.filter((r): r is CalRun => r !== null && isFinished(r));
+}
+
 const success = (rows: readonly MetricRow[]): number[] =>
   rows.map((r) => r['rollout/successRate']).filter((x): x is number => typeof x === 'number');
 
