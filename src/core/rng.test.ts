@@ -85,4 +85,18 @@ describe('Rng', () => {
     expect(() => rng.choice([])).toThrow(/empty/);
     expect(() => new Rng(Number.NaN)).toThrow(/finite/);
   });
+
+  it('continues a stream exactly from its state, a pending normal draw included, through JSON', () => {
+    const a = new Rng(11);
+    for (let i = 0; i < 7; i++) a.float();
+    a.normal(); // leaves a spare normal cached
+    const saved = JSON.parse(JSON.stringify(a.state()));
+    const b = new Rng(99);
+    b.restore(saved);
+    const draws = (r: Rng) => [r.normal(), r.normal(), r.float(), r.int(0, 1000), r.nextU32()];
+    expect(draws(b)).toEqual(draws(a));
+    expect(() => b.restore({ s: [1, 2, 3], spareNormal: null })).toThrow(/four 32-bit words/);
+    expect(() => b.restore({ s: [1, 2, 3, 0.5], spareNormal: null })).toThrow(/four 32-bit words/);
+    expect(() => b.restore({ s: [1, 2, 3, 4], spareNormal: Number.NaN })).toThrow(/spareNormal/);
+  });
 });

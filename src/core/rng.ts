@@ -145,4 +145,30 @@ export class Rng {
   fork(label: string): Rng {
     return new Rng(splitmix32(this.seed ^ splitmix32(hashString(label))));
   }
+
+  /** Where this stream is: what `restore` needs to continue it exactly (plain data, for checkpoints). */
+  state(): RngState {
+    return { s: [this.s0, this.s1, this.s2, this.s3], spareNormal: this.spareNormal };
+  }
+
+  /** Continues from a `state()` of a stream with the same seed: every later draw is the same. */
+  restore(state: RngState): void {
+    const [s0, s1, s2, s3] = state.s;
+    const word = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= -(2 ** 31) && x < 2 ** 32;
+    if (state.s.length !== 4 || ![s0, s1, s2, s3].every(word))
+      throw new Error(`Rng.restore: the state needs four 32-bit words, got ${JSON.stringify(state.s)}`);
+    if (state.spareNormal !== null && !Number.isFinite(state.spareNormal))
+      throw new Error(`Rng.restore: spareNormal must be a finite number or null, got ${state.spareNormal}`);
+    this.s0 = (s0 as number) | 0;
+    this.s1 = (s1 as number) | 0;
+    this.s2 = (s2 as number) | 0;
+    this.s3 = (s3 as number) | 0;
+    this.spareNormal = state.spareNormal;
+  }
+}
+
+/** A generator's position (`Rng.state`): its four state words and a cached normal draw, if any. */
+export interface RngState {
+  s: number[];
+  spareNormal: number | null;
 }

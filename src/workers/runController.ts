@@ -5,15 +5,17 @@
 // play/pause/step: a pause or stop takes effect after the iteration in flight.
 // Faults (issue 10): an iteration that fails on the GPU is handed to `onGpuFault` (the UI side
 // restarts the worker on WASM), a checkpoint goes out at least every RECOVERY_CHECKPOINT_MS so
-// a restart loses little, and a run can start from such a checkpoint (`resume`). A checkpoint
-// goes out only after the rows of the iterations it includes (held until their batch is sent).
+// a restart loses little, and a run can start from such a checkpoint (`resume`), continuing as the
+// uninterrupted run would have (the checkpoint carries the trainer's counters, random streams and
+// Adam's moments). A checkpoint goes out only after the rows of the iterations it includes (held
+// until their batch is sent).
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../core/config.js';
 import { loadCheckpoint, saveCheckpoint } from '../core/model/checkpoint.js';
 import { estimateRunMemory, formatBytes, isOutOfMemory } from '../core/model/memory.js';
 import { copyWeights, disposeModel, modelVariables } from '../core/model/params.js';
 import { createTrainer, type RunModels } from '../core/rl/session.js';
-import type { Trainer } from '../core/rl/trainer.js';
+import { parseTrainerPosition, type Trainer, type TrainingState } from '../core/rl/trainer.js';
 import type { Tokenizer } from '../core/tokenizer.js';
 import { evalEnvId } from '../envs/registry.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
@@ -47,12 +49,17 @@ type CheckpointMessage = Extract<FromTrainWorker, { type: 'checkpoint' }>;
 /** A run sends a checkpoint at least this often (ms), so a restart after a fault loses little. */
 export const RECOVERY_CHECKPOINT_MS = 30_000;
 
-/** Copies the weights of a checkpoint into the run's models (shapes must match). */
-function loadResume(models: RunModels, resume: ResumePoint): void {
+/**
+ * Copies the weights of a checkpoint into the run's models (shapes must match) and returns the
+ * run's training state when the checkpoint carries it (older ones do not).
+ */
+function loadResume(models: RunModels, resume: ResumePoint): TrainingState | undefined {
   const loaded = loadCheckpoint(resume.manifest, resume.blob);
   try {
     copyWeights(models.policy, loaded.policy);
     if (models.critic && loaded.critic) copyWeights(models.critic, loaded.critic);
+    const t = loaded.training;
+    return t ? { position: parseTrainerPosition(t.position), optimizers: t.optimizers } : undefined;
   } finally {
     disposeModel(loaded.policy);
     if (loaded.critic) disposeModel(loaded.critic);
@@ -138,8 +145,7 @@ export class RunController {
       models = made.models;
       if (resume) {
         try {
-          loadResume(models, resume);
-          trainer.resumeAt(resume.iteration, resume.rows);
+          trainer.resumeAt(resume.iteration, resume.rows, loadResume(models, resume));
         } catch (err) {
           trainer.dispose();
           models.dispose();
@@ -300,6 +306,7 @@ export class RunController {
       ...(r.models.critic ? { critic: r.models.critic } : {}),
       tokenizer: r.tokenizer,
       meta: { env: r.config.env, iteration, seed: r.config.seed, algorithm: r.config.algorithm },
+      training: await r.trainer.trainingState(),
     });
     const msg: CheckpointMessage = {
       type: 'checkpoint',

@@ -1,13 +1,16 @@
 // The run controller's fault paths in Node (CPU backend): three NaN-poisoned iterations in a row
 // pause the run with the trainer's suggestion (events, then a run error carrying the halt) until
-// a live change; a run resumed from a checkpoint continues at its iteration with its weights;
+// a live change; a run resumed from a checkpoint continues at its iteration with its weights, and
+// writes the rows the uninterrupted run wrote;
 // an iteration failing on a lost GPU is handed to onGpuFault instead of a run error.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../core/config.js';
+import type { MetricRow } from '../core/metrics/keys.js';
+import { applyAlgorithm } from '../core/rl/algorithms.js';
 import type { TrainerEvent } from '../core/rl/trainer.js';
 import type { BackendReport } from './backendInfo.js';
-import type { FromTrainWorker } from './protocol.js';
+import type { FromTrainWorker, ResumePoint } from './protocol.js';
 import {
   closeShardLinks,
   CPU_REPORT as cpu,
@@ -121,6 +124,50 @@ describe('RunController faults', () => {
     expect(r3.rows().map((x) => x.iteration)).toEqual([2]);
     await rc3.reset();
   }, 60_000);
+
+  it('resumes from a checkpoint to the rows the uninterrupted run writes (Adam, streams, counters)', async () => {
+    // StarPO-S (a critic, so two optimizers) keeping groups at random (the filter's stream), with
+    // evaluation and the MI rollouts of the frozen base (their own stream) on every other iteration.
+    const c: Config = {
+      ...applyAlgorithm(tinyRunConfig({}), 'starpo-s'),
+      groups: 4,
+      filterOrder: 'random',
+      iterations: 6,
+      checkpointEvery: 3,
+      evalEvery: 2,
+      evalEpisodes: 2,
+      miEvery: 2,
+      miSamples: 2,
+      lr: 0.01,
+    };
+    const steady = (rows: MetricRow[]) =>
+      rows.map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => !/^(time|perf|memory)\//.test(k))));
+    const links = [link()];
+    const run = async (resume?: ResumePoint) => {
+      const r = recorder();
+      const rc = new RunController(r.post, () => links, async () => cpu);
+      await rc.start(1, 'a', c, { kind: 'fresh' }, true, resume);
+      // The last step finishes the run: its rows flushed, its final checkpoint sent.
+      for (let i = resume?.iteration ?? 0; i < c.iterations; i++) await rc.stepOne();
+      expect(r.got.some((m) => m.type === 'finished')).toBe(true);
+      return r;
+    };
+    const whole = await run();
+    const cp = whole.got.find((m) => m.type === 'checkpoint' && m.iteration === 3);
+    if (cp?.type !== 'checkpoint') throw new Error('no checkpoint at iteration 3');
+    expect(cp.manifest.training?.optimizers.critic?.steps).toBeGreaterThan(0);
+    const before = whole.rows().filter((x) => x.iteration < 3);
+    const after = steady(whole.rows().filter((x) => x.iteration >= 3));
+    expect(after.map((x) => x.iteration)).toEqual([3, 4, 5]);
+
+    const resumed = await run({ iteration: 3, manifest: cp.manifest, blob: cp.blob, rows: before });
+    expect(steady(resumed.rows())).toEqual(after);
+    // Without the training state (a checkpoint from before it was saved) the run goes on, differently.
+    const { training: _dropped, ...old } = cp.manifest;
+    const fresh = await run({ iteration: 3, manifest: old, blob: cp.blob, rows: before });
+    expect(steady(fresh.rows()).map((x) => x.iteration)).toEqual([3, 4, 5]);
+    expect(steady(fresh.rows())).not.toEqual(after);
+  }, 120_000);
 
   it('hands an iteration that failed on a lost GPU to onGpuFault, not to the run errors', async () => {
     const gpuReport: BackendReport = { ...cpu, backend: 'webgpu' };

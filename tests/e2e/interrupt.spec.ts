@@ -1,6 +1,7 @@
 // A run survives its tab: a tiny run checkpointing every 2 iterations is cut off by a reload; the
 // page says on load which run was interrupted at which iteration, and Resume continues it from its
-// last checkpoint to the planned end, its stored rows complete (0 … 59, none twice).
+// last checkpoint to the planned end, its stored rows complete (0 … 59, none twice), exactly as
+// the uninterrupted run would have gone on (the checkpoint holds Adam's moments and the streams).
 import { expect, test } from '@playwright/test';
 import { iteration, openTiny } from './helpers.js';
 
@@ -18,6 +19,9 @@ test('a run cut off by a reload is named on load and resumes from its checkpoint
   const banner = page.getByTestId('interrupted-banner');
   await expect(banner).toBeVisible({ timeout: 30_000 });
   await expect(banner).toContainText('was interrupted at iteration');
+  // Its checkpoint carries the trainer's state, so the resume is exact (rows: runControllerFaults.test).
+  await expect(banner).toHaveAttribute('data-exact', 'true');
+  await expect(banner).toContainText('goes on exactly as it would have');
   const at = Number(await banner.getAttribute('data-iteration'));
   const checkpoint = Number(await banner.getAttribute('data-checkpoint'));
   // What was stored before the reload: some iterations, and a checkpoint at or before them.

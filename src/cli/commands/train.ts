@@ -142,6 +142,7 @@ export async function runTraining(
       critic: models.critic ?? undefined,
       tokenizer: loaded.base.tokenizer,
       meta: { env: config.env, iteration: trainer.iteration, seed: config.seed, algorithm: config.algorithm },
+      training: await trainer.trainingState(),
     });
     await writeFile(join(opts.out, 'checkpoints', `${name}.json`), JSON.stringify(c.manifest));
     await writeFile(join(opts.out, 'checkpoints', `${name}.bin`), c.blob);

@@ -4,7 +4,8 @@ import { Rng } from '../rng.js';
 import { buildVocabulary, Tokenizer } from '../tokenizer.js';
 import { type CheckpointManifest, loadCheckpoint, saveCheckpoint } from './checkpoint.js';
 import type { ModelConfig } from './config.js';
-import { createCritic, createPolicy, disposeModel } from './params.js';
+import { readAdamState, writeAdamState } from './adamState.js';
+import { createCritic, createPolicy, disposeModel, type Model, modelVariables } from './params.js';
 import { predictValues, scoreSequences } from './scoring.js';
 
 const tok = new Tokenizer(
@@ -64,6 +65,48 @@ describe('checkpoints', () => {
     const vb = await predictValues(loaded.critic!, seqs);
     expect(vb.map((r) => Array.from(r))).toEqual(va.map((r) => Array.from(r)));
     for (const m of [policy, critic, loaded.policy, loaded.critic!]) disposeModel(m);
+  });
+
+  it("carry Adam's state: a step after loading lands on the weights the original run's step gives", async () => {
+    // A loss that touches every weight; two steps before saving, one after, on both copies.
+    const step = (m: Model, opt: tf.Optimizer) =>
+      opt.minimize(
+        () => tf.addN(modelVariables(m).map((v, i) => tf.sum(tf.mul(tf.sin(v), i + 1)))) as tf.Scalar,
+        false,
+        modelVariables(m),
+      );
+    const values = async (m: Model) => Promise.all(modelVariables(m).map(async (v) => Array.from(await v.data())));
+    const policy = createPolicy(config, new Rng(1));
+    const opt = tf.train.adam(0.01, 0.9, 0.999, 1e-8);
+    step(policy, opt);
+    step(policy, opt);
+    const state = await readAdamState(opt, policy);
+    expect(state.steps).toBe(2);
+    expect(state.first).toHaveLength(policy.names.length);
+    const position = { iteration: 2, note: 'plain data' };
+    const saved = await saveCheckpoint({ policy, tokenizer: tok, training: { position, optimizers: { policy: state } } });
+    const [manifest, blob] = viaFile(saved);
+    const loaded = loadCheckpoint(manifest, blob);
+    expect(loaded.training?.position).toEqual(position);
+    const opt2 = tf.train.adam(0.01, 0.9, 0.999, 1e-8);
+    writeAdamState(opt2, loaded.policy, loaded.training!.optimizers.policy);
+    step(policy, opt);
+    step(loaded.policy, opt2);
+    expect(await values(loaded.policy)).toEqual(await values(policy));
+
+    // A moment that does not fit its weight, or is not finite, is refused by name.
+    const m = JSON.parse(JSON.stringify(saved.manifest)) as CheckpointManifest;
+    m.training!.optimizers.policy.first[0]!.shape = [1];
+    expect(() => loadCheckpoint(m, saved.blob)).toThrow(/optimizer moment .*\/m does not match weight/);
+    const poisoned = new Float32Array(saved.blob.slice().buffer);
+    poisoned[saved.manifest.training!.optimizers.policy.second[0]!.offset] = Number.NaN;
+    expect(() => loadCheckpoint(saved.manifest, new Uint8Array(poisoned.buffer))).toThrow(/non-finite value/);
+    const noCritic = JSON.parse(JSON.stringify(saved.manifest)) as CheckpointManifest;
+    noCritic.training!.optimizers.critic = noCritic.training!.optimizers.policy;
+    expect(() => loadCheckpoint(noCritic, saved.blob)).toThrow(/critic optimizer but no critic/);
+    for (const x of [policy, loaded.policy]) disposeModel(x);
+    opt.dispose();
+    opt2.dispose();
   });
 
   it('keep a version-2 (pieces) vocabulary, ids spelled the same after loading', async () => {

@@ -7,6 +7,7 @@
 // holding NaN or ±Inf are refused, so an imported file can neither crash nor poison a run.
 import type * as tf from '@tensorflow/tfjs';
 import { Tokenizer, type Vocabulary } from '../tokenizer.js';
+import type { AdamState } from './adamState.js';
 import { type ModelConfig, validateConfig } from './config.js';
 import { MAX_CHECKPOINT_BYTES, parseManifest } from './manifest.js';
 import { type Model, type ModelKind, modelFromValues, paramSpecs } from './params.js';
@@ -37,6 +38,29 @@ export interface CheckpointManifest {
   critic?: NetworkEntry;
   /** Free-form plain data (env id, iteration, seed, …). */
   meta: Record<string, unknown>;
+  /** A run's position beside its weights (trainer.ts `TrainingState`), so a resume continues it exactly. */
+  training?: TrainingEntry;
+}
+
+/** One Adam optimizer: its counters here, its moments in the blob (one entry per weight, `<weight>/m` and `/v`). */
+export interface OptimizerEntry {
+  steps: number;
+  accBeta1: number;
+  accBeta2: number;
+  first: TensorEntry[];
+  second: TensorEntry[];
+}
+
+export interface TrainingEntry {
+  /** Plain data, checked by whoever resumes (trainer.ts `parseTrainerPosition`). */
+  position: Record<string, unknown>;
+  optimizers: { policy: OptimizerEntry; critic?: OptimizerEntry };
+}
+
+/** What a checkpoint's `training` holds once loaded. */
+export interface LoadedTraining {
+  position: unknown;
+  optimizers: { policy: AdamState; critic?: AdamState };
 }
 
 export interface SavedCheckpoint {
@@ -50,6 +74,7 @@ export interface LoadedCheckpoint {
   critic?: Model;
   tokenizer: Tokenizer;
   meta: Record<string, unknown>;
+  training?: LoadedTraining;
 }
 
 /** What the caller needs the checkpoint to match; absent fields are not checked. */
@@ -67,6 +92,8 @@ export async function saveCheckpoint(input: {
   critic?: Model;
   tokenizer: Tokenizer;
   meta?: Record<string, unknown>;
+  /** The run's position and optimizers (trainer.ts `trainingState`), for an exact resume. */
+  training?: { position: object; optimizers: { policy: AdamState; critic?: AdamState } };
 }): Promise<SavedCheckpoint> {
   if (input.policy.config.vocabSize !== input.tokenizer.size) {
     throw new Error(
@@ -94,6 +121,31 @@ export async function saveCheckpoint(input: {
     meta: { ...(input.meta ?? {}) },
   };
   if (input.critic) manifest.critic = await entry(input.critic);
+  if (input.training) {
+    const moments = (model: Model, list: Float32Array[], suffix: string): TensorEntry[] =>
+      list.map((values, i) => {
+        const name = model.names[i] as string;
+        const e = { name: `${name}/${suffix}`, shape: [...(model.weights[name]?.shape ?? [])], offset, length: values.length };
+        chunks.push(values);
+        offset += values.length;
+        return e;
+      });
+    const optimizer = (model: Model, a: AdamState): OptimizerEntry => ({
+      steps: a.steps,
+      accBeta1: a.accBeta1,
+      accBeta2: a.accBeta2,
+      first: moments(model, a.first, 'm'),
+      second: moments(model, a.second, 'v'),
+    });
+    const { policy, critic } = input.training.optimizers;
+    manifest.training = {
+      position: JSON.parse(JSON.stringify(input.training.position)) as Record<string, unknown>,
+      optimizers: {
+        policy: optimizer(input.policy, policy),
+        ...(critic && input.critic ? { critic: optimizer(input.critic, critic) } : {}),
+      },
+    };
+  }
   const floats = new Float32Array(offset);
   let at = 0;
   for (const c of chunks) {
@@ -213,5 +265,48 @@ export function loadCheckpoint(
     for (const name of policy.names) policy.weights[name]?.dispose();
     throw err;
   }
-  return { policy, ...(critic ? { critic } : {}), tokenizer, meta: { ...(m.meta ?? {}) } };
+  let training: LoadedTraining | undefined;
+  try {
+    training = m.training ? readTraining(m.training, m, floats) : undefined;
+  } catch (err) {
+    for (const model of [policy, critic]) if (model) for (const name of model.names) model.weights[name]?.dispose();
+    throw err;
+  }
+  return {
+    policy,
+    ...(critic ? { critic } : {}),
+    tokenizer,
+    meta: { ...(m.meta ?? {}) },
+    ...(training ? { training } : {}),
+  };
+}
+
+/** The optimizers' moments, each checked against its network's weights: count, shape, finite values. */
+function readTraining(t: TrainingEntry, m: CheckpointManifest, floats: Float32Array): LoadedTraining {
+  const optimizer = (role: 'policy' | 'critic', o: OptimizerEntry, net: NetworkEntry | undefined): AdamState => {
+    if (!net) throw new Error(`checkpoint: training has a ${role} optimizer but no ${role}`);
+    const list = (entries: TensorEntry[], suffix: string) => {
+      if (entries.length !== 0 && entries.length !== net.tensors.length)
+        throw new Error(`checkpoint: ${role} optimizer has ${entries.length} ${suffix} moments for ${net.tensors.length} weights`);
+      return entries.map((e, i) => {
+        const w = net.tensors[i] as TensorEntry;
+        if (e.name !== `${w.name}/${suffix}` || JSON.stringify(e.shape) !== JSON.stringify(w.shape) || e.length !== w.length)
+          throw new Error(`checkpoint: ${role} optimizer moment ${e.name} does not match weight ${w.name} [${w.shape}]`);
+        if (e.offset + e.length > floats.length)
+          throw new Error(`checkpoint: ${role} optimizer moment ${e.name} lies outside the blob (${floats.length} floats)`);
+        const values = floats.slice(e.offset, e.offset + e.length);
+        const bad = values.findIndex((x) => !Number.isFinite(x));
+        if (bad >= 0)
+          throw new Error(`checkpoint: ${role} optimizer moment ${e.name} holds a non-finite value at element ${bad}`);
+        return values;
+      });
+    };
+    const first = list(o.first, 'm');
+    const second = list(o.second, 'v');
+    if (first.length !== second.length) throw new Error(`checkpoint: ${role} optimizer has unpaired moments`);
+    return { steps: o.steps, accBeta1: o.accBeta1, accBeta2: o.accBeta2, first, second };
+  };
+  const policy = optimizer('policy', t.optimizers.policy, m.policy);
+  const critic = t.optimizers.critic ? optimizer('critic', t.optimizers.critic, m.critic) : undefined;
+  return { position: t.position, optimizers: { policy, ...(critic ? { critic } : {}) } };
 }

@@ -57,7 +57,17 @@ const networkSchema = z.object({
   tensors: z.array(tensorSchema).max(MAX_TENSORS, { error: `has more than ${MAX_TENSORS} weights` }),
 });
 
-/** The whole manifest; `meta` stays free-form plain data. */
+const beta = z.number().gt(0, { error: 'must be above 0' }).lte(1, { error: 'must be at most 1' });
+
+const optimizerSchema = z.object({
+  steps: index,
+  accBeta1: beta,
+  accBeta2: beta,
+  first: z.array(tensorSchema).max(MAX_TENSORS, { error: `has more than ${MAX_TENSORS} moments` }),
+  second: z.array(tensorSchema).max(MAX_TENSORS, { error: `has more than ${MAX_TENSORS} moments` }),
+});
+
+/** The whole manifest; `meta` stays free-form plain data, `training.position` is checked by the trainer. */
 export const manifestSchema = z.object({
   format: z.literal('starpo-checkpoint'),
   version: z.literal(1, { error: 'unsupported version (expected 1)' }),
@@ -70,6 +80,12 @@ export const manifestSchema = z.object({
   policy: networkSchema,
   critic: networkSchema.optional(),
   meta: z.record(z.string(), z.unknown()).optional(),
+  training: z
+    .object({
+      position: z.record(z.string(), z.unknown()),
+      optimizers: z.object({ policy: optimizerSchema, critic: optimizerSchema.optional() }),
+    })
+    .optional(),
 });
 
 /** Throws `checkpoint: <field>: <problem>` for the first problem of a manifest; returns it typed. */

@@ -18,7 +18,8 @@ import { pairedSuccess, rolloutMetrics } from '../metrics/rolloutMetrics.js';
 import { gpuBytes } from '../model/gpuMemory.js';
 import { cloneModel, copyWeights, disposeModel, type Model } from '../model/params.js';
 import { NonFiniteError } from '../model/sampling.js';
-import { Rng } from '../rng.js';
+import { type AdamState, readAdamState, writeAdamState } from '../model/adamState.js';
+import { Rng, type RngState } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
 import { trainingSamples } from './batch.js';
@@ -145,6 +146,54 @@ export function warmupLearningRate(
   return c.lr * (warm > 0 ? Math.min(1, (policyUpdates + 1) / warm) : 1);
 }
 
+/**
+ * Where a run is, beyond its weights: what a checkpoint must carry for a resumed run to write the
+ * rows the uninterrupted run would have written (counters, live settings, random streams, Adam).
+ */
+export interface TrainingState {
+  /** Plain data (JSON): the counters, the live settings and the random streams' positions. */
+  position: TrainerPosition;
+  optimizers: { policy: AdamState; critic?: AdamState };
+}
+
+export interface TrainerPosition {
+  iteration: number;
+  policyUpdates: number;
+  consecutiveErrors: number;
+  unconfirmedUpdate: boolean;
+  /** The live settings as they stand (a run's live changes persist across a resume). */
+  live: Record<string, unknown>;
+  rng: Record<StreamName, RngState>;
+}
+
+type StreamName = 'sampling' | 'minibatches' | 'filter' | 'baseReasoning';
+const STREAMS: readonly StreamName[] = ['sampling', 'minibatches', 'filter', 'baseReasoning'];
+
+/** A position read from a checkpoint file, checked field by field (a message names the first bad one). */
+export function parseTrainerPosition(raw: unknown): TrainerPosition {
+  const p = raw as Partial<TrainerPosition> | null;
+  const count = (k: 'iteration' | 'policyUpdates' | 'consecutiveErrors') => {
+    const v = p?.[k];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+      throw new Error(`checkpoint: training position ${k} must be a whole number ≥ 0, got ${JSON.stringify(v)}`);
+  };
+  if (!p || typeof p !== 'object') throw new Error('checkpoint: training position is not an object');
+  count('iteration');
+  count('policyUpdates');
+  count('consecutiveErrors');
+  if (typeof p.unconfirmedUpdate !== 'boolean')
+    throw new Error('checkpoint: training position unconfirmedUpdate must be true or false');
+  if (!p.live || typeof p.live !== 'object') throw new Error('checkpoint: training position live is missing');
+  const bad = Object.keys(p.live).filter((k) => !LIVE_FIELDS.has(k));
+  if (bad.length > 0) throw new Error(`checkpoint: training position live has ${bad.join(', ')}, not live settings`);
+  for (const name of STREAMS) {
+    const st = p.rng?.[name];
+    if (!st || !Array.isArray(st.s)) throw new Error(`checkpoint: training position rng.${name} is missing`);
+    new Rng(0).restore(st); // throws, naming what is wrong
+  }
+  return p as TrainerPosition;
+}
+
 export class Trainer {
   config: Config;
   iteration = 0;
@@ -226,15 +275,65 @@ export class Trainer {
     this.cb.onEvent?.({ type: 'live', iteration: this.iteration, changes });
   }
 
+  /** The run's position beside its weights, for a checkpoint (`resumeAt` takes it back). */
+  async trainingState(): Promise<TrainingState> {
+    const live = Object.fromEntries(
+      [...LIVE_FIELDS].map((k) => [k, (this.config as unknown as Record<string, unknown>)[k]]),
+    );
+    const rngs: Record<StreamName, Rng> = {
+      sampling: this.sampleRng,
+      minibatches: this.shuffleRng,
+      filter: this.filterRng,
+      baseReasoning: this.baseRng,
+    };
+    return {
+      position: {
+        iteration: this.iteration,
+        policyUpdates: this.policyUpdates,
+        consecutiveErrors: this.consecutiveErrors,
+        unconfirmedUpdate: this.unconfirmedUpdate,
+        live,
+        rng: Object.fromEntries(STREAMS.map((n) => [n, rngs[n].state()])) as Record<StreamName, RngState>,
+      },
+      optimizers: {
+        policy: await readAdamState(this.policyOpt, this.policy),
+        ...(this.critic && this.criticOpt ? { critic: await readAdamState(this.criticOpt, this.critic) } : {}),
+      },
+    };
+  }
+
   /**
-   * Continues a run a fault cut off (the browser's worker restart): the caller has put the
-   * checkpoint's weights into the policy (and critic); they become the last good weights, the
-   * count goes on from `iteration`, and earlier rows are replayed into the detector. Adam's
-   * moments and the random streams start afresh, so the rest is not bit-identical.
+   * Continues a run that was cut off (a reloaded tab, the browser's worker restart): the caller
+   * has put the checkpoint's weights into the policy (and critic); they become the last good
+   * weights, the count goes on from `iteration`, and earlier rows are replayed into the detector.
+   * With the checkpoint's `training` state (counters, live settings, random streams, Adam's
+   * moments) the rest of the run writes the rows the uninterrupted run would have written;
+   * without it (a checkpoint from before it was saved) Adam and the random streams start afresh.
    */
-  resumeAt(iteration: number, rows: readonly MetricRow[]): void {
+  resumeAt(iteration: number, rows: readonly MetricRow[], training?: TrainingState): void {
+    if (training) {
+      const p = training.position;
+      if (p.iteration !== iteration)
+        throw new Error(`resume: the training state is at iteration ${p.iteration}, the checkpoint at ${iteration}`);
+      const r = validateConfig({ ...this.config, ...p.live });
+      if (!r.ok) throw new Error(`resume: ${formatErrors(r.errors)}`);
+      this.config = r.config;
+      writeAdamState(this.policyOpt, this.policy, training.optimizers.policy);
+      if (this.critic && this.criticOpt) {
+        if (!training.optimizers.critic) throw new Error('resume: the training state has no critic optimizer');
+        writeAdamState(this.criticOpt, this.critic, training.optimizers.critic);
+      }
+      this.sampleRng.restore(p.rng.sampling);
+      this.shuffleRng.restore(p.rng.minibatches);
+      this.filterRng.restore(p.rng.filter);
+      this.baseRng.restore(p.rng.baseReasoning);
+      this.policyUpdates = p.policyUpdates;
+      this.consecutiveErrors = p.consecutiveErrors;
+      this.unconfirmedUpdate = p.unconfirmedUpdate;
+    } else {
+      this.policyUpdates = this.critic ? Math.max(0, iteration - this.config.criticWarmup) : iteration;
+    }
     this.iteration = iteration;
-    this.policyUpdates = this.critic ? Math.max(0, iteration - this.config.criticWarmup) : iteration;
     copyWeights(this.backupPolicy, this.policy);
     if (this.critic && this.backupCritic) copyWeights(this.backupCritic, this.critic);
     for (const row of rows) if (row.iteration < iteration) this.detector.update(row);

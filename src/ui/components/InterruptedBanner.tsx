@@ -10,7 +10,7 @@ export function InterruptedBanner() {
   const status = useApp((s) => s.runStatus);
   const { resumeInterrupted } = useController();
   if (!interrupted) return null;
-  const { id, name, iteration, checkpointAt } = interrupted;
+  const { id, name, iteration, checkpointAt, exact } = interrupted;
   const idle = status === 'idle' || status === 'finished' || status === 'failed';
   return (
     <div
@@ -19,13 +19,16 @@ export function InterruptedBanner() {
       data-testid="interrupted-banner"
       data-iteration={iteration}
       data-checkpoint={checkpointAt ?? ''}
+      data-exact={exact}
     >
       “{name}” was interrupted at iteration {iteration}: its tab was closed or reloaded while it ran.{' '}
       {checkpointAt !== null ? (
         <>
           It can resume from its last checkpoint, at iteration {checkpointAt}; the iterations after it are run
-          again. The optimizer’s moments and the random streams start afresh there, so the curve from then on
-          is a new draw, not the one the tab would have drawn.{' '}
+          again.{' '}
+          {exact
+            ? 'The checkpoint holds the optimizer’s moments and the random streams too, so the run goes on exactly as it would have.'
+            : 'This checkpoint predates saving the optimizer’s moments and the random streams: they start afresh there, so the curve from then on is a new draw, not the one the tab would have drawn.'}{' '}
           <button
             type="button"
             data-testid="interrupted-resume"

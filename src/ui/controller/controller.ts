@@ -72,6 +72,8 @@ function start(state: ControllerState, stopLive: () => void): () => void {
           name: last.name,
           iteration: Math.max(last.iteration, (rows.at(-1)?.iteration ?? -1) + 1),
           checkpointAt: cp ? cp.iteration : null,
+          // Checkpoints saved before the trainer's state was (no `training`) resume inexactly.
+          exact: !!cp && typeof cp.manifest === 'object' && cp.manifest !== null && 'training' in cp.manifest,
         });
       }
       await refreshRuns();

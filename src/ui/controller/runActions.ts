@@ -31,7 +31,8 @@ export interface RunActions {
  * Resumes the stored run `runId` from its checkpoint at iteration k: the stored rows, events and
  * samples from k on are dropped (the run writes them again), the page shows the rest, and the
  * train worker starts from the checkpoint's weights with the rows before k replayed into its
- * detector (core/rl/trainer.ts resumeAt: Adam's moments and the random streams start afresh).
+ * detector; with the checkpoint's training state (Adam's moments, the random streams, the counters)
+ * the rest of the run is the one the tab would have written (core/rl/trainer.ts resumeAt).
  */
 async function doResumeInterrupted(state: ControllerState, c: TrainClient, runId: string): Promise<void> {
   const s = useApp.getState();

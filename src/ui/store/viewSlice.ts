@@ -38,7 +38,14 @@ export interface ViewSlice {
    * A run the last tab left running or paused, found at load: its id, name, the iteration it
    * reached and its last checkpoint's (null: none saved, so it cannot be resumed).
    */
-  interrupted: { id: string; name: string; iteration: number; checkpointAt: number | null } | null;
+  interrupted: {
+    id: string;
+    name: string;
+    iteration: number;
+    checkpointAt: number | null;
+    /** The checkpoint carries the trainer's state, so the resumed run writes the rows it would have. */
+    exact: boolean;
+  } | null;
   setInterrupted(i: ViewSlice['interrupted']): void;
   /** The iteration whose reasoning across inputs is open (null: the panel is closed). */
   reasoningIteration: number | null;

@@ -78,7 +78,7 @@ export function registerAdamKernels(): void {
 }
 
 /** The fields of tfjs's AdamOptimizer this module reads and hands state to (internal in 4.22). */
-interface AdamInternals {
+export interface AdamInternals {
   learningRate: number;
   beta1: number;
   beta2: number;
