@@ -35,6 +35,9 @@ export function envPoolSize(hardwareConcurrency: number | undefined): number {
   return Math.max(1, Math.min(4, cores - 2));
 }
 
+/** How long Stop waits for the iteration in flight before it restarts the worker to end the run. */
+export const STOP_GRACE_MS = 5000;
+
 export class TrainClient {
   private worker: Worker;
   private envWorkers: Worker[] = [];
@@ -222,8 +225,23 @@ export class TrainClient {
   stepOne(): Promise<void> {
     return this.control('stepOne');
   }
-  stop(): Promise<void> {
-    return this.control('stop');
+  /**
+   * Ends the run after the iteration in flight; when that iteration has not ended within
+   * STOP_GRACE_MS (minutes of shader compiling on a software adapter, a long step), ends it at
+   * once instead by restarting the workers (recovery.ts `forceStop`). Says which it was.
+   */
+  async stop(): Promise<'stopped' | 'forced'> {
+    const acked = this.control('stop').then(() => 'stopped' as const);
+    acked.catch(() => {}); // rejected when the restart below replaces the worker
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), STOP_GRACE_MS);
+    });
+    const first = await Promise.race([acked, late]);
+    clearTimeout(timer);
+    if (first === 'stopped') return first;
+    await this.recovery.forceStop();
+    return 'forced';
   }
   reset(): Promise<void> {
     return this.control('reset');

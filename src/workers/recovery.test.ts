@@ -72,6 +72,32 @@ function observeRun(rec: RunRecovery, n: number, checkpointAt: number | null): v
 }
 
 describe('RunRecovery', () => {
+  it('force-stops a run whose iteration will not end: fresh workers on its backend, finished as stopped from its rows', async () => {
+    const h = fakeHost();
+    const rec = new RunRecovery(h.host);
+    // Success rising, so the summary judged here has a peak above its start.
+    rec.began('r1', config, base, false);
+    rec.observe({
+      type: 'reports',
+      runId: 'r1',
+      rows: Array.from({ length: 8 }, (_, i) => ({ iteration: i, 'rollout/successRate': i / 10 })),
+      events: [],
+      samples: [],
+    });
+    await rec.forceStop();
+    expect(h.restarts).toEqual(['webgpu']);
+    expect(h.starts).toEqual([]);
+    const fin = h.emitted.at(-1);
+    if (fin?.type !== 'finished') throw new Error(`expected finished, got ${fin?.type}`);
+    expect(fin.reason).toBe('stopped');
+    expect(fin.runId).toBe('r1');
+    expect(fin.summary.startSuccess).toBeCloseTo(0.2); // iterations 0–4
+    expect(fin.summary.finalSuccess).toBeCloseTo(0.35); // all 8 (fewer than 10)
+    // The run is no longer tracked: a later fault only restarts the worker.
+    await rec.fault('crash', 'killed');
+    expect(h.starts).toEqual([]);
+  });
+
   it('moves a run to WASM after a GPU fault, from its last checkpoint with the rows before it', async () => {
     const h = fakeHost();
     const rec = new RunRecovery(h.host);

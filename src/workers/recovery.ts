@@ -5,6 +5,7 @@
 // base at 0 when there is none yet), and says so to the listeners. A run that faults again
 // MAX_RESTARTS times without one new iteration in between gets a run error instead.
 import type { Config } from '../core/config.js';
+import { detectorOptionsFor, EchoTrapDetector } from '../core/metrics/detector.js';
 import type { MetricRow } from '../core/metrics/keys.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
 import type { BaseChoice, FaultKind, ResumePoint, RunReport, RunStartInfo } from './protocol.js';
@@ -160,6 +161,22 @@ export class RunRecovery {
     } catch (err) {
       this.giveUp(run, `the run could not be restarted after "${message}": ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * Ends the tracked run without its worker (Stop when the iteration in flight does not end in
+   * time, e.g. minutes of shader compiling): fresh workers on the run's backend, and the run
+   * finished as stopped with the rows it had sent, its summary judged from them on this side.
+   * Its last checkpoint stays where the page stored it.
+   */
+  async forceStop(): Promise<void> {
+    const run = this.run;
+    this.run = null;
+    await this.host.restart(run?.config.backend ?? this.backend);
+    if (!run) return;
+    const detector = new EchoTrapDetector(detectorOptionsFor(run.config));
+    for (const row of run.rows) detector.update(row);
+    this.host.emit({ type: 'finished', runId: run.runId, summary: detector.summary(), reason: 'stopped' });
   }
 
   private giveUp(run: TrackedRun, message: string): void {

@@ -38,6 +38,18 @@ test('auto chooses WASM over the SwiftShader adapter and says why; a forced webg
   });
   // Forced onto a software adapter, the page warns before Start.
   await expect(page.getByTestId('software-gpu-warning')).toContainText('renders in software');
+  // Started anyway, the first iteration compiles its kernels for minutes; Stop ends it in seconds.
+  await page.getByTestId('preset-tiny').click();
+  await page.getByTestId('backend-override').selectOption('webgpu');
+  await page.getByTestId('btn-start').click();
+  const phase = page.getByTestId('phase');
+  await expect(phase).toHaveAttribute('data-phase', 'compiling', { timeout: 60_000 });
+  const pressed = Date.now();
+  await page.getByTestId('btn-stop').click();
+  await expect(phase).toHaveAttribute('data-phase', 'finished', { timeout: 20_000 });
+  expect(Date.now() - pressed).toBeLessThan(20_000);
+  await expect(page.getByTestId('notice')).toContainText('restarting the train worker');
+  await expect(page.getByTestId('btn-start')).toBeEnabled({ timeout: 30_000 });
 });
 
 test('a 1-layer transformer trained in the worker on WebGPU matches CPU within 1e-4 over 3 Adam steps', async ({

@@ -4,7 +4,7 @@
 // it, queued before any of its reports.
 
 import type { RunMeta } from '../../core/files/runFile.js';
-import type { TrainClient } from '../../workers/client.js';
+import { STOP_GRACE_MS, type TrainClient } from '../../workers/client.js';
 import { refreshRuns } from '../runs/library.js';
 import { write } from '../runs/runSaver.js';
 import * as db from '../runs/runsDb.js';
@@ -160,7 +160,11 @@ export function runActions(state: ControllerState): RunActions {
     stopRun: () =>
       guarded(async (c) => {
         useApp.getState().setRunStatus('stopping');
-        await c.stop();
+        if ((await c.stop()) === 'forced')
+          useApp.getState().setNotice({
+            kind: 'info',
+            text: `The iteration in flight did not end within ${STOP_GRACE_MS / 1000} s (compiling GPU kernels on a software adapter takes minutes), so the run was stopped by restarting the train worker: its rows up to the last finished iteration and its last checkpoint are kept.`,
+          });
       }),
     resetRun: () =>
       guarded(async (c) => {
