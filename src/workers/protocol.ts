@@ -107,7 +107,15 @@ export type FromTrainWorker =
       events: TrainerEvent[];
       samples: SampledTrajectory[];
     }
-  | { type: 'progress'; runId: string; iteration: number; planned: number; phase: RunPhase }
+  | {
+      type: 'progress';
+      runId: string;
+      iteration: number;
+      planned: number;
+      phase: RunPhase;
+      /** While `compiling`: the GPU pipelines compiled so far. */
+      compiled?: number;
+    }
   /**
    * The weights after `iteration` iterations. Sent after the `reports` holding the rows of every
    * iteration before it, so a run resumed from it has all its earlier rows.

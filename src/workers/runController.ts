@@ -49,6 +49,15 @@ type CheckpointMessage = Extract<FromTrainWorker, { type: 'checkpoint' }>;
 /** A run sends a checkpoint at least this often (ms), so a restart after a fault loses little. */
 export const RECOVERY_CHECKPOINT_MS = 30_000;
 
+/** How often the first WebGPU iteration reports its pipelines compiled so far (ms). */
+export const COMPILE_REPORT_MS = 2000;
+
+/** The webgpu backend's compiled pipelines (its pipeline cache), 0 on other backends. */
+function pipelinesCompiled(): number {
+  const cache = (tf.backend() as unknown as { pipelineCache?: Record<string, unknown> }).pipelineCache;
+  return cache ? Object.keys(cache).length : 0;
+}
+
 /**
  * Copies the weights of a checkpoint into the run's models (shapes must match) and returns the
  * run's training state when the checkpoint carries it (older ones do not).
@@ -177,8 +186,8 @@ export class RunController {
     else this.resume();
   }
 
-  private progress(runId: string, iteration: number, planned: number, phase: RunPhase): void {
-    this.post({ type: 'progress', runId, iteration, planned, phase });
+  private progress(runId: string, iteration: number, planned: number, phase: RunPhase, compiled?: number): void {
+    this.post({ type: 'progress', runId, iteration, planned, phase, ...(compiled !== undefined ? { compiled } : {}) });
   }
 
   private active(): ActiveRun {
@@ -188,13 +197,24 @@ export class RunController {
 
   private async iterate(r: ActiveRun): Promise<void> {
     const it = r.trainer.iteration;
-    if (it === 0 && r.backend === 'webgpu') this.progress(r.runId, it, r.config.iterations, 'compiling');
+    // WebGPU's first iteration compiles its pipelines (minutes on a software adapter): say how
+    // many are done, every COMPILE_REPORT_MS, while it runs.
+    let ticker: ReturnType<typeof setInterval> | undefined;
+    if (it === 0 && r.backend === 'webgpu') {
+      const say = () => this.progress(r.runId, it, r.config.iterations, 'compiling', pipelinesCompiled());
+      say();
+      ticker = setInterval(say, COMPILE_REPORT_MS);
+    }
     if (this.poison > 0) {
       this.poison--;
       this.poisonWeights(r);
     }
     const every = r.trainer.config.checkpointEvery;
-    await r.trainer.step();
+    try {
+      await r.trainer.step();
+    } finally {
+      clearInterval(ticker);
+    }
     // The trainer checkpoints every `checkpointEvery`; in between, one every RECOVERY_CHECKPOINT_MS.
     const periodic = every > 0 && r.trainer.iteration % every === 0;
     if (!periodic && performance.now() - r.checkpointAt >= RECOVERY_CHECKPOINT_MS)

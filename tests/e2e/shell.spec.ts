@@ -44,6 +44,7 @@ test('auto chooses WASM over the SwiftShader adapter and says why; a forced webg
   await page.getByTestId('btn-start').click();
   const phase = page.getByTestId('phase');
   await expect(phase).toHaveAttribute('data-phase', 'compiling', { timeout: 60_000 });
+  await expect(phase).toContainText(/\d+ compiled so far/, { timeout: 15_000 });
   const pressed = Date.now();
   await page.getByTestId('btn-stop').click();
   await expect(phase).toHaveAttribute('data-phase', 'finished', { timeout: 20_000 });

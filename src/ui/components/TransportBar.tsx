@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import { BACKEND_CHOICES } from '../../core/config.js';
 import { isSoftwareAdapter } from '../../workers/backendInfo.js';
+import { STOP_GRACE_MS } from '../../workers/client.js';
 import { useController } from '../controller/context.js';
 import { useApp } from '../store/index.js';
 import { etaText, msPerIteration } from './eta.js';
@@ -24,6 +25,7 @@ export function TransportBar() {
   const busy = useApp((s) => s.busy);
   const iteration = useApp((s) => s.iteration);
   const phase = useApp((s) => s.phase);
+  const compiled = useApp((s) => s.compiled);
   const runPlanned = useApp((s) => s.planned);
   const configPlanned = useApp((s) => s.config.iterations);
   const rows = useApp((s) => s.rows);
@@ -145,7 +147,9 @@ export function TransportBar() {
           aria-live="polite"
         >
           {status === 'stopping'
-            ? 'Stopping after this iteration…'
+            ? `Stopping after this iteration (at most ${STOP_GRACE_MS / 1000} s)…`
+            : phase === 'compiling' && compiled
+              ? `${PHASE_TEXT.compiling} ${compiled} compiled so far`
             : status === 'failed'
               ? `Failed: ${runError ?? 'unknown error'}`
               : phase

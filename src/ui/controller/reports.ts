@@ -67,7 +67,7 @@ export function routeReport(state: ControllerState, r: RunReport): void {
     case 'progress': {
       // 'finished' is shown once the run's end is saved (see below).
       if (r.phase === 'finished') return;
-      s.setProgress(r.iteration, r.planned, r.phase);
+      s.setProgress(r.iteration, r.planned, r.phase, r.compiled);
       const status = r.phase === 'paused' ? 'paused' : 'running';
       if (status !== state.savedStatus) {
         state.savedStatus = status;

@@ -38,6 +38,8 @@ export interface RunSlice {
   /** The env id of the run (the setup form may change after it ends). */
   runEnv: string;
   phase: RunPhase | null;
+  /** While compiling: the GPU pipelines compiled so far. */
+  compiled: number | null;
   iteration: number;
   planned: number;
   rows: MetricRow[];
@@ -65,7 +67,7 @@ export interface RunSlice {
     events: readonly TrainerEvent[],
     samples: readonly SampledTrajectory[],
   ): void;
-  setProgress(iteration: number, planned: number, phase: RunPhase): void;
+  setProgress(iteration: number, planned: number, phase: RunPhase, compiled?: number): void;
   finishRun(summary: RunSummary): void;
   failRun(message: string): void;
   clearRun(): void;
@@ -79,6 +81,7 @@ const empty = {
   runName: '',
   runEnv: '',
   phase: null,
+  compiled: null,
   iteration: 0,
   rows: [],
   events: [],
@@ -127,8 +130,8 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     if (samples.length) patch.samples = [...s.samples, ...samples].slice(-MAX_SAMPLES_IN_MEMORY);
     set(patch);
   },
-  setProgress(iteration, planned, phase) {
-    const patch: Partial<RunSlice> = { iteration, planned, phase };
+  setProgress(iteration, planned, phase, compiled) {
+    const patch: Partial<RunSlice> = { iteration, planned, phase, compiled: compiled ?? null };
     const st = get().runStatus;
     if (phase === 'paused' && st !== 'stopping') patch.runStatus = 'paused';
     if ((phase === 'running' || phase === 'compiling') && st !== 'stopping' && st !== 'paused')
