@@ -154,7 +154,8 @@ export class Rng {
   /** Continues from a `state()` of a stream with the same seed: every later draw is the same. */
   restore(state: RngState): void {
     const [s0, s1, s2, s3] = state.s;
-    const word = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= -(2 ** 31) && x < 2 ** 32;
+    const word = (x: unknown) =>
+      typeof x === 'number' && Number.isInteger(x) && x >= -(2 ** 31) && x < 2 ** 32;
     if (state.s.length !== 4 || ![s0, s1, s2, s3].every(word))
       throw new Error(`Rng.restore: the state needs four 32-bit words, got ${JSON.stringify(state.s)}`);
     if (state.spareNormal !== null && !Number.isFinite(state.spareNormal))

@@ -186,8 +186,21 @@ export class RunController {
     else this.resume();
   }
 
-  private progress(runId: string, iteration: number, planned: number, phase: RunPhase, compiled?: number): void {
-    this.post({ type: 'progress', runId, iteration, planned, phase, ...(compiled !== undefined ? { compiled } : {}) });
+  private progress(
+    runId: string,
+    iteration: number,
+    planned: number,
+    phase: RunPhase,
+    compiled?: number,
+  ): void {
+    this.post({
+      type: 'progress',
+      runId,
+      iteration,
+      planned,
+      phase,
+      ...(compiled !== undefined ? { compiled } : {}),
+    });
   }
 
   private active(): ActiveRun {

@@ -141,11 +141,17 @@ describe('RunController faults', () => {
       lr: 0.01,
     };
     const steady = (rows: MetricRow[]) =>
-      rows.map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => !/^(time|perf|memory)\//.test(k))));
+      rows.map((row) =>
+        Object.fromEntries(Object.entries(row).filter(([k]) => !/^(time|perf|memory)\//.test(k))),
+      );
     const links = [link()];
     const run = async (resume?: ResumePoint) => {
       const r = recorder();
-      const rc = new RunController(r.post, () => links, async () => cpu);
+      const rc = new RunController(
+        r.post,
+        () => links,
+        async () => cpu,
+      );
       await rc.start(1, 'a', c, { kind: 'fresh' }, true, resume);
       // The last step finishes the run: its rows flushed, its final checkpoint sent.
       for (let i = resume?.iteration ?? 0; i < c.iterations; i++) await rc.stepOne();

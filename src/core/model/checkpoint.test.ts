@@ -2,9 +2,9 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../rng.js';
 import { buildVocabulary, Tokenizer } from '../tokenizer.js';
+import { readAdamState, writeAdamState } from './adamState.js';
 import { type CheckpointManifest, loadCheckpoint, saveCheckpoint } from './checkpoint.js';
 import type { ModelConfig } from './config.js';
-import { readAdamState, writeAdamState } from './adamState.js';
 import { createCritic, createPolicy, disposeModel, type Model, modelVariables } from './params.js';
 import { predictValues, scoreSequences } from './scoring.js';
 
@@ -75,7 +75,8 @@ describe('checkpoints', () => {
         false,
         modelVariables(m),
       );
-    const values = async (m: Model) => Promise.all(modelVariables(m).map(async (v) => Array.from(await v.data())));
+    const values = async (m: Model) =>
+      Promise.all(modelVariables(m).map(async (v) => Array.from(await v.data())));
     const policy = createPolicy(config, new Rng(1));
     const opt = tf.train.adam(0.01, 0.9, 0.999, 1e-8);
     step(policy, opt);
@@ -84,7 +85,11 @@ describe('checkpoints', () => {
     expect(state.steps).toBe(2);
     expect(state.first).toHaveLength(policy.names.length);
     const position = { iteration: 2, note: 'plain data' };
-    const saved = await saveCheckpoint({ policy, tokenizer: tok, training: { position, optimizers: { policy: state } } });
+    const saved = await saveCheckpoint({
+      policy,
+      tokenizer: tok,
+      training: { position, optimizers: { policy: state } },
+    });
     const [manifest, blob] = viaFile(saved);
     const loaded = loadCheckpoint(manifest, blob);
     expect(loaded.training?.position).toEqual(position);

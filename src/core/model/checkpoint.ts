@@ -125,7 +125,12 @@ export async function saveCheckpoint(input: {
     const moments = (model: Model, list: Float32Array[], suffix: string): TensorEntry[] =>
       list.map((values, i) => {
         const name = model.names[i] as string;
-        const e = { name: `${name}/${suffix}`, shape: [...(model.weights[name]?.shape ?? [])], offset, length: values.length };
+        const e = {
+          name: `${name}/${suffix}`,
+          shape: [...(model.weights[name]?.shape ?? [])],
+          offset,
+          length: values.length,
+        };
         chunks.push(values);
         offset += values.length;
         return e;
@@ -269,7 +274,8 @@ export function loadCheckpoint(
   try {
     training = m.training ? readTraining(m.training, m, floats) : undefined;
   } catch (err) {
-    for (const model of [policy, critic]) if (model) for (const name of model.names) model.weights[name]?.dispose();
+    for (const model of [policy, critic])
+      if (model) for (const name of model.names) model.weights[name]?.dispose();
     throw err;
   }
   return {
@@ -283,21 +289,37 @@ export function loadCheckpoint(
 
 /** The optimizers' moments, each checked against its network's weights: count, shape, finite values. */
 function readTraining(t: TrainingEntry, m: CheckpointManifest, floats: Float32Array): LoadedTraining {
-  const optimizer = (role: 'policy' | 'critic', o: OptimizerEntry, net: NetworkEntry | undefined): AdamState => {
+  const optimizer = (
+    role: 'policy' | 'critic',
+    o: OptimizerEntry,
+    net: NetworkEntry | undefined,
+  ): AdamState => {
     if (!net) throw new Error(`checkpoint: training has a ${role} optimizer but no ${role}`);
     const list = (entries: TensorEntry[], suffix: string) => {
       if (entries.length !== 0 && entries.length !== net.tensors.length)
-        throw new Error(`checkpoint: ${role} optimizer has ${entries.length} ${suffix} moments for ${net.tensors.length} weights`);
+        throw new Error(
+          `checkpoint: ${role} optimizer has ${entries.length} ${suffix} moments for ${net.tensors.length} weights`,
+        );
       return entries.map((e, i) => {
         const w = net.tensors[i] as TensorEntry;
-        if (e.name !== `${w.name}/${suffix}` || JSON.stringify(e.shape) !== JSON.stringify(w.shape) || e.length !== w.length)
-          throw new Error(`checkpoint: ${role} optimizer moment ${e.name} does not match weight ${w.name} [${w.shape}]`);
+        if (
+          e.name !== `${w.name}/${suffix}` ||
+          JSON.stringify(e.shape) !== JSON.stringify(w.shape) ||
+          e.length !== w.length
+        )
+          throw new Error(
+            `checkpoint: ${role} optimizer moment ${e.name} does not match weight ${w.name} [${w.shape}]`,
+          );
         if (e.offset + e.length > floats.length)
-          throw new Error(`checkpoint: ${role} optimizer moment ${e.name} lies outside the blob (${floats.length} floats)`);
+          throw new Error(
+            `checkpoint: ${role} optimizer moment ${e.name} lies outside the blob (${floats.length} floats)`,
+          );
         const values = floats.slice(e.offset, e.offset + e.length);
         const bad = values.findIndex((x) => !Number.isFinite(x));
         if (bad >= 0)
-          throw new Error(`checkpoint: ${role} optimizer moment ${e.name} holds a non-finite value at element ${bad}`);
+          throw new Error(
+            `checkpoint: ${role} optimizer moment ${e.name} holds a non-finite value at element ${bad}`,
+          );
         return values;
       });
     };

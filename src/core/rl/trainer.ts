@@ -15,10 +15,10 @@ import {
 import type { MetricRow } from '../metrics/keys.js';
 import { miPairs, reasoningMi } from '../metrics/mi.js';
 import { pairedSuccess, rolloutMetrics } from '../metrics/rolloutMetrics.js';
+import { type AdamState, readAdamState, writeAdamState } from '../model/adamState.js';
 import { gpuBytes } from '../model/gpuMemory.js';
 import { cloneModel, copyWeights, disposeModel, type Model } from '../model/params.js';
 import { NonFiniteError } from '../model/sampling.js';
-import { type AdamState, readAdamState, writeAdamState } from '../model/adamState.js';
 import { Rng, type RngState } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
@@ -175,7 +175,9 @@ export function parseTrainerPosition(raw: unknown): TrainerPosition {
   const count = (k: 'iteration' | 'policyUpdates' | 'consecutiveErrors') => {
     const v = p?.[k];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
-      throw new Error(`checkpoint: training position ${k} must be a whole number ≥ 0, got ${JSON.stringify(v)}`);
+      throw new Error(
+        `checkpoint: training position ${k} must be a whole number ≥ 0, got ${JSON.stringify(v)}`,
+      );
   };
   if (!p || typeof p !== 'object') throw new Error('checkpoint: training position is not an object');
   count('iteration');
@@ -185,7 +187,8 @@ export function parseTrainerPosition(raw: unknown): TrainerPosition {
     throw new Error('checkpoint: training position unconfirmedUpdate must be true or false');
   if (!p.live || typeof p.live !== 'object') throw new Error('checkpoint: training position live is missing');
   const bad = Object.keys(p.live).filter((k) => !LIVE_FIELDS.has(k));
-  if (bad.length > 0) throw new Error(`checkpoint: training position live has ${bad.join(', ')}, not live settings`);
+  if (bad.length > 0)
+    throw new Error(`checkpoint: training position live has ${bad.join(', ')}, not live settings`);
   for (const name of STREAMS) {
     const st = p.rng?.[name];
     if (!st || !Array.isArray(st.s)) throw new Error(`checkpoint: training position rng.${name} is missing`);
@@ -297,7 +300,9 @@ export class Trainer {
       },
       optimizers: {
         policy: await readAdamState(this.policyOpt, this.policy),
-        ...(this.critic && this.criticOpt ? { critic: await readAdamState(this.criticOpt, this.critic) } : {}),
+        ...(this.critic && this.criticOpt
+          ? { critic: await readAdamState(this.criticOpt, this.critic) }
+          : {}),
       },
     };
   }
@@ -314,13 +319,16 @@ export class Trainer {
     if (training) {
       const p = training.position;
       if (p.iteration !== iteration)
-        throw new Error(`resume: the training state is at iteration ${p.iteration}, the checkpoint at ${iteration}`);
+        throw new Error(
+          `resume: the training state is at iteration ${p.iteration}, the checkpoint at ${iteration}`,
+        );
       const r = validateConfig({ ...this.config, ...p.live });
       if (!r.ok) throw new Error(`resume: ${formatErrors(r.errors)}`);
       this.config = r.config;
       writeAdamState(this.policyOpt, this.policy, training.optimizers.policy);
       if (this.critic && this.criticOpt) {
-        if (!training.optimizers.critic) throw new Error('resume: the training state has no critic optimizer');
+        if (!training.optimizers.critic)
+          throw new Error('resume: the training state has no critic optimizer');
         writeAdamState(this.criticOpt, this.critic, training.optimizers.critic);
       }
       this.sampleRng.restore(p.rng.sampling);

@@ -150,11 +150,11 @@ export function TransportBar() {
             ? `Stopping after this iteration (at most ${STOP_GRACE_MS / 1000} s)…`
             : phase === 'compiling' && compiled
               ? `${PHASE_TEXT.compiling} ${compiled} compiled so far`
-            : status === 'failed'
-              ? `Failed: ${runError ?? 'unknown error'}`
-              : phase
-                ? PHASE_TEXT[phase]
-                : 'Ready'}
+              : status === 'failed'
+                ? `Failed: ${runError ?? 'unknown error'}`
+                : phase
+                  ? PHASE_TEXT[phase]
+                  : 'Ready'}
         </div>
       </div>
       <label className="backend-override">
