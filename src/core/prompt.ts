@@ -15,6 +15,14 @@
 // finally the instruction, each cut marked with `<cut>` — never a silent overflow.
 import type { Tokenizer } from './tokenizer.js';
 
+/**
+ * A turn's state as the agent reads it, in words (the sequence below spells the same text with its
+ * special tokens): "turn {i} state:\n{observation}\nactions left: {k}".
+ */
+export function turnText(index: number, observation: string, actionsLeft: number): string {
+  return `turn ${index} state:\n${observation}\nactions left: ${actionsLeft}`;
+}
+
 /** One turn of a trajectory, as the rollout knows it. */
 export interface PromptTurn {
   /** The environment's observation at the start of the turn. */

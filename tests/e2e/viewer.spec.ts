@@ -12,6 +12,10 @@ test('the viewer shows a MiniGrid trajectory turn by turn', async ({ page }) => 
   await expect(page.getByTestId('turn-label')).toContainText('Turn 1 /');
   await expect(page.getByTestId('token-strip').locator('.token').first()).toBeVisible();
   await expect(page.getByTestId('turn-detail')).toContainText('What the agent read');
+  // The text the agent read, laid out as the Play panel lays it out (turn, state, actions left).
+  await expect(page.getByTestId('turn-detail').locator('pre.observation')).toContainText(
+    /^turn 1 state:\n[\s\S]*\nactions left: \d+$/,
+  );
   // The canvas really holds a drawing (not a blank bitmap).
   const coloured = await page.getByTestId('minigrid-canvas').evaluate((c: HTMLCanvasElement) => {
     const d = (c.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, c.width, c.height).data;

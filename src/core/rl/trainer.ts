@@ -99,6 +99,8 @@ export interface SampledTrajectory {
     valid: boolean[];
     reward: number;
     penalised: boolean;
+    /** The actions left shown at the turn's start (absent in samples stored before it was kept). */
+    actionsLeft?: number;
   }[];
 }
 
@@ -650,6 +652,7 @@ export class Trainer {
         valid: turn.outcomes.map((o) => o.valid),
         reward: turn.reward,
         penalised: turn.penalised,
+        actionsLeft: turn.actionsLeft,
       })),
     };
   }

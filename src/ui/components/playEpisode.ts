@@ -4,6 +4,7 @@
 // ("turn i state: … actions left: k"); a turn with an invalid action costs the format penalty.
 // The person's actions step the env at once (the drawing follows), and a turn ends when its
 // actions are used, the budget is spent, the env ends, or the person ends it.
+import { turnText } from '../../core/prompt.js';
 import type { TextEnv } from '../../envs/types.js';
 
 /** The config fields that shape an episode. */
@@ -72,7 +73,7 @@ export function startEpisode(env: TextEnv, seed: number, rules: PlayRules): Play
 
 /** The text the agent reads for the current turn (the prompt's layout, core/prompt.ts). */
 export function agentText(s: PlayState): string {
-  return `${s.env.instruction()}\nturn ${s.turn} state:\n${s.turnObservation}\nactions left: ${s.actionsLeft}`;
+  return `${s.env.instruction()}\n${turnText(s.turn, s.turnObservation, s.actionsLeft)}`;
 }
 
 /** Actions still allowed in this turn. */

@@ -27,7 +27,7 @@ export function FeatureBar() {
         }
         onClick={() => setTour({ tourOpen: true, tourStep: 0, tourPosition: 0 })}
       >
-        See the echo trap in 5 minutes
+        Tour: a recorded collapse, in 5 minutes
       </button>
       <button type="button" data-testid="btn-fanout" onClick={() => setFanout({ fanoutOpen: true })}>
         Seeds side by side{fanning ? ' (running)' : ''}

@@ -1,4 +1,4 @@
-// The steps of "See the echo trap in 5 minutes": what each highlights (data-testids), what it
+// The steps of "Tour: a recorded collapse, in 5 minutes": what each highlights (data-testids), what it
 // does on entering (switch a tab, replay the recording to a point, open the comparison) and
 // what it says. Every text about the run is computed from the recording itself — its config,
 // its detector events and its sampled trajectories — so the tour never claims what the
@@ -160,7 +160,7 @@ function FinishNote({ run }: { run: RunData }) {
 export const TOUR_STEPS: readonly TourStep[] = [
   {
     id: 'welcome',
-    title: 'See the echo trap in 5 minutes',
+    title: 'Tour: a recorded collapse, in 5 minutes',
     targets: [],
     enter: (ctx) => {
       ctx.replayer.stop();

@@ -3,6 +3,7 @@
 // agent read, its tokens coloured by log-prob, the actions with their validity, and the turn's
 // reward. Browse earlier iterations' samples; step through turns with the buttons or ← →.
 import { useEffect, useMemo, useRef } from 'react';
+import { turnText } from '../../core/prompt.js';
 import { useApp } from '../store/index.js';
 import { useRunBudget } from '../store/runConfig.js';
 import { EnvView } from './EnvView.js';
@@ -120,7 +121,11 @@ export function TrajectoryViewer() {
       {turn ? (
         <div className="turn-detail" data-testid="turn-detail">
           <h4>What the agent read</h4>
-          <pre className="observation">{turn.observation}</pre>
+          <pre className="observation">
+            {turn.actionsLeft === undefined
+              ? turn.observation
+              : turnText(t + 1, turn.observation, turn.actionsLeft)}
+          </pre>
           <h4>What it wrote (coloured by probability)</h4>
           <TokenStrip tokens={turn.tokens} logps={turn.logps} />
           <TokenKey />
