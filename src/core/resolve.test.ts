@@ -40,6 +40,17 @@ describe('resolveConfig', () => {
     expect(ppo.values.groups).toBe(PRESETS.stable?.overrides.groups);
   });
 
+  it("picking the preset's own algorithm keeps the preset's overrides (the echo-trap preset's LR warm-up)", () => {
+    const own = resolveConfig({
+      base: doorKeyBase,
+      preset: 'echo-trap',
+      edits: { algorithm: 'starpo-ppo' },
+    }).values;
+    const none = resolveConfig({ base: doorKeyBase, preset: 'echo-trap', edits: {} }).values;
+    expect(own).toEqual(none);
+    expect(own.lrWarmup).toBe(PRESETS['echo-trap']?.overrides.lrWarmup);
+  });
+
   it('refuses a context the base model cannot read, naming it and what to do', () => {
     const r = resolveConfig({ base: doorKeyBase, preset: 'echo-trap', edits: { contextLength: 512 } });
     expect(r.errors).toEqual([

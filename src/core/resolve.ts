@@ -4,7 +4,7 @@
 // run in Node and in the page. Layers, later ones winning:
 //   defaults ← the base model's episode settings ← the algorithm's switches ← the preset's
 //   overrides ← the user's edits (form, URL hash, CLI flags, config file).
-// An algorithm the user picked (an edit) sets its switches above the preset's overrides, so
+// An algorithm the user picked (an edit) other than the preset's sets its switches above the preset's overrides, so
 // picking starpo-ppo over a StarPO-S preset turns the filter off, as the algorithm table says.
 // The base model also bounds what can run: its context is a limit, not only a default.
 import {
@@ -166,7 +166,8 @@ export function resolveConfig(
       ? { ...ALGORITHMS[name as Config['algorithm']].switches, algorithm: name }
       : {};
   put(layers.base?.settings ?? {}, 'base');
-  const edited = edits.algorithm !== undefined;
+  // Picking the preset's own algorithm is no change: the preset's overrides stand.
+  const edited = edits.algorithm !== undefined && edits.algorithm !== preset?.algorithm;
   if (!edited) put(switchesOf(preset?.algorithm ?? values.algorithm), 'algorithm');
   if (preset) put({ algorithm: preset.algorithm, ...preset.overrides }, 'preset');
   if (edited) put(switchesOf(edits.algorithm), 'algorithm');

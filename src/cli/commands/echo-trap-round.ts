@@ -72,7 +72,7 @@ async function loadStored(dir: string): Promise<Map<string, CalRun[]>> {
 }
 
 /** The study's section: every `study-<arm>` cell against confirm-vanilla, with confirm-frozen. */
-export function studySection(stored: Map<string, CalRun[]>): string {
+export function studySection(stored: Map<string, CalRun[]>, env?: string): string {
   const arms: ArmRuns[] = [];
   const add = (arm: StudyArm, cell: string) => {
     const runs = stored.get(cell);
@@ -84,7 +84,9 @@ export function studySection(stored: Map<string, CalRun[]>): string {
   if (arms.length <= 2) return '';
   const seeds = new Set(arms.flatMap((a) => a.runs.map((r) => r.seed)));
   return [
-    '## 9. The study of the arms, at the chosen cell (seeds 201–208 so far)',
+    env
+      ? `### ${env}: the study's arms, at the chosen cell`
+      : '## 9. The study of the arms, at the chosen cell (seeds 201–208 so far)',
     '',
     `The arms of section 4 at the chosen cell's budget, on the ${seeds.size} confirmation seeds; an arm with fewer runs has not finished yet. Eight seeds are below the study's planned 12: read the intervals.`,
     '',
@@ -94,7 +96,14 @@ export function studySection(stored: Map<string, CalRun[]>): string {
 }
 
 /** The pre-registered requirement on the nulls (≤ 1 of 16 frozen, ≤ 1 of 8 holding), checked. */
-export function nullVerdict(cells: Map<string, RoundRun[]>): string {
+export function nullVerdict(cells: Map<string, RoundRun[]>, env?: string): string {
+  if (env) {
+    // A later round's null (section 3b): the frozen control on 8 tuning seeds, flagged in ≤ 1.
+    const f = cells.get('null-frozen') ?? [];
+    const k = f.filter((r) => r.trapped).length;
+    const ok = f.length >= 8 && k <= 1;
+    return `${ok ? '**The null passes at z = 3**' : '**The null does not pass at z = 3**'} (required, section 3b: the frozen control flagged in ≤ 1 of 8 tuning seeds): ${k} of ${f.length}. The holding learner was not rerun on this env.`;
+  }
   const frozen = cells.get('null-frozen') ?? [];
   const hold = [...cells].filter(([n]) => n.startsWith('null-hold')).flatMap(([, rs]) => rs);
   const k = (rs: readonly RoundRun[]) => rs.filter((r) => r.trapped).length;
@@ -104,28 +113,35 @@ export function nullVerdict(cells: Map<string, RoundRun[]>): string {
   return `${ok ? '**Both nulls pass at z = 3**' : '**The nulls do not pass at z = 3**'} (required: the frozen control flagged in ≤ 1 of ≥ 16 runs, the holding learner in ≤ 1 of ≥ 8): frozen ${k(frozen)} of ${frozen.length}, holding ${k(hold)} of ${hold.length}. The largest min(rise, fall) in standard errors on a frozen run is ${frozen.length ? maxStat(frozen) : '–'}; the holding learner rises (its rise is ${hold.length ? Math.min(...hold.map((r) => r.riseZ)).toFixed(1) : '–'}–${hold.length ? Math.max(...hold.map((r) => r.riseZ)).toFixed(1) : '–'} SE) but never falls back to its start.${ok ? ' z stays at its pre-registered 3.' : ''}`;
 }
 
-export function roundMarkdown(cells: Map<string, RoundRun[]>, commit: string): string {
+/**
+ * A round's report: its nulls, search, confirmation and collapse. DoorKey's round is sections 5–8
+ * of docs/echo-trap.md; a later round on another env (`env` given) is one section of its own.
+ */
+export function roundMarkdown(cells: Map<string, RoundRun[]>, commit: string, env?: string): string {
+  // Numbered sections for DoorKey's round; "<env>: …" subsections for another env's.
+  const h2 = (n: number, title: string) =>
+    env ? `### ${env}: ${title}` : `## ${n}. ${title[0]?.toUpperCase()}${title.slice(1)}`;
+  const h3 = (title: string) => (env ? `#### ${title}` : `### ${title}`);
   const of = (pred: (name: string) => boolean) => [...cells].filter(([n]) => pred(n));
   const nulls = of((n) => n.startsWith('null-'));
   const search = of((n) => !n.startsWith('null-') && !n.startsWith('confirm-') && !n.startsWith('study-'));
   const vanilla = cells.get('confirm-vanilla') ?? [];
   const frozen = cells.get('confirm-frozen') ?? [];
   const out: string[] = [
-    RESULTS_MARKER,
-    '',
+    ...(env ? [] : [RESULTS_MARKER, '']),
     `Every run below was made at commit \`${commit}\` and is judged again here by today's detector from its stored metrics.`,
     '',
-    '## 5. The nulls, measured',
+    h2(5, 'the nulls, measured'),
     '',
     cellTable(nulls.map(([n, rs]) => cellSummary(n, rs))),
     '',
-    nullVerdict(cells),
+    nullVerdict(cells, env),
     '',
   ];
-  for (const [name, runs] of nulls) out.push(`### ${name}`, '', runTable(runs), '');
-  out.push('## 6. The search: every run', '', cellTable(search.map(([n, rs]) => cellSummary(n, rs))), '');
-  for (const [name, runs] of search) out.push(`### ${name}`, '', runTable(runs), '');
-  out.push('## 7. The confirmation, on fresh seeds 201–208', '');
+  for (const [name, runs] of nulls) out.push(h3(name), '', runTable(runs), '');
+  out.push(h2(6, 'the search: every run'), '', cellTable(search.map(([n, rs]) => cellSummary(n, rs))), '');
+  for (const [name, runs] of search) out.push(h3(name), '', runTable(runs), '');
+  out.push(h2(7, 'the confirmation, on fresh seeds 201–208'), '');
   if (vanilla.length === 0) out.push('Not run yet.', '');
   else {
     const ok = confirmed(vanilla, frozen);
@@ -135,21 +151,21 @@ export function roundMarkdown(cells: Map<string, RoundRun[]>, commit: string): s
       '',
       `**${ok ? 'Confirmed' : 'Not confirmed'}** by the pre-registered rule (vanilla trapped in ≥ 6 of 8, the frozen control in ≤ 1 of 8): vanilla ${vanilla.filter((r) => r.trapped).length} of ${vanilla.length}, frozen ${frozen.filter((r) => r.trapped).length} of ${frozen.length}.`,
       '',
-      '### confirm-vanilla',
+      h3('confirm-vanilla'),
       '',
       runTable(vanilla),
       '',
-      '### confirm-frozen',
+      h3('confirm-frozen'),
       '',
       runTable(frozen),
       '',
-      '## 8. What the collapse looked like',
+      h2(8, 'what the collapse looked like'),
       '',
       `Every confirmation run that ended at or below its start (${fell.length} of ${vanilla.length}), trapped or not, against the frozen control on the same seeds: first 5 iterations → last 10 (MI: first → last measurement).`,
       '',
       signatureTable(fell, frozen, 'runs that fell'),
       '',
-      '### The warning signals: false alarms on the nulls, lead before the collapse',
+      h3('The warning signals: false alarms on the nulls, lead before the collapse'),
       '',
       warningTable(
         [...(cells.get('null-frozen') ?? []), ...frozen],
@@ -170,6 +186,29 @@ export function roundMarkdown(cells: Map<string, RoundRun[]>, commit: string): s
   return out.join('\n');
 }
 
+/**
+ * A round directory's report from its stored runs, nothing rerun: the round (nulls, search,
+ * confirmation, collapse) and its study arms, also written to <dir>/report.{md,json}. DoorKey's
+ * round numbers its sections; another env's (`env` given) is headed by the env.
+ */
+export async function roundReport(dir: string, env?: string): Promise<string> {
+  let commit = '(unrecorded)';
+  try {
+    commit = (JSON.parse(await readFile(join(dir, 'provenance.json'), 'utf8')) as { commit: string }).commit;
+  } catch {
+    // no provenance.json: said in the report
+  }
+  const stored = await loadStored(dir);
+  const cells = new Map([...stored].map(([name, runs]) => [name, runs.map((r) => judgeRun(name, r))]));
+  if (cells.size === 0) throw new UsageError(`no finished runs under ${dir}`);
+  const md = [roundMarkdown(cells, commit, env), studySection(stored, env)]
+    .filter((x) => x !== '')
+    .join('\n');
+  await writeFile(join(dir, 'report.md'), `${md}\n`);
+  await writeFile(join(dir, 'report.json'), `${JSON.stringify(Object.fromEntries(cells), null, 1)}\n`);
+  return md;
+}
+
 export const echoTrapRoundCommand: Command = {
   name: 'echo-trap-round',
   summary: 'the echo-trap round report (nulls, search, confirmation) from stored runs, nothing rerun',
@@ -180,19 +219,7 @@ export const echoTrapRoundCommand: Command = {
       throw new UsageError('--dir <round dir> is required');
     const dir = flags.dir;
     const docs = typeof flags.docs === 'string' ? flags.docs : 'docs/echo-trap.md';
-    let commit = '(unrecorded)';
-    try {
-      commit = (JSON.parse(await readFile(join(dir, 'provenance.json'), 'utf8')) as { commit: string })
-        .commit;
-    } catch {
-      // no provenance.json: said in the report
-    }
-    const stored = await loadStored(dir);
-    const cells = new Map([...stored].map(([name, runs]) => [name, runs.map((r) => judgeRun(name, r))]));
-    if (cells.size === 0) throw new UsageError(`--dir: no finished runs under ${dir}`);
-    const md = [roundMarkdown(cells, commit), studySection(stored)].filter((x) => x !== '').join('\n');
-    await writeFile(join(dir, 'report.md'), `${md}\n`);
-    await writeFile(join(dir, 'report.json'), `${JSON.stringify(Object.fromEntries(cells), null, 1)}\n`);
+    const md = await roundReport(dir);
     if (docs !== '') {
       const text = await readFile(docs, 'utf8');
       await writeFile(docs, spliceBetween(text, RESULTS_MARKER, STUDY_MARKER, md));

@@ -11,7 +11,7 @@ import { parseSeeds as parseSeedList } from '../../core/sweepPlan.js';
 import { envSpec } from '../../envs/registry.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { choiceFlag, type FlagSpec, flagHelp, parseFlags } from '../flags.js';
-import { ARMS_OUT, runArmsStudy, STUDY_SEEDS } from '../study/armsStudy.js';
+import { runArmsStudy, STUDY_DIRS, STUDY_SEEDS } from '../study/armsStudy.js';
 import { runStudy, STUDY_ENVS } from '../study/study.js';
 import { runSweep, type SweepRun } from '../sweepRunner.js';
 import { baseLookup, resolveTrainConfig, TRAIN_FIELD_FLAGS } from './train.js';
@@ -167,7 +167,7 @@ async function armsStudyFromFlags(
   io: CliIo,
 ): Promise<number> {
   const envs =
-    typeof flags.envs === 'string' ? flags.envs.split(',').map((e) => e.trim()) : ['minigrid/DoorKey-5x5'];
+    typeof flags.envs === 'string' ? flags.envs.split(',').map((e) => e.trim()) : Object.keys(STUDY_DIRS);
   for (const env of envs) envSpec(env);
   const arms =
     typeof flags.arms === 'string'
@@ -185,7 +185,7 @@ async function armsStudyFromFlags(
       envs,
       arms,
       seeds: flags.seeds === undefined ? STUDY_SEEDS : parseSeeds(String(flags.seeds)),
-      out: typeof flags.out === 'string' ? flags.out : ARMS_OUT,
+      ...(typeof flags.out === 'string' ? { out: flags.out } : {}),
       docs: typeof flags.docs === 'string' ? flags.docs : 'docs/echo-trap.md',
       jobs: Number(flags.jobs ?? 1),
       overrides: studyOverrides(flags),

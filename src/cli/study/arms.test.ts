@@ -30,13 +30,14 @@ const arm = (name: ArmRuns['arm'], runs: RoundRun[], config: Config = vanilla): 
 describe('study arms: plan and analysis', () => {
   it('plans every arm × seed in its own directory, each config naming its arm', () => {
     const plan = planArms(vanilla, ['vanilla', 's-samples', 'frozen'], [201, 202], 'out');
+    // A round directory's layout: the confirmation's cells hold vanilla's and frozen's runs.
     expect(plan.map((r) => r.dir)).toEqual([
-      'out/minigrid-doorkey-5x5/vanilla/seed-201',
-      'out/minigrid-doorkey-5x5/vanilla/seed-202',
-      'out/minigrid-doorkey-5x5/s-samples/seed-201',
-      'out/minigrid-doorkey-5x5/s-samples/seed-202',
-      'out/minigrid-doorkey-5x5/frozen/seed-201',
-      'out/minigrid-doorkey-5x5/frozen/seed-202',
+      'out/confirm-vanilla/custom/starpo-ppo/seed-201',
+      'out/confirm-vanilla/custom/starpo-ppo/seed-202',
+      'out/study-s-samples/custom/starpo-s/seed-201',
+      'out/study-s-samples/custom/starpo-s/seed-202',
+      'out/confirm-frozen/custom/starpo-ppo/seed-201',
+      'out/confirm-frozen/custom/starpo-ppo/seed-202',
     ]);
     for (const r of plan) {
       expect(studyArmOf(r.config)).toBe(r.arm);

@@ -15,10 +15,17 @@ import { Rng } from '../../core/rng.js';
 import { bootstrapMean, fisherLess, mean, signedRank, wilsonInterval } from '../../core/stats.js';
 import type { SweepRun } from '../sweepRunner.js';
 import type { CalRun } from './calibrate.js';
-import { envSlug } from './discover.js';
 import { judgeRun, type RoundRun } from './round.js';
 
-/** Every arm × seed of one env, in a stable order (arms first, so a cell finishes together). */
+/**
+ * An arm's cell in a round directory: the confirmation's runs are vanilla's and frozen's, every
+ * other arm is `study-<arm>` (laid out as `sweep` lays out a cell: custom/<algorithm>/seed-N).
+ */
+export function armCell(arm: StudyArm): string {
+  return arm === 'vanilla' ? 'confirm-vanilla' : arm === 'frozen' ? 'confirm-frozen' : `study-${arm}`;
+}
+
+/** Every arm × seed of one env's round directory `out`, in a stable order (arms first, so a cell finishes together). */
 export function planArms(
   vanilla: Config,
   arms: readonly StudyArm[],
@@ -32,7 +39,7 @@ export function planArms(
       algo: STUDY_ARM_SPECS[arm].algorithm,
       seed,
       config: { ...armConfig(vanilla, arm), seed },
-      dir: join(out, envSlug(vanilla.env), arm, `seed-${seed}`),
+      dir: join(out, armCell(arm), 'custom', STUDY_ARM_SPECS[arm].algorithm, `seed-${seed}`),
     })),
   );
 }

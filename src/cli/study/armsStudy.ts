@@ -10,16 +10,16 @@ import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
 import { STUDY_ARMS, type StudyArm } from '../../core/rl/studyArms.js';
 import { envIds } from '../../envs/registry.js';
 import type { CliIo } from '../command.js';
-import { STUDY_MARKER, spliceBetween } from '../commands/echo-trap-round.js';
+import { RESULTS_MARKER, roundReport, STUDY_MARKER, spliceBetween } from '../commands/echo-trap-round.js';
 import { runSweep } from '../sweepRunner.js';
-import { type ArmRuns, armRuns, armsMarkdown, planArms } from './arms.js';
-import { type CalRun, isFinished, loadCalRun } from './calibrate.js';
+import { planArms } from './arms.js';
 
 export interface ArmsStudyOptions {
   envs: readonly string[];
   arms: readonly StudyArm[];
   seeds: readonly number[];
-  out: string;
+  /** Where runs go; default the env's round directory (STUDY_DIRS). */
+  out?: string;
   docs: string;
   jobs: number;
   overrides: Partial<Config>;
@@ -38,7 +38,14 @@ async function vanillaFor(env: string, o: ArmsStudyOptions): Promise<Config> {
     {
       base: await o.baseLayer(env),
       preset: 'echo-trap',
-      edits: { ...o.overrides, algorithm: 'starpo-ppo', env, seed: STUDY_SEEDS[0] as number },
+      // The study's runs are made on WASM, like every run of the rounds.
+      edits: {
+        backend: 'wasm',
+        ...o.overrides,
+        algorithm: 'starpo-ppo',
+        env,
+        seed: STUDY_SEEDS[0] as number,
+      },
     },
     envIds(),
   );
@@ -46,40 +53,70 @@ async function vanillaFor(env: string, o: ArmsStudyOptions): Promise<Config> {
   return r.values;
 }
 
+/**
+ * Where each env's study runs live: the round directory whose search chose its cell, with the
+ * confirmation's runs as vanilla's and frozen's (`armCell`).
+ */
+export const STUDY_DIRS: Readonly<Record<string, string>> = {
+  'minigrid/DoorKey-5x5': join('results', 'echo-trap', 'round9'),
+  'frozenlake/FrozenLake-4x4': join('results', 'echo-trap', 'round10-frozenlake'),
+};
+
+const DOORKEY = 'minigrid/DoorKey-5x5';
+
+/**
+ * Plans and runs (unless `reportOnly`) the arms on each env, then regenerates every generated
+ * section of the report from the stored runs: DoorKey's round and study (sections 5–9) and each
+ * other env's round and arms (section 10). Returns the generated Markdown.
+ */
 export async function runArmsStudy(o: ArmsStudyOptions, io: CliIo): Promise<string> {
-  const sections: string[] = [STUDY_MARKER, '', '## 9. The study of the arms: results', ''];
-  for (const env of o.envs) {
-    const vanilla = await vanillaFor(env, o);
-    const plan = planArms(vanilla, o.arms.length > 0 ? o.arms : STUDY_ARMS, o.seeds, o.out);
-    if (!o.reportOnly) await runSweep(plan, { out: o.out, jobs: o.jobs, base: o.base, models: o.models }, io);
-    const arms: ArmRuns[] = [];
-    for (const arm of STUDY_ARMS) {
-      const runs: CalRun[] = [];
-      for (const r of plan.filter((p) => p.arm === arm)) {
-        const run = await loadCalRun(r.dir, o.out);
-        if (run && isFinished(run)) runs.push(run);
-      }
-      if (runs.length > 0) arms.push(armRuns(arm, runs));
+  const dirOf = (env: string) => {
+    const slug = env.replace(/\//g, '-').toLowerCase();
+    return o.out ? join(o.out, slug) : (STUDY_DIRS[env] ?? join(ARMS_OUT, slug));
+  };
+  if (!o.reportOnly) {
+    for (const env of o.envs) {
+      const vanilla = await vanillaFor(env, o);
+      const plan = planArms(vanilla, o.arms.length > 0 ? o.arms : STUDY_ARMS, o.seeds, dirOf(env));
+      await runSweep(plan, { out: dirOf(env), jobs: o.jobs, base: o.base, models: o.models }, io);
     }
-    const stored = arms.reduce((a, x) => a + x.runs.length, 0);
-    sections.push(
-      `### ${env}`,
-      '',
-      `${stored} of ${plan.length} planned runs stored (seeds ${o.seeds.join(', ')}); vanilla's budget: ${vanilla.groups} × ${vanilla.groupSize} rollouts, lr ${vanilla.lr}, LR warm-up ${vanilla.lrWarmup}, ${vanilla.stepsPerIteration} optimizer steps per iteration, ${vanilla.iterations} iterations, T = ${vanilla.temperature}.`,
-      '',
-      arms.length > 0 ? armsMarkdown(arms) : 'No stored runs yet.',
-      '',
-    );
   }
-  const md = sections.join('\n');
+  // DoorKey's round and study are sections 5–9; every other env's go under section 10.
+  const report = async (env: string) => {
+    try {
+      return await roundReport(dirOf(env), env === DOORKEY ? undefined : env);
+    } catch {
+      return [`### ${env}`, '', `No finished runs under \`${dirOf(env)}\` yet.`, ''].join('\n');
+    }
+  };
   let text = '';
   try {
     text = await readFile(o.docs, 'utf8');
   } catch {
     text = '# The echo trap\n';
   }
-  await writeFile(o.docs, spliceBetween(text, STUDY_MARKER, '\u0000never', md));
-  return `${md}\n`;
+  const parts: string[] = [];
+  if (o.envs.includes(DOORKEY)) {
+    const doorkey = await report(DOORKEY);
+    text = spliceBetween(text, RESULTS_MARKER, STUDY_MARKER, doorkey);
+    parts.push(doorkey);
+  }
+  const others = o.envs.filter((e) => e !== DOORKEY);
+  if (others.length > 0) {
+    const second = [
+      STUDY_MARKER,
+      '',
+      '## 10. The second environment',
+      '',
+      "The same pre-registered rule, shape and pick on another environment (section 3b), every run judged again here from its stored metrics, and the study's arms where they ran.",
+      '',
+      ...(await Promise.all(others.map(report))),
+    ].join('\n');
+    text = spliceBetween(text, STUDY_MARKER, '\u0000never', second);
+    parts.push(second);
+  }
+  await writeFile(o.docs, text);
+  return `${parts.join('\n')}\n`;
 }
 
 /** Where a study's runs go by default. */

@@ -19,6 +19,11 @@ describe('study arms', () => {
     for (const arm of STUDY_ARMS) expect(studyArmOf(armConfig(vanilla, arm)), arm).toBe(arm);
   });
 
+  it("every learning arm keeps vanilla's LR warm-up (an algorithm's switches do not reset it); frozen has none", () => {
+    const warm = { ...vanilla, lrWarmup: 0.3 };
+    for (const arm of STUDY_ARMS) expect(armConfig(warm, arm).lrWarmup, arm).toBe(arm === 'frozen' ? 0 : 0.3);
+  });
+
   it('StarPO-S arms are RAGEN’s StarPO-S: filter, critic, ε 0.2/0.28, no KL, no critic warm-up', () => {
     for (const arm of ['s-paper', 's-steps', 's-samples'] as const) {
       const c = armConfig(vanilla, arm);

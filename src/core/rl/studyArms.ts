@@ -47,7 +47,8 @@ export const STUDY_ARM_SPECS: Readonly<Record<StudyArm, StudyArmSpec>> = {
     name: 'frozen',
     answers: 'lr 0, the null: how often noise alone reads as a trap',
     algorithm: 'starpo-ppo',
-    overrides: () => ({ lr: 0 }),
+    // lr 0 leaves nothing for a warm-up to ramp: none, as the frozen runs were made.
+    overrides: () => ({ lr: 0, lrWarmup: 0 }),
   },
   's-paper': {
     name: 's-paper',
@@ -86,11 +87,16 @@ export const STUDY_ARM_SPECS: Readonly<Record<StudyArm, StudyArmSpec>> = {
 
 /**
  * The config of `arm` on vanilla's budget: the arm's algorithm switches applied to `vanilla`, then
- * its overrides. Everything else (batch, lr, temperature, iterations, seed) stays vanilla's.
+ * its overrides. Everything else (batch, lr and its warm-up, temperature, iterations, seed) stays
+ * vanilla's.
  */
 export function armConfig(vanilla: Config, arm: StudyArm): Config {
   const spec = STUDY_ARM_SPECS[arm];
-  return { ...applyAlgorithm(vanilla, spec.algorithm), ...spec.overrides(vanilla) };
+  return {
+    ...applyAlgorithm(vanilla, spec.algorithm),
+    lrWarmup: vanilla.lrWarmup,
+    ...spec.overrides(vanilla),
+  };
 }
 
 /**
