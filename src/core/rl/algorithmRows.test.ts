@@ -1,0 +1,41 @@
+// The algorithm axis's A/B guard: every registered algorithm, 2 iterations of the tiny side-task
+// run on WASM from fixed seeds, writes exactly the metric rows stored in golden/algorithm-rows.json
+// (timings, throughput and memory left out). A change meant to keep an algorithm's behaviour —
+// a refactor of the estimators, losses or filters — must leave this file as it is; a change meant
+// to alter one regenerates it with UPDATE_GOLDEN=1 and says so.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setupNodeBackend } from '../../workers/node/backend.js';
+import { ALGORITHM_NAMES } from '../config.js';
+import type { MetricRow } from '../metrics/keys.js';
+import { runTiny, tinyConfig } from './tinyRun.fixture.js';
+
+const GOLDEN = join(import.meta.dirname, 'golden', 'algorithm-rows.json');
+
+/** A row without what depends on the machine (time, throughput, memory). */
+const steady = (row: MetricRow) =>
+  Object.fromEntries(Object.entries(row).filter(([k]) => !/^(time|perf|memory)\//.test(k)));
+
+beforeAll(async () => {
+  await setupNodeBackend('wasm');
+});
+
+describe('every algorithm writes its golden rows', () => {
+  const stored: Record<string, unknown> = existsSync(GOLDEN) ? JSON.parse(readFileSync(GOLDEN, 'utf8')) : {};
+  const made: Record<string, unknown> = {};
+  it.each([...ALGORITHM_NAMES])(
+    '%s',
+    async (algo) => {
+      const { rows } = await runTiny(tinyConfig(algo, { iterations: 2, criticWarmup: 0, seed: 7 }));
+      made[algo] = JSON.parse(JSON.stringify(rows.map(steady)));
+      if (process.env.UPDATE_GOLDEN) {
+        writeFileSync(GOLDEN, `${JSON.stringify({ ...stored, ...made }, null, 1)}\n`);
+        return;
+      }
+      expect(stored[algo], `${algo} has no golden rows: run with UPDATE_GOLDEN=1`).toBeDefined();
+      expect(made[algo]).toEqual(stored[algo]);
+    },
+    120_000,
+  );
+});
