@@ -53,6 +53,9 @@ export const ALGORITHM_NAMES = [
   'ppo-turn',
   'starpo-ppo',
   'starpo-grpo',
+  'starpo-drgrpo',
+  'starpo-gspo',
+  'starpo-dapo',
   'starpo-s',
   'starpo-s+',
   'dpo-online',
@@ -94,13 +97,15 @@ export const FIELDS: readonly Field[] = [
   { key: 'lossOnEnvTokens', flag: 'loss-on-env-tokens', group: 'reward', kind: 'bool', label: 'Train on env tokens', default: false, help: 'Include state/reward tokens in the loss, as the paper\u2019s runs did.' },
   // advantage
   { key: 'advantage', flag: 'advantage', group: 'advantage', kind: 'enum', label: 'Advantage', options: ['gae', 'grpo', 'turn-gae', 'none'], default: 'gae', help: 'Critic + GAE, group-normalised (GRPO), GAE over turns, or none (DPO).' },
+  { key: 'normAdvByStd', flag: 'norm-adv-by-std', group: 'advantage', kind: 'bool', label: 'Divide by group std', default: true, help: 'GRPO divides each reward\u2019s distance from its group mean by the group\u2019s std; Dr. GRPO does not (RAGEN v2: norm_adv_by_std_in_grpo).' },
   { key: 'gamma', flag: 'gamma', group: 'advantage', kind: 'float', label: 'γ', min: 0, max: 1, default: 1, help: 'Discount (RAGEN uses 1).' },
   { key: 'lambda', flag: 'lambda', group: 'advantage', kind: 'float', label: 'λ', min: 0, max: 1, default: 1, help: 'GAE trace parameter (RAGEN uses 1).' },
   { key: 'whiten', flag: 'whiten', group: 'advantage', kind: 'bool', label: 'Whiten advantages', default: true, help: 'Normalise critic advantages over the batch (skipped when reward std ≈ 0).' },
   { key: 'criticWarmup', flag: 'critic-warmup', group: 'advantage', kind: 'int', label: 'Critic warm-up', min: 0, max: 1000, default: 0, help: 'Iterations that train only the critic before the first policy update.' },
   { key: 'thinkingCritic', flag: 'thinking-critic', group: 'advantage', kind: 'bool', label: 'Thinking critic', default: false, help: 'Weight advantages by σ(rule-based thinking quality) (secondary note).' },
   // filter
-  { key: 'filterMode', flag: 'filter', group: 'filter', kind: 'enum', label: 'Variance filter', options: ['off', 'subsample', 'oversample'], default: 'off', help: 'StarPO-S: keep high-std groups of the P rolled out, or roll out P/ratio and keep P.' },
+  { key: 'filterMode', flag: 'filter', group: 'filter', kind: 'enum', label: 'Variance filter', options: ['off', 'subsample', 'oversample', 'top-p', 'dynamic'], default: 'off', help: 'StarPO-S: keep high-std groups of the P rolled out, or roll out P/ratio and keep P; top-p: RAGEN-2\u2019s reward-variance filter (groups by variance until the top-p share of the batch\u2019s total, zero-variance groups never); dynamic: DAPO\u2019s dynamic sampling (drop groups whose rewards are all equal and roll out more, up to 3 batches, until P remain).' },
+  { key: 'filterTopP', flag: 'filter-top-p', group: 'filter', kind: 'float', label: 'Top-p value', min: 0.05, max: 1, default: 0.9, live: true, help: 'The top-p filter keeps groups, highest reward variance first, until their variance reaches this share of the total (RAGEN-2 recommends 0.9; 1 keeps every group that has any variance).' },
   { key: 'filterRatio', flag: 'filter-ratio', group: 'filter', kind: 'float', label: 'Keep ratio', min: 0.05, max: 1, default: 0.25, live: true, help: 'Share of groups kept by the in-group reward-std filter.' },
   { key: 'filterOrder', flag: 'filter-order', group: 'filter', kind: 'enum', label: 'Keep', options: ['highest-std', 'lowest-std', 'random'], default: 'highest-std', help: 'Keep the most uncertain groups (paper), the least (reverse ablation), or as many at random (the control: is it the selection, or fewer updates?).' },
   { key: 'outlierDrop', flag: 'outlier-drop', group: 'filter', kind: 'bool', label: '2σ outlier drop', default: false, help: 'Drop trajectories beyond 2σ of the batch mean return (secondary note).' },
@@ -111,7 +116,8 @@ export const FIELDS: readonly Field[] = [
   { key: 'klCoef', flag: 'kl-coef', group: 'loss', kind: 'float', label: 'KL coefficient', min: 0, max: 1, default: 0.001, live: true, help: 'Weight of KL to the reference policy (0: off).' },
   { key: 'klEstimator', flag: 'kl-estimator', group: 'loss', kind: 'enum', label: 'KL estimator', options: ['k1', 'k3'], default: 'k1', help: 'k1 = log r, k3 = r − 1 − log r (Schulman).' },
   { key: 'klMode', flag: 'kl-mode', group: 'loss', kind: 'enum', label: 'KL as', options: ['loss', 'reward'], default: 'reward', help: 'Subtract KL per token from the reward (RAGEN\u2019s PPO runs) or add it to the loss (its GRPO runs).' },
-  { key: 'lossAgg', flag: 'loss-agg', group: 'loss', kind: 'enum', label: 'Loss aggregation', options: ['token-mean', 'seq-mean-token-mean'], default: 'token-mean', help: 'Mean over all masked tokens of the minibatch (RAGEN\u2019s config), or over each sequence and then over sequences.' },
+  { key: 'lossAgg', flag: 'loss-agg', group: 'loss', kind: 'enum', label: 'Loss aggregation', options: ['token-mean', 'seq-mean-token-mean', 'seq-mean-token-sum'], default: 'token-mean', help: 'Mean over all masked tokens of the minibatch (RAGEN\u2019s config), over each sequence and then over sequences (GRPO), or each sequence\u2019s sum and then the mean over sequences (Dr. GRPO).' },
+  { key: 'ratioLevel', flag: 'ratio-level', group: 'loss', kind: 'enum', label: 'Ratio level', options: ['token', 'sequence'], default: 'token', help: 'The importance ratio per token (PPO), or one per sequence from its mean log-ratio, clipped per sequence (GSPO).' },
   { key: 'valueClip', flag: 'value-clip', group: 'loss', kind: 'float', label: 'Value clip', min: 0, max: 10, default: 0.5, help: 'Clipped value loss range around the old values.' },
   { key: 'dpoBeta', flag: 'dpo-beta', group: 'loss', kind: 'float', label: 'DPO β', min: 0.001, max: 10, default: 0.1, log: true, help: 'Temperature of the DPO loss.' },
   // optim
@@ -156,12 +162,14 @@ export interface Config {
   rewardPlacement: 'last-token' | 'per-turn';
   lossOnEnvTokens: boolean;
   advantage: 'gae' | 'grpo' | 'turn-gae' | 'none';
+  normAdvByStd: boolean;
   gamma: number;
   lambda: number;
   whiten: boolean;
   criticWarmup: number;
   thinkingCritic: boolean;
-  filterMode: 'off' | 'subsample' | 'oversample';
+  filterMode: 'off' | 'subsample' | 'oversample' | 'top-p' | 'dynamic';
+  filterTopP: number;
   filterRatio: number;
   filterOrder: 'highest-std' | 'lowest-std' | 'random';
   outlierDrop: boolean;
@@ -171,7 +179,8 @@ export interface Config {
   klCoef: number;
   klEstimator: 'k1' | 'k3';
   klMode: 'loss' | 'reward';
-  lossAgg: 'token-mean' | 'seq-mean-token-mean';
+  lossAgg: 'token-mean' | 'seq-mean-token-mean' | 'seq-mean-token-sum';
+  ratioLevel: 'token' | 'sequence';
   valueClip: number;
   dpoBeta: number;
   lr: number;
@@ -190,6 +199,9 @@ export interface Config {
 }
 
 export type ConfigKey = keyof Config;
+
+/** DAPO's dynamic sampling rolls out at most this many batches of P groups an iteration. */
+export const DYNAMIC_BATCHES = 3;
 
 function fieldSchema(f: Field): z.ZodType {
   switch (f.kind) {
@@ -256,13 +268,19 @@ function crossFieldErrors(c: Config): FieldError[] {
       message: 'group-normalised advantages need at least 2 rollouts per group',
     });
   }
-  if (c.filterMode !== 'off' && Math.round(c.groups * c.filterRatio) < 1) {
+  if (
+    (c.filterMode === 'subsample' || c.filterMode === 'oversample') &&
+    Math.round(c.groups * c.filterRatio) < 1
+  ) {
     errors.push({
       field: 'filterRatio',
       message: `keeps no group of ${c.groups}: raise it to at least ${(1 / c.groups).toFixed(3)}`,
     });
   }
-  const rollouts = c.groups * c.groupSize * (c.filterMode === 'oversample' ? 1 / c.filterRatio : 1);
+  const rollouts =
+    c.groups *
+    c.groupSize *
+    (c.filterMode === 'oversample' ? 1 / c.filterRatio : c.filterMode === 'dynamic' ? DYNAMIC_BATCHES : 1);
   if (rollouts > 4096) {
     errors.push({
       field: 'groups',

@@ -89,3 +89,13 @@ describe('turnGae', () => {
     expect(r.advantages[0]).toBeCloseTo(0.9 * 0.5 - 0.2, 10);
   });
 });
+
+describe('groupNormalize without the std (Dr. GRPO)', () => {
+  it('gives R − mean within each group, 0 where the group has no spread, by hand', () => {
+    // Group 0: 1, 0, 0, 1 → mean 0.5; group 1: 2, 2 → no spread; group 2: 3, 0, 0 → mean 1.
+    const a = groupNormalize([1, 0, 0, 1, 2, 2, 3, 0, 0], [0, 0, 0, 0, 1, 1, 2, 2, 2], 1e-6, false);
+    expect(Array.from(a)).toEqual([0.5, -0.5, -0.5, 0.5, 0, 0, 2, -1, -1]);
+    // With the std (GRPO): group 0's std is 0.57735 → ±0.866.
+    expect(groupNormalize([1, 0, 0, 1], [0, 0, 0, 0])[0]).toBeCloseTo(0.5 / Math.sqrt(1 / 3), 5);
+  });
+});

@@ -66,7 +66,8 @@ export function indicesBy(keys: ArrayLike<number>): Map<number, number[]> {
 
 /**
  * GRPO: Â = (R − mean_g)/(std_g + eps) within each group g (unbiased std, as torch.std),
- * and 0 for every member of a group whose std is ~0.
+ * and 0 for every member of a group whose std is ~0. With `byStd` false, Â = R − mean_g
+ * (Dr. GRPO; still 0 in a group whose rewards are all equal).
  * @param scores  one trajectory reward each
  * @param groupOf the group index of each trajectory
  */
@@ -74,6 +75,7 @@ export function groupNormalize(
   scores: ArrayLike<number>,
   groupOf: ArrayLike<number>,
   eps = 1e-6,
+  byStd = true,
 ): Float32Array {
   const members = indicesBy(groupOf);
   const out = new Float32Array(scores.length);
@@ -83,7 +85,7 @@ export function groupNormalize(
       0,
     );
     if (std < ZERO_STD) continue;
-    for (const i of idx) out[i] = ((scores[i] as number) - mean) / (std + eps);
+    for (const i of idx) out[i] = ((scores[i] as number) - mean) / (byStd ? std + eps : 1);
   }
   return out;
 }

@@ -10,8 +10,12 @@ type Switches = Pick<
   | 'whiten'
   | 'klCoef'
   | 'klMode'
+  | 'normAdvByStd'
   | 'filterMode'
   | 'filterRatio'
+  | 'filterTopP'
+  | 'lossAgg'
+  | 'ratioLevel'
   | 'clipLow'
   | 'clipHigh'
   | 'criticWarmup'
@@ -41,8 +45,12 @@ const STARPO: Switches = {
   // RAGEN's paper runs of PPO (train_all.sh USE_PPO: use_kl_loss False, kl_ctrl.kl_coef 0.001):
   // KL subtracted per token from the reward (agent_trainer.py apply_kl_penalty).
   klMode: 'reward',
+  normAdvByStd: true,
   filterMode: 'off',
   filterRatio: 0.25,
+  filterTopP: 0.9,
+  lossAgg: 'token-mean',
+  ratioLevel: 'token',
   clipLow: 0.2,
   clipHigh: 0.2,
   criticWarmup: 0,
@@ -86,6 +94,52 @@ export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = 
       'StarPO with group-normalised advantages (R − mean)/std within each start state, no critic, KL 0.001 in the loss.',
     // RAGEN's GRPO runs (train_all.sh USE_GRPO: use_kl_loss True, kl_loss_coef 0.001): KL in the loss.
     switches: { ...STARPO, advantage: 'grpo', klMode: 'loss' },
+  },
+  // The 2026 variants (RAGEN v2's main table, verl and TRL): each is GRPO's group-relative
+  // advantage with one change, so a comparison with starpo-grpo isolates it.
+  'starpo-drgrpo': {
+    name: 'starpo-drgrpo',
+    label: 'Dr. GRPO',
+    colour: '#c46210',
+    summary:
+      'GRPO without the division by the group’s std (R − mean) and each sequence’s token-sum loss averaged over sequences (Liu et al. 2025; RAGEN v2: norm_adv_by_std_in_grpo False, seq-mean-token-sum).',
+    switches: {
+      ...STARPO,
+      advantage: 'grpo',
+      klMode: 'loss',
+      normAdvByStd: false,
+      lossAgg: 'seq-mean-token-sum',
+    },
+  },
+  'starpo-gspo': {
+    name: 'starpo-gspo',
+    label: 'GSPO',
+    colour: '#3d5a80',
+    summary:
+      'GRPO with one importance ratio per sequence (the geometric mean of its token ratios), clipped per sequence at 1 − 3e-4 … 1 + 4e-4 (Zheng et al. 2025; verl policy_loss gspo).',
+    switches: {
+      ...STARPO,
+      advantage: 'grpo',
+      klMode: 'loss',
+      ratioLevel: 'sequence',
+      clipLow: 3e-4,
+      clipHigh: 4e-4,
+    },
+  },
+  'starpo-dapo': {
+    name: 'starpo-dapo',
+    label: 'DAPO',
+    colour: '#7a306c',
+    summary:
+      'GRPO with DAPO’s changes (Yu et al. 2025): clip-higher 0.2/0.28, no KL, token-level loss, and dynamic sampling (groups whose rewards are all equal dropped, more rolled out, up to 3 batches).',
+    switches: {
+      ...STARPO,
+      advantage: 'grpo',
+      klCoef: 0,
+      klMode: 'loss',
+      clipHigh: 0.28,
+      filterMode: 'dynamic',
+    },
   },
   'starpo-s': {
     name: 'starpo-s',

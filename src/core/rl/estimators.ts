@@ -24,6 +24,8 @@ export interface EstimatorInput {
   penalised(i: number, whole: boolean): number;
   gamma: number;
   lambda: number;
+  /** GRPO divides by the group's reward std (false: Dr. GRPO's R − mean). */
+  normByStd: boolean;
 }
 
 export interface EstimatedAdvantages {
@@ -76,7 +78,10 @@ const ppo: EstimatorSpec['update'] = (prepared, m, config, trainPolicy, rng) =>
     rng,
   );
 
-/** GRPO (RAGEN Eq 5): one z-scored reward per trajectory, grouped by start state. */
+/**
+ * GRPO (RAGEN Eq 5): one z-scored reward per trajectory, grouped by start state; Dr. GRPO (Liu et
+ * al. 2025) leaves out the division by the group's std.
+ */
 function grpoAdvantages(x: EstimatorInput): EstimatedAdvantages {
   const { samples } = x;
   // Normalised over trajectories, not samples: a trajectory cut into windows counts once, with
@@ -90,6 +95,8 @@ function grpoAdvantages(x: EstimatorInput): EstimatedAdvantages {
   groupNormalize(
     reps.map((i) => x.penalised(i, true)),
     reps.map((i) => samples[i]!.group),
+    undefined,
+    x.normByStd,
   ).forEach((a, j) => {
     byTraj.set(samples[reps[j]!]!.traj, a);
   });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng.js';
-import { dropOutliers, filterGroups, groupsToKeep, groupsToRollOut, zeroStdShare } from './filter.js';
+import {
+  dropOutliers,
+  filterGroups,
+  groupsToKeep,
+  groupsToRollOut,
+  groupsWithSpread,
+  spreadGroups,
+  topPGroups,
+  zeroStdShare,
+} from './filter.js';
 
 // Unbiased stds: g0 0, g1 0.57735, g2 0.5, g3 0.60759 (hand-computed).
 const rewards = [
@@ -74,5 +83,45 @@ describe('dropOutliers', () => {
     const r = Array(19).fill(0).concat([10]);
     expect(dropOutliers(r)).toEqual([...Array(19).keys()]);
     expect(dropOutliers([1, 1, 1])).toEqual([0, 1, 2]);
+  });
+});
+
+describe('RAGEN-2 top-p and DAPO dynamic sampling', () => {
+  // Unbiased variances: [1,0,1,0] 1/3; [1,1,1,1] 0; [1,0,0,0] 1/4; [0,0,0,0] 0; [1,1,0,0] 1/3.
+  const rewards = [
+    [1, 0, 1, 0],
+    [1, 1, 1, 1],
+    [1, 0, 0, 0],
+    [0, 0, 0, 0],
+    [1, 1, 0, 0],
+  ];
+
+  it('top-p keeps groups by variance until value × total − 0.01, never a zero-variance one, by hand', () => {
+    // Candidates 0, 4 (1/3 each; tie → lower index first), 2 (1/4); total 11/12 = 0.91667.
+    // value 0.9: threshold 0.815: 1/3 → 2/3 (< 0.815) → + 1/4 = 0.9167: keeps 0, 4, 2.
+    expect(topPGroups(rewards, 0.9).keptGroups).toEqual([0, 2, 4]);
+    // value 0.6: threshold 0.54: 1/3 → 2/3 ≥ 0.54: keeps 0, 4.
+    expect(topPGroups(rewards, 0.6).keptGroups).toEqual([0, 4]);
+    // value 0.3: threshold 0.265: the first group alone reaches it.
+    const one = topPGroups(rewards, 0.3);
+    expect(one.keptGroups).toEqual([0]);
+    expect(one.keptRatio).toBeCloseTo(1 / 5, 9);
+    // No group with any variance: none kept.
+    expect(
+      topPGroups(
+        [
+          [1, 1],
+          [0, 0],
+        ],
+        0.9,
+      ).keptGroups,
+    ).toEqual([]);
+  });
+
+  it('dynamic sampling keeps the first P groups with any spread, dropping the rest', () => {
+    expect(groupsWithSpread(rewards)).toBe(3);
+    expect(spreadGroups(rewards, 2).keptGroups).toEqual([0, 2]);
+    expect(spreadGroups(rewards, 8).keptGroups).toEqual([0, 2, 4]);
+    expect(spreadGroups([[0, 0]], 1).keptGroups).toEqual([]);
   });
 });

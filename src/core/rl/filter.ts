@@ -4,11 +4,12 @@
 // fewer samples per step), `oversample` rolls out ⌈P/ratio⌉ groups and keeps P (the kept
 // batch is as large as an unfiltered one; reference/echo-trap-round2.md). Plus the secondary
 // note's 2σ outlier drop over the batch, a separate switch.
+import type { Config } from '../config.js';
 import type { Rng } from '../rng.js';
 import { meanStd } from '../stats.js';
 import { ZERO_STD } from './advantages.js';
 
-export type FilterMode = 'off' | 'subsample' | 'oversample';
+export type FilterMode = Config['filterMode'];
 /**
  * Which groups the filter keeps: the highest in-group std (the paper), the lowest (the reverse
  * ablation), or `random` — the same number of groups drawn at random, the control that tells the
@@ -88,6 +89,60 @@ export function filterGroups(
     all,
     chosen: { std: avg((s) => s.std), mean: avg((s) => s.mean), max: avg((s) => s.max) },
   };
+}
+
+/** A selection of `keptGroups` (ascending) out of `all`, with the kept groups' mean statistics. */
+function selection(all: GroupStats[], keptGroups: number[]): FilterResult {
+  const kept = all.filter((s) => keptGroups.includes(s.group));
+  const avg = (f: (s: GroupStats) => number) =>
+    kept.length > 0 ? kept.reduce((t, s) => t + f(s), 0) / kept.length : 0;
+  return {
+    keptGroups,
+    keptRatio: all.length > 0 ? keptGroups.length / all.length : 0,
+    all,
+    chosen: { std: avg((s) => s.std), mean: avg((s) => s.mean), max: avg((s) => s.max) },
+  };
+}
+
+/** Groups whose rewards are not all equal (std above ~0): the ones a group-relative advantage can learn from. */
+export function groupsWithSpread(rewards: readonly (readonly number[])[]): number {
+  return groupStats(rewards).filter((s) => s.std >= ZERO_STD).length;
+}
+
+/**
+ * DAPO's dynamic sampling (Yu et al. 2025): the first `target` groups (by index) whose rewards are
+ * not all equal; groups with no spread are dropped whatever their number.
+ */
+export function spreadGroups(rewards: readonly (readonly number[])[], target: number): FilterResult {
+  const all = groupStats(rewards);
+  const kept = all
+    .filter((s) => s.std >= ZERO_STD)
+    .slice(0, target)
+    .map((s) => s.group);
+  return selection(all, kept);
+}
+
+/**
+ * RAGEN-2's recommended filter (rollout_filter_strategy top_p, metric reward_variance, prob mode
+ * linear, include_zero False, selection eps 0.01): drop the groups with no reward variance, sort
+ * the rest by variance (highest first; ties by group index), and keep them in that order until
+ * their summed variance reaches `value` × the total − `eps`. Keeps none when no group has any.
+ */
+export function topPGroups(rewards: readonly (readonly number[])[], value: number, eps = 0.01): FilterResult {
+  const all = groupStats(rewards);
+  const ranked = all.filter((s) => s.std >= ZERO_STD).sort((a, b) => b.std - a.std || a.group - b.group);
+  const total = ranked.reduce((t, s) => t + s.std * s.std, 0);
+  const kept: number[] = [];
+  let sum = 0;
+  for (const s of ranked) {
+    if (kept.length > 0 && sum >= value * total - eps) break;
+    kept.push(s.group);
+    sum += s.std * s.std;
+  }
+  return selection(
+    all,
+    kept.sort((a, b) => a - b),
+  );
 }
 
 /** Share of groups whose rollouts all scored the same (std ≈ 0). */

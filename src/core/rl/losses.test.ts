@@ -131,4 +131,46 @@ describe('loss aggregation (verl loss_agg_mode)', () => {
     // clipFrac and approxKl stay token means (as verl).
     expect(await val(seqMean.approxKl)).toBeCloseTo(0, 6);
   });
+
+  it('seq-mean-token-sum (Dr. GRPO) sums each sequence, then averages sequences: (6 + 10) / 2', async () => {
+    expect(await val(aggregate(x(), mask(), 'seq-mean-token-sum'))).toBeCloseTo(8, 6);
+  });
+});
+
+describe('the sequence-level ratio (GSPO)', () => {
+  it('takes one ratio per sequence from its mean log-ratio and clips it per sequence, by hand', async () => {
+    // Row 0: log-ratios 0.2, 0.4 over 2 tokens → s = e^0.3 = 1.34986; A = 1 on both tokens.
+    //   clipped at 1 + 0.28: loss = max(−1.34986, −1.28) = −1.28 (clipped).
+    // Row 1: log-ratio −0.1 on its 1 token → s = e^−0.1 = 0.904837; A = −2.
+    //   loss = max(1.809675, −2·clip(0.904837, 0.8, 1.28) = 1.809675) = 1.809675 (not clipped).
+    // Row 2: no tokens, left out. pgLoss = (−1.28 + 1.809675) / 2 = 0.2648374; clipFrac = 1/2.
+    const logp = tf.tensor2d([
+      [0.2, 0.4, 9],
+      [-0.1, 5, 5],
+      [3, 3, 3],
+    ]);
+    const old = tf.zeros([3, 3]);
+    const adv = tf.tensor2d([
+      [1, 1, 0],
+      [-2, 0, 0],
+      [0, 0, 0],
+    ]);
+    const m = tf.tensor2d([
+      [1, 1, 0],
+      [1, 0, 0],
+      [0, 0, 0],
+    ]);
+    const parts = clippedPolicyLoss(logp, old, adv, m, 0.2, 0.28, 'token-mean', 'sequence');
+    expect(await val(parts.pgLoss)).toBeCloseTo(0.2648374, 5);
+    expect(await val(parts.clipFrac)).toBeCloseTo(0.5, 6);
+    // approxKl stays the token mean of old − new: −(0.2 + 0.4 − 0.1) / 3.
+    expect(await val(parts.approxKl)).toBeCloseTo(-0.5 / 3, 6);
+    // With one token per row and ratio 1 the sequence loss is the token loss.
+    const one = tf.tensor2d([[1], [1]]);
+    const z = tf.zeros([2, 1]);
+    const a = tf.tensor2d([[0.5], [-1.5]]);
+    const seq = clippedPolicyLoss(z, z, a, one, 0.2, 0.2, 'token-mean', 'sequence');
+    const tok = clippedPolicyLoss(z, z, a, one, 0.2, 0.2, 'token-mean', 'token');
+    expect(await val(seq.pgLoss)).toBeCloseTo(await val(tok.pgLoss), 6);
+  });
 });

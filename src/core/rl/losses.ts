@@ -8,6 +8,7 @@
 // - DPO (Rafailov et al. 2023, Eq 7) on sequence log-probs against the reference.
 // Names follow cleanrl's ppo.py. Callers own the returned tensors (or run inside tf.tidy).
 import * as tf from '@tensorflow/tfjs';
+import type { Config } from '../config.js';
 
 /** Σ(x·mask)/max(Σmask, 1): the token mean over masked positions. */
 export function maskedMean(x: tf.Tensor, mask: tf.Tensor): tf.Scalar {
@@ -20,17 +21,19 @@ export function maskedMean(x: tf.Tensor, mask: tf.Tensor): tf.Scalar {
  * leaves it to verl's ppo_trainer.yaml default, also "token-mean"); the paper-era v0423
  * actor has no switch and takes verl's masked_mean, a token mean (per micro-batch).
  */
-export type LossAgg = 'token-mean' | 'seq-mean-token-mean';
+export type LossAgg = Config['lossAgg'];
 
 /**
  * x [B, T] averaged over `mask` [B, T]: token-mean = Σ(x·mask)/Σmask; seq-mean-token-mean =
- * the mean over rows with any masked token of Σ_t(x·mask)/Σ_t mask (rows with none are left out).
+ * the mean over rows with any masked token of Σ_t(x·mask)/Σ_t mask (rows with none are left out);
+ * seq-mean-token-sum (Dr. GRPO) = the mean over those rows of Σ_t(x·mask), no division by length.
  */
 export function aggregate(x: tf.Tensor, mask: tf.Tensor, mode: LossAgg = 'token-mean'): tf.Scalar {
   if (mode === 'token-mean') return maskedMean(x, mask);
   return tf.tidy(() => {
     const tokens = tf.sum(mask, -1); // [B]
-    const perRow = tf.div(tf.sum(tf.mul(x, mask), -1), tf.maximum(tokens, 1)); // [B]
+    const sums = tf.sum(tf.mul(x, mask), -1); // [B]
+    const perRow = mode === 'seq-mean-token-sum' ? sums : tf.div(sums, tf.maximum(tokens, 1)); // [B]
     const rows = tf.cast(tf.greater(tokens, 0), 'float32'); // [B]
     return tf.div(tf.sum(tf.mul(perRow, rows)), tf.maximum(tf.sum(rows), 1)) as tf.Scalar;
   });
@@ -49,6 +52,7 @@ export interface PolicyLossParts {
  * Clipped surrogate: ratio = exp(logp − oldLogp); pgLoss1 = −A·ratio;
  * pgLoss2 = −A·clip(ratio, 1 − clipLow, 1 + clipHigh); loss = `agg` of max(pgLoss1, pgLoss2)
  * (token mean by default). clipFrac and approxKl are token means whatever `agg` (as verl).
+ * With `level` 'sequence' the ratio and advantage are per sequence instead (GSPO).
  */
 export function clippedPolicyLoss(
   logp: tf.Tensor,
@@ -58,7 +62,9 @@ export function clippedPolicyLoss(
   clipLow: number,
   clipHigh: number,
   agg: LossAgg = 'token-mean',
+  level: Config['ratioLevel'] = 'token',
 ): PolicyLossParts {
+  if (level === 'sequence') return sequencePolicyLoss(logp, oldLogp, advantages, mask, clipLow, clipHigh);
   return tf.tidy(() => {
     const logRatio = tf.sub(logp, oldLogp);
     const ratio = tf.exp(logRatio);
@@ -68,6 +74,40 @@ export function clippedPolicyLoss(
     const clipFrac = maskedMean(tf.cast(tf.greater(pgLoss2, pgLoss1), 'float32'), mask);
     const approxKl = maskedMean(tf.neg(logRatio), mask);
     return { pgLoss, clipFrac, approxKl };
+  });
+}
+
+/**
+ * GSPO (Zheng et al. 2025): one importance ratio per sequence (a row of the minibatch),
+ * s_i = exp(Σ_t m·(logp − oldLogp) / Σ_t m), the geometric mean of its token ratios, with the
+ * sequence's mean advantage A_i; loss = the mean over rows with tokens of
+ * max(−A_i·s_i, −A_i·clip(s_i, 1 − clipLow, 1 + clipHigh)). clipFrac is the share of those rows
+ * clipped; approxKl the token mean of old − new, as the token-level loss reports it.
+ */
+export function sequencePolicyLoss(
+  logp: tf.Tensor,
+  oldLogp: tf.Tensor,
+  advantages: tf.Tensor,
+  mask: tf.Tensor,
+  clipLow: number,
+  clipHigh: number,
+): PolicyLossParts {
+  return tf.tidy(() => {
+    const logRatio = tf.sub(logp, oldLogp);
+    const tokens = tf.sum(mask, -1); // [B]
+    const per = (x: tf.Tensor) => tf.div(tf.sum(tf.mul(x, mask), -1), tf.maximum(tokens, 1)); // [B]
+    const ratio = tf.exp(per(logRatio));
+    const adv = per(advantages);
+    const pgLoss1 = tf.neg(tf.mul(adv, ratio));
+    const pgLoss2 = tf.neg(tf.mul(adv, tf.clipByValue(ratio, 1 - clipLow, 1 + clipHigh)));
+    const rows = tf.cast(tf.greater(tokens, 0), 'float32');
+    const rowMean = (x: tf.Tensor) =>
+      tf.div(tf.sum(tf.mul(x, rows)), tf.maximum(tf.sum(rows), 1)) as tf.Scalar;
+    return {
+      pgLoss: rowMean(tf.maximum(pgLoss1, pgLoss2)),
+      clipFrac: rowMean(tf.cast(tf.greater(pgLoss2, pgLoss1), 'float32')),
+      approxKl: maskedMean(tf.neg(logRatio), mask),
+    };
   });
 }
 

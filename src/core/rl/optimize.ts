@@ -185,6 +185,7 @@ export async function ppoUpdate(
       gradClip: config.gradClip,
       temperature: config.temperature,
       lossAgg: config.lossAgg,
+      ratioLevel: config.ratioLevel,
     });
     if (!p.ok) {
       report.nonFinite = `policy loss ${p.loss}, gradient norm ${p.gradNorm}`;

@@ -178,6 +178,7 @@ export function computeAdvantages(
     penalised,
     gamma: config.gamma,
     lambda: config.lambda,
+    normByStd: config.normAdvByStd,
   });
   const adv = est.advantages;
   const ret = est.returns;

@@ -5,6 +5,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import type { Config } from '../config.js';
+import { ALGORITHM_NAMES, DYNAMIC_BATCHES } from '../config.js';
 import type { MetricRow } from '../metrics/keys.js';
 import { miFromMatrix } from '../metrics/mi.js';
 import { createPolicy, disposeModel } from '../model/params.js';
@@ -53,7 +54,7 @@ beforeAll(async () => {
 });
 
 describe('Trainer', () => {
-  it.each(['starpo-ppo', 'starpo-grpo', 'starpo-s', 'starpo-s+', 'ppo-turn', 'dpo-online'] as const)(
+  it.each([...ALGORITHM_NAMES])(
     '%s runs, reports its metrics and keeps the tensor count flat',
     async (algo) => {
       const before = tf.memory().numTensors;
@@ -69,13 +70,18 @@ describe('Trainer', () => {
         'eval/successRate',
         'actor/optimizerSteps',
         'actor/samplesPerStep',
-        'actor/klRef',
         'rollout/zeroStdShare',
         'reasoning/miPrompts',
         'memory/numTensors',
       ] as const) {
         expect(r[k], k).toBeTypeOf('number');
         expect(Number.isFinite(r[k]), k).toBe(true);
+      }
+      // The learner's keys in every iteration that kept a group; the untrained policy's rewards here
+      // are all equal, so DAPO's dynamic sampling and RAGEN-2's top-p keep no group and skip it.
+      for (const row of rows) {
+        if (row['rollout/filterKeptRatio'] === 0) expect(algo).toBe('starpo-dapo');
+        else expect(row['actor/klRef'], 'actor/klRef').toBeTypeOf('number');
       }
       // SideEnv has two prompts ("the goal is left/right"): the MI proxy never repeats one.
       expect(r['reasoning/miPrompts']).toBeLessThanOrEqual(2);
@@ -168,6 +174,31 @@ describe('Trainer', () => {
     // 3 iterations × 2 groups over a pool of 3: p0 p1 | p2 p0 | p1 p2.
     expect(order.slice(3)).toEqual(order.slice(0, 3));
     expect(new Set(order).size).toBe(3);
+  });
+
+  it('dynamic sampling (DAPO) rolls out P more groups while fewer than P have any reward spread, up to 3 batches', async () => {
+    const calls = await recordedResets(tinyConfig('starpo-dapo', { iterations: 2 }));
+    const plain = await recordedResets(tinyConfig('starpo-grpo', { iterations: 2 }));
+    const root = new Rng(1).fork('train-seeds');
+    // Every batch is one reset of P × N = 2 × 4 rollouts, its groups numbered on from the last.
+    expect(calls.length).toBeGreaterThan(plain.length);
+    expect(calls.length).toBeLessThanOrEqual(2 * DYNAMIC_BATCHES);
+    let it = 0;
+    let next = 0;
+    for (const c of calls) {
+      if (c.seeds[0] === startSeedOf(root, it + 1, 0)) {
+        it++;
+        next = 0;
+      }
+      expect([c.seeds[0], c.seeds[4]]).toEqual([
+        startSeedOf(root, it, next),
+        startSeedOf(root, it, next + 1),
+      ]);
+      next += 2;
+    }
+    expect(it).toBe(1);
+    // The first batch of each iteration is the one every other arm rolls out.
+    expect(calls[0]!.seeds).toEqual(plain[0]!.seeds);
   });
 
   it('critic warm-up makes no policy step', async () => {

@@ -5,7 +5,7 @@
 // iterations in a row it pauses the run with a suggestion.
 import * as tf from '@tensorflow/tfjs';
 import { now } from '../clock.js';
-import { type Config, FIELDS, formatErrors, validateConfig } from '../config.js';
+import { type Config, DYNAMIC_BATCHES, FIELDS, formatErrors, validateConfig } from '../config.js';
 import {
   detectorOptionsFor,
   type EchoEvent,
@@ -27,10 +27,18 @@ import { type EnvPool, streamInstance } from './envPool.js';
 import { estimatorOf } from './estimators.js';
 import { EVAL_SEED_BASE, type EvalResult, evaluatePolicy } from './evaluate.js';
 import { faultSuggestion, MAX_CONSECUTIVE_FAULTS, weightsFinite } from './faults.js';
-import { dropOutliers, filterGroups, groupsToKeep, groupsToRollOut } from './filter.js';
+import {
+  dropOutliers,
+  filterGroups,
+  groupsToKeep,
+  groupsToRollOut,
+  groupsWithSpread,
+  spreadGroups,
+  topPGroups,
+} from './filter.js';
 import { type UpdateReport, updateMetrics } from './optimize.js';
 import { computeAdvantages, scoreSamples } from './prepare.js';
-import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
+import { type RolloutStart, type RolloutStats, rollout, type Trajectory } from './rollout.js';
 
 export type TrainerEvent =
   | ({ type: 'echo' } & EchoEvent)
@@ -198,6 +206,17 @@ export function parseTrainerPosition(raw: unknown): TrainerPosition {
   }
   return p as TrainerPosition;
 }
+
+/** Each group's trajectory rewards, groups 0 … n − 1. */
+const rewardsByGroup = (trajs: readonly Trajectory[], n: number): number[][] =>
+  Array.from({ length: n }, (_, g) => trajs.filter((t) => t.group === g).map((t) => t.reward));
+
+const addStats = (a: RolloutStats, b: RolloutStats): RolloutStats => ({
+  tokens: a.tokens + b.tokens,
+  envSteps: a.envSteps + b.envSteps,
+  sampleMs: a.sampleMs + b.sampleMs,
+  envMs: a.envMs + b.envMs,
+});
 
 export class Trainer {
   config: Config;
@@ -436,6 +455,18 @@ export class Trainer {
     return pool[(it * rolled + g) % pool.length] as number;
   }
 
+  /** Groups `from` … `from + count − 1` of iteration `it`, N rollouts each. */
+  private rolloutGroups(it: number, from: number, count: number) {
+    const c = this.config;
+    const starts: RolloutStart[] = [];
+    for (let g = from; g < from + count; g++) {
+      const seed = this.startSeed(it, g, groupsToRollOut(c.groups, c.filterMode, c.filterRatio));
+      for (let k = 0; k < c.groupSize; k++)
+        starts.push({ group: g, seed, instance: streamInstance(c.groupStreams, k) });
+    }
+    return rollout(this.policy, this.tok, this.pool, starts, this.settings(c.temperature), this.sampleRng);
+  }
+
   private async iterate(): Promise<MetricRow> {
     const c = this.config;
     const it = this.iteration;
@@ -443,22 +474,22 @@ export class Trainer {
     const t0 = now();
 
     // 1. Rollout: P groups × N rollouts (⌈P/ratio⌉ groups when oversampling), each group from
-    // one seed and, with shared streams, one env random stream (RAGEN's _expand_seed).
-    const rolled = groupsToRollOut(c.groups, c.filterMode, c.filterRatio);
-    const starts: RolloutStart[] = [];
-    for (let g = 0; g < rolled; g++) {
-      const seed = this.startSeed(it, g, rolled);
-      for (let k = 0; k < c.groupSize; k++)
-        starts.push({ group: g, seed, instance: streamInstance(c.groupStreams, k) });
+    // one seed and, with shared streams, one env random stream (RAGEN's _expand_seed). DAPO's
+    // dynamic sampling rolls out P more groups while fewer than P have any reward spread.
+    let rolled = groupsToRollOut(c.groups, c.filterMode, c.filterRatio);
+    let { trajectories, stats } = await this.rolloutGroups(it, 0, rolled);
+    if (c.filterMode === 'dynamic' && c.lr > 0) {
+      for (
+        let batch = 1;
+        batch < DYNAMIC_BATCHES && groupsWithSpread(rewardsByGroup(trajectories, rolled)) < c.groups;
+        batch++
+      ) {
+        const more = await this.rolloutGroups(it, rolled, c.groups);
+        trajectories = [...trajectories, ...more.trajectories];
+        stats = addStats(stats, more.stats);
+        rolled += c.groups;
+      }
     }
-    const { trajectories, stats } = await rollout(
-      this.policy,
-      this.tok,
-      this.pool,
-      starts,
-      this.settings(c.temperature),
-      this.sampleRng,
-    );
     const rolloutMs = now() - t0;
     if (this.unconfirmedUpdate) {
       this.consecutiveErrors = 0;
@@ -528,13 +559,14 @@ export class Trainer {
     const byGroup = Array.from({ length: rolled }, (_, g) => trajectories.filter((t) => t.group === g));
     let kept = trajectories;
     if (c.filterMode !== 'off') {
+      const rewards = byGroup.map((ts) => ts.map((t) => t.reward));
       const keep = groupsToKeep(rolled, c.groups, c.filterMode, c.filterRatio);
-      const f = filterGroups(
-        byGroup.map((ts) => ts.map((t) => t.reward)),
-        keep,
-        c.filterOrder,
-        this.filterRng,
-      );
+      const f =
+        c.filterMode === 'top-p'
+          ? topPGroups(rewards, c.filterTopP)
+          : c.filterMode === 'dynamic'
+            ? spreadGroups(rewards, c.groups)
+            : filterGroups(rewards, keep, c.filterOrder, this.filterRng);
       const keptSet = new Set(f.keptGroups);
       kept = trajectories.filter((t) => keptSet.has(t.group));
       row['rollout/filterKeptRatio'] = f.keptRatio;
@@ -544,6 +576,12 @@ export class Trainer {
     if (c.outlierDrop) {
       const idx = dropOutliers(kept.map((t) => t.reward));
       kept = idx.map((i) => kept[i] as Trajectory);
+    }
+    // Nothing kept (the top-p or dynamic filter found no group with any reward spread): no update.
+    if (kept.length === 0) {
+      row['actor/optimizerSteps'] = 0;
+      row['actor/samplesPerStep'] = 0;
+      return;
     }
 
     // 3. Samples, scores, advantages.

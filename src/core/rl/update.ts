@@ -6,6 +6,7 @@
 // which come back as the step's `metrics` and go into the row as they are.
 // b = rows in the minibatch, T = padded length; arrays are in target coordinates [b, T−1].
 import * as tf from '@tensorflow/tfjs';
+import type { Config } from '../config.js';
 import type { MetricKey } from '../metrics/keys.js';
 import {
   flattenGradients,
@@ -58,6 +59,8 @@ export interface PolicyStepSettings {
   temperature?: number;
   /** How the surrogate, entropy and KL losses average their tokens (default token-mean). */
   lossAgg?: LossAgg;
+  /** The importance ratio per token (default) or per sequence (GSPO). */
+  ratioLevel?: Config['ratioLevel'];
 }
 
 /** Metric-row values by key (core/metrics/keys.ts). */
@@ -194,8 +197,10 @@ export async function policyStep(
       () => {
         const { logp, entropy } = policyLogProbs(policy, tokens, s.temperature ?? 1, 'train', rows);
         const agg = s.lossAgg ?? 'token-mean';
-        const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg);
+        const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg, s.ratioLevel);
         const ent = aggregate(entropy, mask, agg);
+        // The entropy shown is a token mean whatever the loss sums (Dr. GRPO's token sums).
+        const entShown = agg === 'seq-mean-token-sum' ? maskedMean(entropy, mask) : ent;
         let loss = tf.sub(pl.pgLoss, tf.mul(s.entropyCoef, ent));
         if (s.klLossCoef > 0)
           loss = tf.add(
@@ -208,7 +213,7 @@ export async function policyStep(
             'actor/pgLoss': pl.pgLoss,
             'actor/clipFrac': pl.clipFrac,
             'actor/approxKl': pl.approxKl,
-            'actor/entropy': ent,
+            'actor/entropy': entShown,
           },
         };
       },
