@@ -7,7 +7,7 @@ import { createPolicy, disposeModel, type Model } from '../model/params.js';
 import { scoreSequences } from '../model/scoring.js';
 import { Rng } from '../rng.js';
 import { dpoPairs, packDpoBatch } from './optimize.js';
-import type { PreparedSample } from './prepare.js';
+import type { PreparedSample } from './samples.js';
 import { dpoStep } from './update.js';
 
 const mc = { vocabSize: 20, dModel: 16, nLayers: 1, nHeads: 2, context: 32, mlpRatio: 2 };

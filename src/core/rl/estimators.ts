@@ -1,17 +1,13 @@
 // The advantage estimators as one table keyed by the config's `advantage` switch (DESIGN §5):
-// each entry says how samples are built from trajectories, whether a critic is trained, which
-// update runs, RAGEN's name for it (export-ragen), and computes advantages and value targets.
-// The trainer, prepare.ts, batch.ts and export-ragen read this table instead of branching on
-// the switch's strings, so a new estimator is one entry plus its tests.
+// each entry says how samples are built from trajectories, whether a critic is trained, RAGEN's
+// name for it (export-ragen), and computes advantages and value targets — advantage math only;
+// which update runs is the objectives table's (objectives.ts). The trainer, prepare.ts, batch.ts
+// and export-ragen read this table instead of branching on the switch's strings, so a new
+// estimator is one entry plus its tests.
 // Plain typed-array code; arrays are in target coordinates [n−1] like Sample's.
-import type * as tf from '@tensorflow/tfjs';
 import type { Config } from '../config.js';
-import type { Model } from '../model/params.js';
-import type { Rng } from '../rng.js';
 import { gae, groupNormalize, indicesBy, turnGae } from './advantages.js';
-import type { Sample } from './batch.js';
-import { dpoUpdate, ppoUpdate, type UpdateReport } from './optimize.js';
-import type { PreparedSample } from './prepare.js';
+import type { Sample } from './samples.js';
 
 /** What an estimator sees of the scored batch. */
 export interface EstimatorInput {
@@ -33,14 +29,6 @@ export interface EstimatedAdvantages {
   returns: Float32Array[];
 }
 
-/** The models and optimizers an update may use (the critic's are null without one). */
-export interface UpdateModels {
-  policy: Model;
-  critic: Model | null;
-  policyOpt: tf.Optimizer;
-  criticOpt: tf.Optimizer | null;
-}
-
 export interface EstimatorSpec {
   name: Config['advantage'];
   /** One line for the form and docs. */
@@ -55,28 +43,10 @@ export interface EstimatorSpec {
   /** RAGEN's `algorithm.adv_estimator`, or null where RAGEN has none (exported as gae). */
   ragen: 'gae' | 'grpo' | null;
   advantages(x: EstimatorInput): EstimatedAdvantages;
-  /** The iteration's optimizer steps. `trainPolicy` is false during critic warm-up. */
-  update(
-    prepared: readonly PreparedSample[],
-    models: UpdateModels,
-    config: Config,
-    trainPolicy: boolean,
-    rng: Rng,
-  ): Promise<UpdateReport>;
 }
 
 const zeros = (samples: readonly Sample[]): Float32Array[] =>
   samples.map((s) => new Float32Array(s.lossMask.length));
-
-const ppo: EstimatorSpec['update'] = (prepared, m, config, trainPolicy, rng) =>
-  ppoUpdate(
-    prepared,
-    { policy: m.policy, critic: m.critic },
-    { policy: m.policyOpt, critic: m.criticOpt },
-    config,
-    trainPolicy,
-    rng,
-  );
 
 /**
  * GRPO (RAGEN Eq 5): one z-scored reward per trajectory, grouped by start state; Dr. GRPO (Liu et
@@ -151,7 +121,6 @@ export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = 
     samples: 'trajectory',
     ragen: 'gae',
     advantages: tokenGaeAdvantages,
-    update: ppo,
   },
   grpo: {
     name: 'grpo',
@@ -160,7 +129,6 @@ export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = 
     samples: 'trajectory',
     ragen: 'grpo',
     advantages: grpoAdvantages,
-    update: ppo,
   },
   'turn-gae': {
     name: 'turn-gae',
@@ -169,7 +137,6 @@ export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = 
     samples: 'turn',
     ragen: null,
     advantages: turnGaeAdvantages,
-    update: ppo,
   },
   none: {
     name: 'none',
@@ -178,8 +145,6 @@ export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = 
     samples: 'trajectory',
     ragen: null,
     advantages: (x) => ({ advantages: zeros(x.samples), returns: zeros(x.samples) }),
-    update: (prepared, m, config, _trainPolicy, rng) =>
-      dpoUpdate(prepared, m.policy, m.policyOpt, config, rng),
   },
 };
 

@@ -145,6 +145,57 @@ export function topPGroups(rewards: readonly (readonly number[])[], value: numbe
   );
 }
 
+/** One rollout filter: how many groups it rolls out for P, and which of them it keeps. */
+export interface FilterSpec {
+  name: FilterMode;
+  /** One line for the docs. */
+  label: string;
+  /** Rolls out P more groups while fewer than P have any reward spread (DAPO), up to a cap. */
+  refills: boolean;
+  /** The kept groups of those rolled out (`rewards[g]`: group g's trajectory rewards); null keeps all. */
+  select(
+    rewards: readonly (readonly number[])[],
+    c: Pick<Config, 'groups' | 'filterRatio' | 'filterOrder' | 'filterTopP'>,
+    rng: Rng,
+  ): FilterResult | null;
+}
+
+/** The rollout filters, one row each: a new filter is a row and its function. */
+export const FILTERS: Readonly<Record<FilterMode, FilterSpec>> = {
+  off: {
+    name: 'off',
+    label: 'no filter: every group rolled out is trained on',
+    refills: false,
+    select: () => null,
+  },
+  subsample: {
+    name: 'subsample',
+    label: 'StarPO-S: keep floor(ratio · P) of the P groups by reward std (or at random)',
+    refills: false,
+    select: (r, c, rng) =>
+      filterGroups(r, groupsToKeep(r.length, c.groups, 'subsample', c.filterRatio), c.filterOrder, rng),
+  },
+  oversample: {
+    name: 'oversample',
+    label: 'StarPO-S by oversampling: roll out ⌈P / ratio⌉ groups, keep P by reward std',
+    refills: false,
+    select: (r, c, rng) =>
+      filterGroups(r, groupsToKeep(r.length, c.groups, 'oversample', c.filterRatio), c.filterOrder, rng),
+  },
+  'top-p': {
+    name: 'top-p',
+    label: 'RAGEN-2: keep groups by reward variance until the top-p share of the total',
+    refills: false,
+    select: (r, c) => topPGroups(r, c.filterTopP),
+  },
+  dynamic: {
+    name: 'dynamic',
+    label: 'DAPO’s dynamic sampling: drop groups with no reward spread, roll out more',
+    refills: true,
+    select: (r, c) => spreadGroups(r, c.groups),
+  },
+};
+
 /** Share of groups whose rollouts all scored the same (std ≈ 0). */
 export function zeroStdShare(stats: readonly GroupStats[]): number {
   if (stats.length === 0) return 0;

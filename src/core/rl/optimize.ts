@@ -10,7 +10,7 @@ import type { Model } from '../model/params.js';
 import { bucketLength } from '../model/scoring.js';
 import type { Rng } from '../rng.js';
 import { indicesBy } from './advantages.js';
-import type { PreparedSample } from './prepare.js';
+import type { PreparedSample } from './samples.js';
 import {
   criticStep,
   type DpoBatch,

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../config.js';
 import { applyAlgorithm } from './algorithms.js';
-import type { Sample } from './batch.js';
 import { computeAdvantages, klTokens } from './prepare.js';
+import type { Sample } from './samples.js';
 
 /** A window sample over 4 targets, the middle three trained, reward `reward` on target 3. */
 function sample(traj: number, group: number, reward: number, onLast: number): Sample {

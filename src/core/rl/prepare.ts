@@ -9,19 +9,11 @@ import { scoreBatch } from '../model/scoreBatch.js';
 import { predictValues, scoreSequences } from '../model/scoring.js';
 import { meanStd } from '../stats.js';
 import { indicesBy, whiten, ZERO_STD } from './advantages.js';
-import type { Sample } from './batch.js';
 import { estimatorOf } from './estimators.js';
 import type { Trajectory } from './rollout.js';
+import type { PreparedSample, Sample } from './samples.js';
 
 /** A sample with everything the update needs, all [n−1] in target coordinates. */
-export interface PreparedSample extends Sample {
-  oldLogp: Float32Array;
-  refLogp: Float32Array;
-  oldValues: Float32Array;
-  advantages: Float32Array;
-  returns: Float32Array;
-}
-
 export interface PrepareStats {
   /** Token mean over the loss mask of KL(π_old ‖ π_ref) by the configured estimator (k1 or k3). */
   klRef: number;

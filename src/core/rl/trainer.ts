@@ -27,15 +27,8 @@ import { type EnvPool, streamInstance } from './envPool.js';
 import { estimatorOf } from './estimators.js';
 import { EVAL_SEED_BASE, type EvalResult, evaluatePolicy } from './evaluate.js';
 import { faultSuggestion, MAX_CONSECUTIVE_FAULTS, weightsFinite } from './faults.js';
-import {
-  dropOutliers,
-  filterGroups,
-  groupsToKeep,
-  groupsToRollOut,
-  groupsWithSpread,
-  spreadGroups,
-  topPGroups,
-} from './filter.js';
+import { dropOutliers, FILTERS, groupsToRollOut, groupsWithSpread } from './filter.js';
+import { objectiveOf } from './objectives.js';
 import { type UpdateReport, updateMetrics } from './optimize.js';
 import { computeAdvantages, scoreSamples } from './prepare.js';
 import { type RolloutStart, type RolloutStats, rollout, type Trajectory } from './rollout.js';
@@ -478,7 +471,7 @@ export class Trainer {
     // dynamic sampling rolls out P more groups while fewer than P have any reward spread.
     let rolled = groupsToRollOut(c.groups, c.filterMode, c.filterRatio);
     let { trajectories, stats } = await this.rolloutGroups(it, 0, rolled);
-    if (c.filterMode === 'dynamic' && c.lr > 0) {
+    if (FILTERS[c.filterMode].refills && c.lr > 0) {
       for (
         let batch = 1;
         batch < DYNAMIC_BATCHES && groupsWithSpread(rewardsByGroup(trajectories, rolled)) < c.groups;
@@ -555,18 +548,15 @@ export class Trainer {
    */
   private async learn(row: MetricRow, trajectories: Trajectory[], rolled: number, it: number): Promise<void> {
     const c = this.config;
-    // 2. StarPO-S filter on in-group reward std, then the optional 2σ drop.
+    // 2. The rollout filter (filter.ts FILTERS: StarPO-S, top-p, dynamic sampling), then the 2σ drop.
     const byGroup = Array.from({ length: rolled }, (_, g) => trajectories.filter((t) => t.group === g));
     let kept = trajectories;
-    if (c.filterMode !== 'off') {
-      const rewards = byGroup.map((ts) => ts.map((t) => t.reward));
-      const keep = groupsToKeep(rolled, c.groups, c.filterMode, c.filterRatio);
-      const f =
-        c.filterMode === 'top-p'
-          ? topPGroups(rewards, c.filterTopP)
-          : c.filterMode === 'dynamic'
-            ? spreadGroups(rewards, c.groups)
-            : filterGroups(rewards, keep, c.filterOrder, this.filterRng);
+    const f = FILTERS[c.filterMode].select(
+      byGroup.map((ts) => ts.map((t) => t.reward)),
+      c,
+      this.filterRng,
+    );
+    if (f) {
       const keptSet = new Set(f.keptGroups);
       kept = trajectories.filter((t) => keptSet.has(t.group));
       row['rollout/filterKeptRatio'] = f.keptRatio;
@@ -601,7 +591,7 @@ export class Trainer {
     const trainPolicy = it >= c.criticWarmup || !this.critic;
     (this.policyOpt as unknown as { learningRate: number }).learningRate = this.learningRate();
     if (trainPolicy) this.policyUpdates++;
-    const report: UpdateReport = await estimatorOf(c).update(
+    const report: UpdateReport = await objectiveOf(c).update(
       prepared,
       { policy: this.policy, critic: this.critic, policyOpt: this.policyOpt, criticOpt: this.criticOpt },
       c,

@@ -1,0 +1,62 @@
+// The policy objectives as one table: which update an iteration runs once its samples are
+// scored — the clipped surrogate (PPO, GRPO and their variants: per token or, with
+// `ratioLevel` sequence, per sequence as GSPO), or DPO on each group's best and worst
+// trajectory. Each update loop reads top to bottom in optimize.ts. A config selects DPO by
+// having no advantage to clip (`advantage: none`): DPO scores pairs, not advantages.
+import type * as tf from '@tensorflow/tfjs';
+import type { Config } from '../config.js';
+import type { Model } from '../model/params.js';
+import type { Rng } from '../rng.js';
+import { dpoUpdate, ppoUpdate, type UpdateReport } from './optimize.js';
+import type { PreparedSample } from './samples.js';
+
+/** The models and optimizers an update may use (the critic's are null without one). */
+export interface UpdateModels {
+  policy: Model;
+  critic: Model | null;
+  policyOpt: tf.Optimizer;
+  criticOpt: tf.Optimizer | null;
+}
+
+export type ObjectiveName = 'clipped-surrogate' | 'dpo';
+
+export interface ObjectiveSpec {
+  name: ObjectiveName;
+  /** One line for the docs. */
+  label: string;
+  /** The iteration's optimizer steps. `trainPolicy` is false during critic warm-up. */
+  update(
+    prepared: readonly PreparedSample[],
+    models: UpdateModels,
+    config: Config,
+    trainPolicy: boolean,
+    rng: Rng,
+  ): Promise<UpdateReport>;
+}
+
+export const OBJECTIVES: Readonly<Record<ObjectiveName, ObjectiveSpec>> = {
+  'clipped-surrogate': {
+    name: 'clipped-surrogate',
+    label: 'clipped surrogate over minibatches (critic steps first), per token or per sequence',
+    update: (prepared, m, config, trainPolicy, rng) =>
+      ppoUpdate(
+        prepared,
+        { policy: m.policy, critic: m.critic },
+        { policy: m.policyOpt, critic: m.criticOpt },
+        config,
+        trainPolicy,
+        rng,
+      ),
+  },
+  dpo: {
+    name: 'dpo',
+    label: 'online DPO on each group’s best and worst trajectory against the reference',
+    update: (prepared, m, config, _trainPolicy, rng) =>
+      dpoUpdate(prepared, m.policy, m.policyOpt, config, rng),
+  },
+};
+
+/** The objective a config selects. */
+export function objectiveOf(config: Pick<Config, 'advantage'>): ObjectiveSpec {
+  return OBJECTIVES[config.advantage === 'none' ? 'dpo' : 'clipped-surrogate'];
+}
