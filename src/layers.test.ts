@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { importsOf, layerOf, layerViolations, type SourceFile } from './layers.js';
+import { importCycles, importsOf, layerOf, layerViolations, type SourceFile } from './layers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,6 +23,19 @@ describe('layers', () => {
     const files = [...sources('src'), ...sources('scripts'), ...sources('tests')];
     expect(files.length).toBeGreaterThan(300);
     expect(layerViolations(files)).toEqual([]);
+  });
+
+  it('core/rl has no import circle, and a circle would be found', () => {
+    expect(importCycles(sources('src'), 'src/core/rl')).toEqual([]);
+    const fake: SourceFile[] = [
+      { path: 'src/core/rl/a.ts', text: "import { b } from './b.js';" },
+      { path: 'src/core/rl/b.ts', text: "import type { C } from './c.js';" },
+      { path: 'src/core/rl/c.ts', text: "import { a } from './a.js';" },
+      { path: 'src/core/rl/a.test.ts', text: "import { c } from './c.js';" },
+    ];
+    expect(importCycles(fake, 'src/core/rl')).toEqual([
+      ['src/core/rl/a.ts', 'src/core/rl/b.ts', 'src/core/rl/c.ts', 'src/core/rl/a.ts'],
+    ]);
   });
 
   it('finds every kind of import', () => {

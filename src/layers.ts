@@ -115,3 +115,38 @@ export function layerViolations(files: readonly SourceFile[]): Violation[] {
   }
   return out;
 }
+
+/**
+ * Import circles among the files under `folder` (tests and fixtures left out), each as the
+ * chain of paths that closes it; empty when there is none.
+ */
+export function importCycles(files: readonly SourceFile[], folder: string): string[][] {
+  const inside = files.filter(
+    (f) => f.path.startsWith(`${folder}/`) && !/\.(test|fixture)\.tsx?$/.test(f.path),
+  );
+  const known = new Set(inside.map((f) => f.path));
+  const deps = new Map(
+    inside.map((f) => [
+      f.path,
+      importsOf(f.text)
+        .filter((s) => s.startsWith('.'))
+        .map((s) => resolveRelative(f.path, s).replace(/\.js$/, '.ts'))
+        .filter((p) => known.has(p)),
+    ]),
+  );
+  const cycles: string[][] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (f: string) => {
+    path.push(f);
+    for (const d of deps.get(f) ?? []) {
+      const at = path.indexOf(d);
+      if (at >= 0) cycles.push([...path.slice(at), d]);
+      else if (!done.has(d)) visit(d);
+    }
+    path.pop();
+    done.add(f);
+  };
+  for (const f of known) if (!done.has(f)) visit(f);
+  return cycles;
+}
