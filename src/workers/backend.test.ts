@@ -38,22 +38,31 @@ describe('chooseBackend with a software adapter', () => {
     if (saved) Object.defineProperty(globalThis, 'navigator', saved);
   });
 
-  it("'auto' skips it for WASM and says why", async () => {
+  const fakeAdapter = (info: Partial<AdapterReport>) =>
     Object.defineProperty(globalThis, 'navigator', {
       configurable: true,
       value: {
         gpu: {
           requestAdapter: async () => ({
-            info: { vendor: 'google', architecture: 'swiftshader', device: '', description: '' },
+            info: { vendor: '', architecture: '', device: '', description: '', ...info },
           }),
         },
       },
     });
-    expect(nav.navigator).toBeDefined();
+
+  it("'auto' skips it for WASM and says why", async () => {
+    fakeAdapter({ vendor: 'google', architecture: 'swiftshader' });
     const r = await chooseBackend('auto');
     expect(r.backend).toBe('wasm');
     expect(tf.getBackend()).toBe('wasm');
     expect(r.fallbacks[0]?.backend).toBe('webgpu');
     expect(r.fallbacks[0]?.reason).toMatch(/google swiftshader \(software\) renders in software/);
+  });
+
+  it("'auto' does not skip a hardware adapter as software (it tries WebGPU, which Node lacks)", async () => {
+    fakeAdapter({ vendor: 'nvidia', architecture: 'hopper', description: 'NVIDIA H200' });
+    const r = await chooseBackend('auto');
+    expect(r.fallbacks[0]?.backend).toBe('webgpu');
+    expect(r.fallbacks[0]?.reason).not.toMatch(/renders in software/);
   });
 });
