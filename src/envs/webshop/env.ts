@@ -138,6 +138,8 @@ export class WebShopEnv implements TextEnv<WebShopView> {
   private session: ShopSession;
   private actionsLeft: number;
   private finished = false;
+  /** reset(seed) has begun an episode (the session made in the constructor only serves view()). */
+  private started = false;
 
   constructor(options: WebShopOptions = {}) {
     this.id = options.id ?? 'webshop/lite';
@@ -177,12 +179,15 @@ export class WebShopEnv implements TextEnv<WebShopView> {
     this.session = this.newSession(seed);
     this.actionsLeft = this.budget;
     this.finished = false;
+    this.started = true;
     return this.observation();
   }
 
   step(action: string): StepResult {
-    // The shared ended reply (envs/common.ts), but its success stays the bought item's, as
-    // WebShop's own reward after the end does.
+    // The shared guard's first half (envs/common.ts): a step before reset(seed) is an error.
+    if (!this.started) throw new Error(`${this.id}: call reset(seed) before step()`);
+    // The shared ended reply, but its success stays the bought item's, as WebShop's own reward
+    // after the end does.
     if (this.finished) return { ...endedStep(this.observation()), info: this.info(false, false) };
     const before = this.session.stateKey();
     const text = actionText(action);
