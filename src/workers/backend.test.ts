@@ -32,7 +32,6 @@ describe('software adapters', () => {
 });
 
 describe('chooseBackend with a software adapter', () => {
-  const nav = globalThis as { navigator?: unknown };
   const saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
   afterEach(() => {
     if (saved) Object.defineProperty(globalThis, 'navigator', saved);
