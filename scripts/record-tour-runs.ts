@@ -20,9 +20,9 @@ import { cliRunToRunData, parseJsonl } from '../src/core/files/cliRun.js';
 import { runToFile } from '../src/core/files/runFile.js';
 import type { MetricRow } from '../src/core/metrics/keys.js';
 import { applyAlgorithm } from '../src/core/rl/algorithms.js';
-import { InProcessEnvPool } from '../src/core/rl/envPool.js';
 import { createTrainer } from '../src/core/rl/session.js';
 import type { SampledTrajectory, TrainerEvent } from '../src/core/rl/trainer.js';
+import { inProcessPools } from '../src/envs/pools.js';
 import { envIds, envSpec } from '../src/envs/registry.js';
 import { setupNodeBackend } from '../src/workers/node/backend.js';
 import { loadBase } from '../src/workers/node/baseModel.js';
@@ -79,20 +79,15 @@ async function samplesOf(
     seed: config.seed,
   });
   const spec = envSpec(config.env);
-  const evalSpec = envSpec(spec.heldOutId ?? config.env);
+  const _evalSpec = envSpec(spec.heldOutId ?? config.env);
   const rows: MetricRow[] = [];
   const samples: SampledTrajectory[] = [];
-  const { trainer, models } = createTrainer(
-    config,
-    loaded.base,
-    { pool: new InProcessEnvPool(() => spec.make()), evalPool: new InProcessEnvPool(() => evalSpec.make()) },
-    {
-      onMetrics: (r) => rows.push(r),
-      onSample: (s) => {
-        if (s.iteration % every === 0 || s.iteration === config.iterations - 1) samples.push(s);
-      },
+  const { trainer, models } = createTrainer(config, loaded.base, inProcessPools(config.env), {
+    onMetrics: (r) => rows.push(r),
+    onSample: (s) => {
+      if (s.iteration % every === 0 || s.iteration === config.iterations - 1) samples.push(s);
     },
-  );
+  });
   try {
     while (trainer.iteration < config.iterations && !trainer.haltReason) await trainer.step();
   } finally {

@@ -10,8 +10,8 @@ import { completeConfig, defaultConfig } from '../core/config.js';
 import { type ModelSize, modelConfig } from '../core/model/config.js';
 import { disposeModel } from '../core/model/params.js';
 import { applyAlgorithm } from '../core/rl/algorithms.js';
-import { InProcessEnvPool } from '../core/rl/envPool.js';
 import { Rng } from '../core/rng.js';
+import { inProcessPools } from '../envs/pools.js';
 import { envIds, envSpec } from '../envs/registry.js';
 import { untrainedBase } from '../envs/untrainedBase.js';
 import type { BackendName } from '../workers/backend.js';
@@ -287,12 +287,7 @@ export async function runBench(
   );
   if (!cfg.ok) throw new Error(`bench trainer config: ${JSON.stringify(cfg.errors)}`);
   const spec = envSpec(tr.env);
-  const trained = await benchTrainer(
-    cfg.config,
-    base,
-    { pool: new InProcessEnvPool(() => spec.make()), evalPool: new InProcessEnvPool(() => spec.make()) },
-    tr.iterations,
-  );
+  const trained = await benchTrainer(cfg.config, base, inProcessPools(spec.id), tr.iterations);
   const nt = trained.memory.numTensors;
   const growth = (nt.at(-1) ?? 0) - (nt[Math.min(1, nt.length - 1)] ?? 0);
   // WASM threads on/off: in Chromium (Node's tfjs-wasm has no threads), a build of bench/browser.

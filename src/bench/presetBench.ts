@@ -8,8 +8,8 @@ import { BACKEND_MEMORY_BYTES } from '../core/model/memory.js';
 import { disposeModel } from '../core/model/params.js';
 import { applyPreset } from '../core/presets.js';
 import { type BaseLayer, episodeSettings, layersEnv, resolveConfig } from '../core/resolve.js';
-import { InProcessEnvPool } from '../core/rl/envPool.js';
-import { envIds, envSpec, evalEnvId, makeEnv } from '../envs/registry.js';
+import { inProcessPools } from '../envs/pools.js';
+import { envIds, envSpec } from '../envs/registry.js';
 import type { BackendName } from '../workers/backend.js';
 import { loadBase } from '../workers/node/baseModel.js';
 import { benchTrainer } from './trainerBench.js';
@@ -72,8 +72,7 @@ export async function benchPreset(
       config,
       loaded.base,
       {
-        pool: new InProcessEnvPool(() => spec.make()),
-        evalPool: new InProcessEnvPool(() => makeEnv(evalEnvId(spec.id))),
+        ...inProcessPools(spec.id),
       },
       iterations,
     );

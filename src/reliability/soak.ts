@@ -16,9 +16,9 @@ import { type Config, completeConfig, defaultConfig } from '../core/config.js';
 import { gpuMemory } from '../core/model/gpuMemory.js';
 import { disposeModel } from '../core/model/params.js';
 import { applyAlgorithm } from '../core/rl/algorithms.js';
-import { InProcessEnvPool } from '../core/rl/envPool.js';
 import { createTrainer } from '../core/rl/session.js';
-import { envIds, envSpec, evalEnvId, makeEnv } from '../envs/registry.js';
+import { inProcessPools } from '../envs/pools.js';
+import { envIds, envSpec } from '../envs/registry.js';
 import { untrainedBase } from '../envs/untrainedBase.js';
 
 export interface SoakOptions {
@@ -169,8 +169,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     config,
     base,
     {
-      pool: new InProcessEnvPool(() => spec.make()),
-      evalPool: new InProcessEnvPool(() => makeEnv(evalEnvId(spec.id))),
+      ...inProcessPools(spec.id),
     },
     { onEvent: (e) => (faults += e.type === 'error' ? 1 : 0) },
   );

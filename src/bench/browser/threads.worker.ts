@@ -7,10 +7,10 @@ import * as tf from '@tensorflow/tfjs';
 import { completeConfig, defaultConfig } from '../../core/config.js';
 import { disposeModel } from '../../core/model/params.js';
 import { applyAlgorithm } from '../../core/rl/algorithms.js';
-import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { createTrainer } from '../../core/rl/session.js';
 import { policyStep } from '../../core/rl/update.js';
 import { Rng } from '../../core/rng.js';
+import { inProcessPools } from '../../envs/pools.js';
 import { envIds, envSpec } from '../../envs/registry.js';
 import { untrainedBase } from '../../envs/untrainedBase.js';
 import { chooseBackend } from '../../workers/backend.js';
@@ -62,8 +62,7 @@ async function trainerRows(): Promise<Record<string, number>[]> {
   if (!r.ok) throw new Error(`threads bench config: ${JSON.stringify(r.errors)}`);
   const spec = envSpec(ENV);
   const { trainer, models } = createTrainer(r.config, base, {
-    pool: new InProcessEnvPool(() => spec.make()),
-    evalPool: new InProcessEnvPool(() => spec.make()),
+    ...inProcessPools(spec.id),
   });
   const rows: Record<string, number>[] = [];
   try {

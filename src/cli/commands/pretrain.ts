@@ -15,12 +15,12 @@ import { createPolicy, disposeModel, parameterCount } from '../../core/model/par
 import { previousTokenInit } from '../../core/model/positionInit.js';
 import { promptTemplateTexts } from '../../core/prompt.js';
 import { EPISODE_KEYS, type EpisodeSettings, episodeSettings } from '../../core/resolve.js';
-import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { evaluatePolicy } from '../../core/rl/evaluate.js';
 import { copyDrills, sftSequences, sftTrain } from '../../core/rl/sft.js';
 import { Rng } from '../../core/rng.js';
 import { buildVocabulary, Tokenizer } from '../../core/tokenizer.js';
 import { collectDemos, demoExamples, exploreTexts } from '../../envs/demos.js';
+import { evalPool } from '../../envs/pools.js';
 import { envSpec, evalEnvId } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { readCheckpointFile } from '../../workers/node/baseModel.js';
@@ -291,8 +291,8 @@ export const pretrainCommand: Command = {
         `--init: the checkpoint's context is ${init.base.policy.config.context}, not --context ${settings.contextLength}`,
       );
     }
-    const evalId = evalEnvId(env);
-    const pool = new InProcessEnvPool(() => envSpec(evalId).make());
+    const _evalId = evalEnvId(env);
+    const pool = evalPool(env);
     /** Writes the checkpoint (`<out>/<stem>.json` + `.bin`) after `done` of this run's steps. */
     const writeModel = async (done: number, seconds: number, r?: { greedy: number; sampled: number }) => {
       const saved = await saveCheckpoint({
@@ -477,7 +477,7 @@ async function remeasure(
   if (entry.env !== env)
     throw new UsageError(`--remeasure: "${stem}" was pretrained on ${entry.env}, not --env ${env}`);
   const { base, meta } = await readCheckpointFile(join(out, entry.manifest));
-  const pool = new InProcessEnvPool(() => envSpec(evalEnvId(env)).make());
+  const pool = evalPool(env);
   const settings = {
     ...(episodeSettings(entry.settings) as EpisodeSettings),
     formatPenalty: d.formatPenalty,

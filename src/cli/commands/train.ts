@@ -12,8 +12,8 @@ import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
 import { findBaseModel } from '../../core/model/modelIndex.js';
 import { PRESETS } from '../../core/presets.js';
 import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
-import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { createTrainer } from '../../core/rl/session.js';
+import { inProcessPools } from '../../envs/pools.js';
 import { envIds, envSpec, evalEnvId } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { DEFAULT_MODELS_DIR, loadBase, readModelIndex } from '../../workers/node/baseModel.js';
@@ -118,8 +118,8 @@ export async function runTraining(
   await mkdir(join(opts.out, 'checkpoints'), { recursive: true });
   await writeFile(join(opts.out, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   for (const f of ['metrics.jsonl', 'events.jsonl']) await writeFile(join(opts.out, f), '');
-  const spec = envSpec(config.env);
-  const evalSpec = envSpec(evalEnvId(config.env));
+  const _spec = envSpec(config.env);
+  const _evalSpec = envSpec(evalEnvId(config.env));
   let stopRequested = false;
   const onSigint = () => {
     stopRequested = true;
@@ -127,15 +127,10 @@ export async function runTraining(
   };
   process.once('SIGINT', onSigint);
   const pending: { metrics: object[]; events: object[] } = { metrics: [], events: [] };
-  const { trainer, models } = createTrainer(
-    config,
-    loaded.base,
-    { pool: new InProcessEnvPool(() => spec.make()), evalPool: new InProcessEnvPool(() => evalSpec.make()) },
-    {
-      onMetrics: (row) => pending.metrics.push(row),
-      onEvent: (e) => pending.events.push(e),
-    },
-  );
+  const { trainer, models } = createTrainer(config, loaded.base, inProcessPools(config.env), {
+    onMetrics: (row) => pending.metrics.push(row),
+    onEvent: (e) => pending.events.push(e),
+  });
   const save = async (name: string) => {
     const c = await saveCheckpoint({
       policy: models.policy,
