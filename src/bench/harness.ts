@@ -4,12 +4,12 @@
 // trainer iterations split by phase, and the tensor count over the iterations — cpu and wasm
 // in this process, webgpu in a child process on the software adapter when one is installed.
 // Node only (child process, wasm binaries from node_modules).
+
 import { cpus } from 'node:os';
 import * as tf from '@tensorflow/tfjs';
-import { completeConfig, defaultConfig } from '../core/config.js';
 import { type ModelSize, modelConfig } from '../core/model/config.js';
 import { disposeModel } from '../core/model/params.js';
-import { applyAlgorithm } from '../core/rl/algorithms.js';
+import { resolveConfig } from '../core/resolve.js';
 import { Rng } from '../core/rng.js';
 import { inProcessPools } from '../envs/pools.js';
 import { envIds, envSpec } from '../envs/registry.js';
@@ -266,28 +266,31 @@ export async function runBench(
   await select(runOn);
   log(`bench: ${s.trainer.iterations} trainer iterations on ${runOn}`);
   const tr = s.trainer;
-  const cfg = completeConfig(
+  // Built like every run's config (core/resolve.ts): defaults ← the algorithm ← these edits.
+  const cfg = resolveConfig(
     {
-      ...applyAlgorithm(defaultConfig(), tr.algorithm),
-      env: tr.env,
-      modelSize: 'nano',
-      backend: runOn,
-      groups: tr.groups,
-      groupSize: tr.groupSize,
-      maxTurns: tr.maxTurns,
-      maxTokensPerTurn: tr.maxTokensPerTurn,
-      contextLength: tr.context,
-      iterations: tr.iterations,
-      evalEvery: 0,
-      miEvery: 0,
-      checkpointEvery: 0,
-      seed: 1,
+      edits: {
+        algorithm: tr.algorithm,
+        env: tr.env,
+        modelSize: 'nano',
+        backend: runOn,
+        groups: tr.groups,
+        groupSize: tr.groupSize,
+        maxTurns: tr.maxTurns,
+        maxTokensPerTurn: tr.maxTokensPerTurn,
+        contextLength: tr.context,
+        iterations: tr.iterations,
+        evalEvery: 0,
+        miEvery: 0,
+        checkpointEvery: 0,
+        seed: 1,
+      },
     },
     envIds(),
   );
-  if (!cfg.ok) throw new Error(`bench trainer config: ${JSON.stringify(cfg.errors)}`);
+  if (cfg.errors.length > 0) throw new Error(`bench trainer config: ${JSON.stringify(cfg.errors)}`);
   const spec = envSpec(tr.env);
-  const trained = await benchTrainer(cfg.config, base, inProcessPools(spec.id), tr.iterations);
+  const trained = await benchTrainer(cfg.values, base, inProcessPools(spec.id), tr.iterations);
   const nt = trained.memory.numTensors;
   const growth = (nt.at(-1) ?? 0) - (nt[Math.min(1, nt.length - 1)] ?? 0);
   // WASM threads on/off: in Chromium (Node's tfjs-wasm has no threads), a build of bench/browser.

@@ -3,10 +3,9 @@
 // iterations on one backend, and what 200 iterations would take at that rate (issue 9's
 // "200 iterations in under 5 minutes on WASM" target; reported, never asserted).
 
-import { type Config, defaultConfig, formatErrors } from '../core/config.js';
+import { type Config, formatErrors } from '../core/config.js';
 import { BACKEND_MEMORY_BYTES } from '../core/model/memory.js';
 import { disposeModel } from '../core/model/params.js';
-import { applyPreset } from '../core/presets.js';
 import { type BaseLayer, episodeSettings, layersEnv, resolveConfig } from '../core/resolve.js';
 import { inProcessPools } from '../envs/pools.js';
 import { envIds, envSpec } from '../envs/registry.js';
@@ -41,7 +40,7 @@ export async function benchPreset(
   const loaded = await loadBase({
     env,
     size: modelSize,
-    context: applyPreset(defaultConfig(), name).contextLength,
+    context: resolveConfig({ preset: name }).values.contextLength,
     seed: 1,
   });
   // As the playground and `train --preset` resolve it (core/resolve.ts): the base model's

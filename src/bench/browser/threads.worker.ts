@@ -3,10 +3,10 @@
 // off, the same work either way — the nano training step and scoring (8 × 128 tokens), batched
 // decoding, and three real trainer iterations and five policy steps from fixed seeds, whose
 // numbers the Node side compares between the two builds. Timings are reported, never asserted.
+
 import * as tf from '@tensorflow/tfjs';
-import { completeConfig, defaultConfig } from '../../core/config.js';
 import { disposeModel } from '../../core/model/params.js';
-import { applyAlgorithm } from '../../core/rl/algorithms.js';
+import { resolveConfig } from '../../core/resolve.js';
 import { createTrainer } from '../../core/rl/session.js';
 import { policyStep } from '../../core/rl/update.js';
 import { Rng } from '../../core/rng.js';
@@ -40,28 +40,31 @@ const ENV = 'minigrid/DoorKey-5x5';
 
 async function trainerRows(): Promise<Record<string, number>[]> {
   const base = untrainedBase(ENV, 'nano', 128, 1);
-  const r = completeConfig(
+  // Built like every run's config (core/resolve.ts): defaults ← the algorithm ← these edits.
+  const r = resolveConfig(
     {
-      ...applyAlgorithm(defaultConfig(), 'starpo-ppo'),
-      env: ENV,
-      modelSize: 'nano',
-      backend: 'wasm',
-      groups: 2,
-      groupSize: 2,
-      maxTurns: 2,
-      maxTokensPerTurn: 8,
-      contextLength: 128,
-      iterations: 3,
-      evalEvery: 0,
-      miEvery: 0,
-      checkpointEvery: 0,
-      seed: 1,
+      edits: {
+        algorithm: 'starpo-ppo',
+        env: ENV,
+        modelSize: 'nano',
+        backend: 'wasm',
+        groups: 2,
+        groupSize: 2,
+        maxTurns: 2,
+        maxTokensPerTurn: 8,
+        contextLength: 128,
+        iterations: 3,
+        evalEvery: 0,
+        miEvery: 0,
+        checkpointEvery: 0,
+        seed: 1,
+      },
     },
     envIds(),
   );
-  if (!r.ok) throw new Error(`threads bench config: ${JSON.stringify(r.errors)}`);
+  if (r.errors.length > 0) throw new Error(`threads bench config: ${JSON.stringify(r.errors)}`);
   const spec = envSpec(ENV);
-  const { trainer, models } = createTrainer(r.config, base, {
+  const { trainer, models } = createTrainer(r.values, base, {
     ...inProcessPools(spec.id),
   });
   const rows: Record<string, number>[] = [];
