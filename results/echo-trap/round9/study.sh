@@ -15,5 +15,7 @@ arm() { # name, then flags on top of the cell's (a flag given here replaces the 
 }
 arm s-samples --algos starpo-s --filter oversample
 arm s-steps --algos starpo-s --filter subsample
+# The Bandit re-measurement (its own directory and pinned commit) before the last two arms.
+bash "$OUT/../bandit-shared/run.sh"
 arm grpo --algos starpo-grpo
 arm c-no-filter --algos starpo-s --filter off
