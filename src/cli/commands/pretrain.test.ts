@@ -87,11 +87,21 @@ describe('pretrain', () => {
       /--position-init must be random, sinusoid, prevtok or prevtok2, got "rope"/,
     );
     expect(await usageErrorOf(pretrainCommand, [...env, '--opening-turns', '0'])).toMatch(
-      /--opening-turns must be from 1 to 50, got 0/,
+      /--opening-turns must be a whole number from 1 to 50, got 0/,
     );
     expect(
       await usageErrorOf(pretrainCommand, [...env, '--opening-turns', '3', '--opening-skip', '3']),
     ).toMatch(/--opening-skip must be a whole number below --opening-turns \(3\), got 3/);
+    // Every option is checked against its row of the table, named with its range.
+    expect(await usageErrorOf(pretrainCommand, [...env, '--noise', '1.5'])).toMatch(
+      /--noise must be from 0 to 1, got 1.5/,
+    );
+    expect(await usageErrorOf(pretrainCommand, [...env, '--batch', '2.5'])).toMatch(
+      /--batch: "2.5" is not/,
+    );
+    expect(await usageErrorOf(pretrainCommand, [...env, '--schedule', 'step'])).toMatch(
+      /--schedule must be constant or cosine, got "step"/,
+    );
     expect(await usageErrorOf(pretrainCommand, [...env, '--demo-env', 'minigrid/DoorKey-5x5'])).toMatch(
       /--demo-env minigrid\/DoorKey-5x5 is not of webshop\/lite's family \(webshop\)/,
     );

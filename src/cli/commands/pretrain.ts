@@ -11,7 +11,7 @@ import { completeConfig, defaultConfig, formatErrors } from '../../core/config.j
 import { saveCheckpoint } from '../../core/model/checkpoint.js';
 import { MODEL_PRESETS, type ModelSize, modelConfig } from '../../core/model/config.js';
 import { type BaseModelEntry, parseModelIndex } from '../../core/model/modelIndex.js';
-import { createPolicy, disposeModel, parameterCount } from '../../core/model/params.js';
+import { createPolicy, disposeModel, type Model, parameterCount } from '../../core/model/params.js';
 import { previousTokenInit } from '../../core/model/positionInit.js';
 import { promptTemplateTexts } from '../../core/prompt.js';
 import { EPISODE_KEYS, type EpisodeSettings, episodeSettings } from '../../core/resolve.js';
@@ -21,12 +21,12 @@ import { Rng } from '../../core/rng.js';
 import { buildVocabulary, Tokenizer } from '../../core/tokenizer.js';
 import { collectDemos, demoExamples, exploreTexts } from '../../envs/demos.js';
 import { evalPool } from '../../envs/pools.js';
-import { envSpec, evalEnvId } from '../../envs/registry.js';
+import { envSpec } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { readCheckpointFile } from '../../workers/node/baseModel.js';
 import { type Command, UsageError } from '../command.js';
 import { fieldFlag, fieldsOf, fieldValues, flagErrors } from '../fieldFlags.js';
-import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
+import { type FlagSpec, type FlagValues, flagHelp, parseFlags } from '../flags.js';
 
 const d = defaultConfig();
 
@@ -51,6 +51,86 @@ export function sinusoidPositions(context: number, D: number, rms: number): Floa
 /** Config fields pretrain takes as flags: the episode settings, the seed and the backend. */
 const SETTING_FIELDS = fieldsOf([...EPISODE_KEYS, 'seed', 'backend']);
 
+/** One of pretrain's own options: its flag, bounds or choices, and default, checked in one place. */
+interface OptionSpec {
+  flag: string;
+  kind: 'int' | 'number' | 'choice';
+  min?: number;
+  max?: number;
+  options?: readonly string[];
+  /** Its default (null: as `sameAs`'s value). */
+  default: number | string | null;
+  sameAs?: string;
+  help: string;
+}
+
+// biome-ignore format: one row per option reads as a table
+const OPTIONS = {
+  episodes: { flag: 'episodes', kind: 'int', min: 1, max: 100_000, default: 1500, help: 'expert episodes to learn from' },
+  noise: { flag: 'noise', kind: 'number', min: 0, max: 1, default: 0.3, help: 'share of noisy demonstration turns' },
+  steps: { flag: 'steps', kind: 'int', min: 1, max: 1_000_000, default: 1500, help: 'SFT optimizer steps' },
+  batch: { flag: 'batch', kind: 'int', min: 1, max: 1024, default: 16, help: 'sequences per SFT step' },
+  lr: { flag: 'lr', kind: 'number', min: 0, max: 1, default: 1e-3, help: 'Adam learning rate' },
+  warmup: { flag: 'warmup', kind: 'int', min: 0, max: 1_000_000, default: 0, help: 'steps of linear learning-rate warm-up' },
+  drills: { flag: 'drills', kind: 'int', min: 0, max: 1_000_000, default: 0, help: 'copy drills to make from the demonstrations’ texts (0: none; see core/rl/sft.ts copyDrills)' },
+  positionInit: { flag: 'position-init', kind: 'choice', options: ['random', 'sinusoid', 'prevtok', 'prevtok2'], default: 'random', help: 'random (normal, std 0.02); sinusoid: the position table starts as sinusoids; prevtok: sinusoids and a previous-token head in layer 0 (core/model/positionInit.ts); prevtok2: that and a second head two tokens back' },
+  openings: { flag: 'openings', kind: 'int', min: 0, max: 1_000_000, default: 0, help: 'extra expert episodes cut after --opening-turns turns, trained on with the drills' },
+  openingTurns: { flag: 'opening-turns', kind: 'int', min: 1, max: 50, default: 2, help: 'turns an opening keeps: 1 the search alone, 2 search and pick' },
+  openingSkip: { flag: 'opening-skip', kind: 'int', min: 0, max: 49, default: 0, help: "an opening's first turns left out of training (below --opening-turns)" },
+  drillSteps: { flag: 'drill-steps', kind: 'int', min: 0, max: 1_000_000, default: 0, help: 'first steps that train on the copy drills and openings alone' },
+  drillShare: { flag: 'drill-share', kind: 'number', min: 0, max: 1, default: 0, help: 'share of the later steps that train on copy drills and openings' },
+  envWeight: { flag: 'env-weight', kind: 'number', min: 0, max: 10, default: 0, help: "weight of the env tokens' loss beside the agent's (0: agent tokens only)" },
+  schedule: { flag: 'schedule', kind: 'choice', options: ['constant', 'cosine'], default: 'constant', help: 'constant, or cosine: decay to 10% of --lr by the last step' },
+  evalEvery: { flag: 'eval-every', kind: 'int', min: 0, max: 1_000_000, default: 0, help: 'also measure held-out success every N steps (0: at the end only)' },
+  evalEpisodes: { flag: 'eval-episodes', kind: 'int', min: 1, max: 4096, default: 64, help: 'held-out episodes to measure success on' },
+  checkEpisodes: { flag: 'check-episodes', kind: 'int', min: 1, max: 4096, default: null, sameAs: 'eval-episodes', help: 'held-out goals of each --eval-every check (the final measurement uses --eval-episodes)' },
+  tokenizer: { flag: 'tokenizer', kind: 'choice', options: ['words', 'pieces', 'indexed', 'whole-ids'], default: 'words', help: 'words; pieces: ids and unknown words spelled by character; indexed: pieces, ids with indexed pieces; whole-ids: pieces, but each id seen is one token' },
+} as const satisfies Record<string, OptionSpec>;
+
+type OptionKey = keyof typeof OPTIONS;
+/** The options as read: numbers, and each choice as one of its strings. */
+type PretrainOptions = {
+  [K in OptionKey]: (typeof OPTIONS)[K] extends { options: readonly (infer O)[] } ? O : number;
+};
+
+function optionHelp(o: OptionSpec): string {
+  const range = o.options ? o.options.join(', ') : `${o.min}–${o.max}`;
+  const dflt = o.default === null ? `--${o.sameAs}` : String(o.default);
+  return `${o.help} [${range}] (default ${dflt})`;
+}
+
+/** Every option of `f` checked against its row: a message names the flag, its range and the value. */
+function readOptions(f: FlagValues): PretrainOptions {
+  const out: Record<string, number | string> = {};
+  for (const [key, o] of Object.entries(OPTIONS) as [OptionKey, OptionSpec][]) {
+    const given = f[o.flag];
+    if (o.kind === 'choice') {
+      const v = String(given ?? o.default);
+      if (!o.options?.includes(v))
+        throw new UsageError(
+          `--${o.flag} must be ${o.options?.slice(0, -1).join(', ')} or ${o.options?.at(-1)}, got "${v}"`,
+        );
+      out[key] = v;
+      continue;
+    }
+    const fallback =
+      o.default ?? out[Object.keys(OPTIONS).find((k) => OPTIONS[k as OptionKey].flag === o.sameAs) as string];
+    const v = Number(given ?? fallback);
+    const whole = o.kind !== 'int' || Number.isInteger(v);
+    if (!(whole && v >= (o.min as number) && v <= (o.max as number)))
+      throw new UsageError(
+        `--${o.flag} must be ${o.kind === 'int' ? 'a whole number ' : ''}from ${o.min} to ${o.max}, got ${given ?? v}`,
+      );
+    out[key] = v;
+  }
+  const o = out as PretrainOptions;
+  if (o.openingSkip >= o.openingTurns)
+    throw new UsageError(
+      `--opening-skip must be a whole number below --opening-turns (${o.openingTurns}), got ${o.openingSkip}`,
+    );
+  return o;
+}
+
 const FLAGS: readonly FlagSpec[] = [
   { name: 'env', kind: 'string', help: 'environment id (required), e.g. minigrid/DoorKey-5x5' },
   {
@@ -64,75 +144,15 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'bool',
     help: 'no training: measure <out>/<name>.json again on --eval-episodes held-out goals and update its index entry',
   },
-  {
-    name: 'check-episodes',
-    kind: 'int',
-    help: 'held-out goals of each --eval-every check (default --eval-episodes; the final measurement uses --eval-episodes)',
-  },
-  { name: 'episodes', kind: 'int', help: 'expert episodes to learn from (default 1500)' },
-  { name: 'noise', kind: 'number', help: 'share of noisy demonstration turns, 0–1 (default 0.3)' },
-  { name: 'steps', kind: 'int', help: 'SFT optimizer steps (default 1500)' },
-  { name: 'batch', kind: 'int', help: 'sequences per SFT step (default 16)' },
-  { name: 'lr', kind: 'number', help: 'Adam learning rate (default 0.001)' },
-  { name: 'warmup', kind: 'int', help: 'steps of linear learning-rate warm-up (default 0)' },
-  {
-    name: 'drills',
-    kind: 'int',
-    help: 'copy drills to make from the demonstrations’ texts (default 0: none; see core/rl/sft.ts copyDrills)',
-  },
-  {
-    name: 'position-init',
-    kind: 'string',
-    help: 'random (normal, std 0.02); sinusoid: the position table starts as sinusoids; prevtok: sinusoids and a previous-token head in layer 0 (core/model/positionInit.ts); prevtok2: that and a second head two tokens back (default random)',
-  },
-  {
-    name: 'openings',
-    kind: 'int',
-    help: 'extra expert episodes cut after --opening-turns turns, trained on with the drills (default 0)',
-  },
-  {
-    name: 'opening-turns',
-    kind: 'int',
-    help: 'turns an opening keeps: 1 the search alone, 2 search and pick (default 2)',
-  },
-  {
-    name: 'opening-skip',
-    kind: 'int',
-    help: "an opening's first turns left out of training, so it trains on the later ones (default 0)",
-  },
-  {
-    name: 'drill-steps',
-    kind: 'int',
-    help: 'first steps that train on the copy drills and openings alone (default 0)',
-  },
-  {
-    name: 'drill-share',
-    kind: 'number',
-    help: 'share of the later steps that train on copy drills and openings, 0–1 (default 0)',
-  },
-  {
-    name: 'env-weight',
-    kind: 'number',
-    help: "weight of the env tokens' loss beside the agent's, e.g. 0.5 (default 0: agent tokens only)",
-  },
-  {
-    name: 'schedule',
-    kind: 'string',
-    help: 'constant, or cosine: decay to 10% of --lr by the last step (default constant)',
-  },
-  {
-    name: 'eval-every',
-    kind: 'int',
-    help: 'also measure held-out success every N steps, on --eval-episodes (default 0: at the end only)',
-  },
+  ...Object.values(OPTIONS).map(
+    (o): FlagSpec => ({
+      name: o.flag,
+      kind: o.kind === 'choice' ? 'string' : o.kind,
+      help: optionHelp(o),
+    }),
+  ),
   // The episode settings the base model is made for, as the field table names and bounds them.
   ...SETTING_FIELDS.map(fieldFlag),
-  { name: 'eval-episodes', kind: 'int', help: 'held-out episodes to measure success on (default 64)' },
-  {
-    name: 'tokenizer',
-    kind: 'string',
-    help: 'words; pieces: ids and unknown words spelled by character; indexed: pieces, ids with indexed pieces; whole-ids: pieces, but each id seen is one token (default words)',
-  },
   {
     name: 'init',
     kind: 'string',
@@ -144,9 +164,70 @@ const FLAGS: readonly FlagSpec[] = [
 
 const USAGE = `usage: npm run pretrain -- --env <id> [--size nano] [options]\n\n${flagHelp(FLAGS)}`;
 
-function positive(name: string, v: number, max: number): number {
-  if (!(v >= 1 && v <= max)) throw new UsageError(`--${name} must be from 1 to ${max}, got ${v}`);
-  return v;
+/** The episode settings a base model is made for (pretrain's settings flags). */
+type Settings = Record<
+  | 'contextLength'
+  | 'maxTurns'
+  | 'maxActionsPerTurn'
+  | 'maxActionsPerTraj'
+  | 'historyTurns'
+  | 'maxTokensPerTurn',
+  number
+>;
+
+/**
+ * The SFT corpus: noisy expert demonstrations drawn in `demoEnv`, openings (more episodes cut
+ * after their first turns, where the copying the agent must learn sits; their own seed stream),
+ * and every text the vocabulary is built from.
+ */
+function corpus(
+  env: string,
+  demoEnv: string,
+  o: { episodes: number; noise: number; openingCount: number; openingTurns: number },
+  settings: Settings,
+  seed: number,
+) {
+  const { episodes, noise, openingCount, openingTurns } = o;
+  const demos = collectDemos(demoEnv, { episodes, seed, noise, ...settings });
+  const demoSuccess = demos.filter((x) => x.success).length / demos.length;
+  // Openings: more episodes, cut after their first turns (search, then pick, in WebShop),
+  // where the copying the agent must learn sits; drawn from their own seed stream.
+  const openings =
+    openingCount > 0
+      ? collectDemos(demoEnv, {
+          episodes: openingCount,
+          seed: seed + 7919,
+          noise,
+          ...settings,
+          maxTurns: openingTurns,
+        })
+      : [];
+  const texts = [
+    ...promptTemplateTexts(),
+    ...exploreTexts(env, 300, 40, seed + 1),
+    ...[...demos, ...openings].flatMap((x) => [
+      x.instruction,
+      ...x.turns.flatMap((t) => [t.observation, t.responseText]),
+    ]),
+  ];
+  return { demos, openings, texts, demoSuccess };
+}
+
+/** Starts the position table as sinusoids, or with previous-token heads too (core/model/positionInit.ts). */
+async function initPositions(policy: Model, positionInit: string, context: number): Promise<void> {
+  if (positionInit === 'sinusoid') {
+    // Sinusoids (Vaswani et al.) at the token embeddings' scale: a fixed offset such as
+    // "the previous token" is then a rotation a query can learn at once, where random
+    // position rows must first be learned apart.
+    const table = tf.tensor2d(sinusoidPositions(context, policy.config.dModel, 0.02), [
+      context,
+      policy.config.dModel,
+    ]);
+    (policy.weights.wpe as tf.Variable).assign(table);
+    table.dispose();
+  }
+  if (positionInit.startsWith('prevtok'))
+    await previousTokenInit(policy, { offsets: positionInit === 'prevtok2' ? [1, 2] : [1] });
 }
 
 export const pretrainCommand: Command = {
@@ -166,37 +247,27 @@ export const pretrainCommand: Command = {
       );
     const size = String(f.size ?? 'nano') as ModelSize;
     if (!(size in MODEL_PRESETS)) throw new UsageError(`--size must be nano, micro or small, got "${size}"`);
-    const noise = Number(f.noise ?? 0.3);
-    if (!(noise >= 0 && noise <= 1)) throw new UsageError(`--noise must be within 0–1, got ${noise}`);
-    const episodes = positive('episodes', Number(f.episodes ?? 1500), 100_000);
-    const steps = positive('steps', Number(f.steps ?? 1500), 1_000_000);
-    const batch = positive('batch', Number(f.batch ?? 16), 1024);
-    const lr = Number(f.lr ?? 1e-3);
-    const warmupSteps = Number(f.warmup ?? 0);
-    const envWeight = Number(f['env-weight'] ?? 0);
-    const drillCount = Number(f.drills ?? 0);
-    const openingCount = Number(f.openings ?? 0);
-    const positionInit = String(f['position-init'] ?? 'random');
-    if (!['random', 'sinusoid', 'prevtok', 'prevtok2'].includes(positionInit))
-      throw new UsageError(
-        `--position-init must be random, sinusoid, prevtok or prevtok2, got "${positionInit}"`,
-      );
-    const openingTurns = positive('opening-turns', Number(f['opening-turns'] ?? 2), 50);
-    const openingSkip = Number(f['opening-skip'] ?? 0);
-    if (!(Number.isInteger(openingSkip) && openingSkip >= 0 && openingSkip < openingTurns))
-      throw new UsageError(
-        `--opening-skip must be a whole number below --opening-turns (${openingTurns}), got ${f['opening-skip']}`,
-      );
-    const drillSteps = Number(f['drill-steps'] ?? 0);
-    const drillShare = Number(f['drill-share'] ?? 0);
-    if (!(drillShare >= 0 && drillShare <= 1))
-      throw new UsageError(`--drill-share must be within 0–1, got ${drillShare}`);
-    if (!(envWeight >= 0 && envWeight <= 10))
-      throw new UsageError(`--env-weight must be within 0–10, got ${envWeight}`);
-    const schedule = String(f.schedule ?? 'constant');
-    if (schedule !== 'constant' && schedule !== 'cosine')
-      throw new UsageError(`--schedule must be constant or cosine, got "${schedule}"`);
-    const evalEvery = Number(f['eval-every'] ?? 0);
+    const {
+      noise,
+      episodes,
+      steps,
+      batch,
+      lr,
+      warmup: warmupSteps,
+      envWeight,
+      drills: drillCount,
+      openings: openingCount,
+      positionInit,
+      openingTurns,
+      openingSkip,
+      drillSteps,
+      drillShare,
+      schedule,
+      evalEvery,
+      evalEpisodes,
+      checkEpisodes,
+      tokenizer,
+    } = readOptions(f);
     // Ranges and cross-field rules as for a run (core/config.ts), errors named by flag.
     const checked = completeConfig(fieldValues(f, SETTING_FIELDS));
     if (!checked.ok) throw new UsageError(formatErrors(flagErrors(checked.errors)));
@@ -210,11 +281,6 @@ export const pretrainCommand: Command = {
       historyTurns: c.historyTurns,
       maxTokensPerTurn: c.maxTokensPerTurn,
     };
-    const evalEpisodes = positive('eval-episodes', Number(f['eval-episodes'] ?? 64), 4096);
-    const checkEpisodes = positive('check-episodes', Number(f['check-episodes'] ?? evalEpisodes), 4096);
-    const tokenizer = String(f.tokenizer ?? 'words');
-    if (!['words', 'pieces', 'indexed', 'whole-ids'].includes(tokenizer))
-      throw new UsageError(`--tokenizer must be words, pieces, indexed or whole-ids, got "${tokenizer}"`);
     const out = String(f.out ?? 'public/models');
     const stem = String(f.name ?? `${env.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}-${size}`);
     // Node's 'auto' is WASM, as for train.
@@ -223,28 +289,13 @@ export const pretrainCommand: Command = {
     if (f.remeasure === true) return remeasure(env, out, stem, evalEpisodes, log, io);
     log(`pretrain ${env} ${size} on ${backend.backend}`);
 
-    const demos = collectDemos(demoEnv, { episodes, seed, noise, ...settings });
-    const demoSuccess = demos.filter((x) => x.success).length / demos.length;
-    // Openings: more episodes, cut after their first turns (search, then pick, in WebShop),
-    // where the copying the agent must learn sits; drawn from their own seed stream.
-    const openings =
-      openingCount > 0
-        ? collectDemos(demoEnv, {
-            episodes: openingCount,
-            seed: seed + 7919,
-            noise,
-            ...settings,
-            maxTurns: openingTurns,
-          })
-        : [];
-    const texts = [
-      ...promptTemplateTexts(),
-      ...exploreTexts(env, 300, 40, seed + 1),
-      ...[...demos, ...openings].flatMap((x) => [
-        x.instruction,
-        ...x.turns.flatMap((t) => [t.observation, t.responseText]),
-      ]),
-    ];
+    const { demos, openings, texts, demoSuccess } = corpus(
+      env,
+      demoEnv,
+      { episodes, noise, openingCount, openingTurns },
+      settings,
+      seed,
+    );
     const init = typeof f.init === 'string' ? await readCheckpointFile(f.init) : null;
     // Continuing keeps the checkpoint's vocabulary; words it lacks become <unk>.
     const tok = init
@@ -273,25 +324,12 @@ export const pretrainCommand: Command = {
     const policy = init
       ? init.base.policy
       : createPolicy(modelConfig(size, tok.size, settings.contextLength), rng.fork('weights'));
-    if (!init && positionInit === 'sinusoid') {
-      // Sinusoids (Vaswani et al.) at the token embeddings' scale: a fixed offset such as
-      // "the previous token" is then a rotation a query can learn at once, where random
-      // position rows must first be learned apart.
-      const table = tf.tensor2d(sinusoidPositions(settings.contextLength, policy.config.dModel, 0.02), [
-        settings.contextLength,
-        policy.config.dModel,
-      ]);
-      (policy.weights.wpe as tf.Variable).assign(table);
-      table.dispose();
-    }
-    if (!init && positionInit.startsWith('prevtok'))
-      await previousTokenInit(policy, { offsets: positionInit === 'prevtok2' ? [1, 2] : [1] });
+    if (!init) await initPositions(policy, positionInit, settings.contextLength);
     if (init && init.base.policy.config.context !== settings.contextLength) {
       throw new UsageError(
         `--init: the checkpoint's context is ${init.base.policy.config.context}, not --context ${settings.contextLength}`,
       );
     }
-    const _evalId = evalEnvId(env);
     const pool = evalPool(env);
     /** Writes the checkpoint (`<out>/<stem>.json` + `.bin`) after `done` of this run's steps. */
     const writeModel = async (done: number, seconds: number, r?: { greedy: number; sampled: number }) => {
