@@ -80,15 +80,7 @@ export function filterGroups(
     ranked = [...all].sort((a, b) => sign * (a.std - b.std) || a.group - b.group);
   }
   const kept = ranked.slice(0, Math.max(0, Math.min(keep, all.length)));
-  const keptGroups = kept.map((s) => s.group).sort((a, b) => a - b);
-  const avg = (f: (s: GroupStats) => number) =>
-    kept.length > 0 ? kept.reduce((t, s) => t + f(s), 0) / kept.length : 0;
-  return {
-    keptGroups,
-    keptRatio: all.length > 0 ? keptGroups.length / all.length : 0,
-    all,
-    chosen: { std: avg((s) => s.std), mean: avg((s) => s.mean), max: avg((s) => s.max) },
-  };
+  return selection(all, kept.map((s) => s.group).sort((a, b) => a - b));
 }
 
 /** A selection of `keptGroups` (ascending) out of `all`, with the kept groups' mean statistics. */
