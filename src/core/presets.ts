@@ -79,7 +79,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'echo-trap',
     title: 'Watch for the echo trap',
     summary:
-      'Vanilla StarPO on DoorKey with its step warmed up to 2e-3, the setting the pre-registered search chose. In all 14 seeds measured (6 tuning, 8 fresh) success edged up for ~10 iterations and then fell to zero by iteration ~20; in the 8 fresh ones the first action stopped depending on the state in 7, one thinking string took over in 6, and the format broke in 5. But only 1 of the 8 rose beyond the noise first, so the echo trap itself (a real rise, then the fall) is not reliable at this scale: this preset shows a collapse, and usually not the trap (docs/echo-trap.md)',
+      'Vanilla StarPO on DoorKey with its step warmed up to 2e-3, the setting the pre-registered search chose. In all 14 seeds measured (6 tuning, 8 fresh) success edged up for ~10 iterations and then fell to zero by iteration ~20; in the 8 fresh ones the first action stopped depending on the state in 7, one thinking string took over in 6, and the format broke in 5. But only 1 of the 8 rose beyond the noise first, so the echo trap itself (a real rise, then the fall) is not reliable at this scale: this preset shows a collapse, and usually not the trap. The same search on FrozenLake-4x4 found no trap in 8 fresh seeds either (docs/echo-trap.md)',
     algorithm: 'starpo-ppo',
     overrides: { env: 'minigrid/DoorKey-5x5', ...STUDY_COMMON },
     reasons: { ...COMMON_REASONS },
