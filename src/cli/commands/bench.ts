@@ -5,6 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type BenchSettings, FULL_SETTINGS, QUICK_SETTINGS, runBench } from '../../bench/harness.js';
+import { benchPreset } from '../../bench/presetBench.js';
 import { type BenchResults, benchResults } from '../../bench/schema.js';
 import { formatTables, formatWebshop } from '../../bench/table.js';
 import { benchWebshop } from '../../bench/webshopBench.js';
@@ -20,7 +21,7 @@ interface Args {
   settings: BenchSettings;
   out: string;
   /** Run one section only and update it in the existing --out file. */
-  only: 'webshop' | null;
+  only: 'webshop' | 'frozen-control' | null;
 }
 
 function parseArgs(args: string[]): Args {
@@ -35,7 +36,10 @@ function parseArgs(args: string[]): Args {
     if (value === undefined) throw new UsageError(`${flag} needs a value`);
     if (flag === '--out') out = value;
     else if (flag === '--only') {
-      if (value !== 'webshop') throw new UsageError('--only: "webshop" (the WebShop-lite section)');
+      if (value !== 'webshop' && value !== 'frozen-control')
+        throw new UsageError(
+          '--only: "webshop" (the WebShop-lite section) or "frozen-control" (the echo-trap preset and its frozen control)',
+        );
       only = value;
     } else if (flag === '--sizes') {
       const sizes = value.split(',');
@@ -79,13 +83,47 @@ async function webshopOnly(a: Args, io: CliIo): Promise<number> {
   return 0;
 }
 
+/**
+ * `--only frozen-control`: the echo-trap preset and its frozen control (lr 0: rollouts and
+ * measurements, no update) on the same seed and backend, their time per iteration and the
+ * ratio, replaced in the existing --out file.
+ */
+async function frozenControlOnly(a: Args, io: CliIo): Promise<number> {
+  let existing: BenchResults;
+  try {
+    existing = benchResults.parse(JSON.parse(await readFile(a.out, 'utf8')));
+  } catch (err) {
+    throw new UsageError(
+      `--only frozen-control updates an existing results file: ${a.out}: ${(err as Error).message}`,
+    );
+  }
+  const backend = a.settings.backends.includes('wasm') ? 'wasm' : 'cpu';
+  await setupNodeBackend(backend);
+  const n = Math.max(2, a.settings.presetIterations);
+  io.stderr.write(`bench: echo-trap preset and its frozen control, ${n} iterations each on ${backend}\n`);
+  const preset = await benchPreset('echo-trap', backend, n);
+  const frozenPreset = await benchPreset('echo-trap', backend, n, { lr: 0 });
+  const ratio = Number((preset.secondsPerIteration / frozenPreset.secondsPerIteration).toFixed(2));
+  const results = benchResults.parse({
+    ...existing,
+    preset,
+    frozenPreset,
+    ratios: { ...existing.ratios, 'frozenControlSpeedup.echoTrap': ratio },
+  });
+  await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);
+  io.stdout.write(
+    `echo-trap preset ${preset.secondsPerIteration.toFixed(2)} s/iteration, its frozen control ${frozenPreset.secondsPerIteration.toFixed(2)} s/iteration: ${ratio}× (${backend}, ${n} iterations each)\nwritten to ${a.out}\n`,
+  );
+  return 0;
+}
+
 export const benchCommand: Command = {
   name: 'bench',
   summary:
     'Performance benchmark: envs, rollout, update/scoring per backend, dispatches, iteration split (JSON + tables)',
   usage: [
     'usage: npm run bench -- [--quick] [--backends cpu,wasm,webgpu] [--sizes nano,micro] [--iterations 50]',
-    '                        [--out bench/results.json] [--only webshop]',
+    '                        [--out bench/results.json] [--only webshop|frozen-control]',
     '',
     'Measures, in one run: env steps/s per family; the env path with one message per turn against',
     'one per step; rollout tokens/s with the KV cache and with naive recompute; update and scoring',
@@ -96,11 +134,13 @@ export const benchCommand: Command = {
     'dispatch counts only, its times are not speed figures. Writes JSON to --out and prints tables.',
     '--quick: a small version with the same JSON schema (cpu and wasm, nano) for CI.',
     '--only webshop: only the WebShop-lite section (SFT step before/after pieces, the webshop',
-    "preset's iteration split), written into the existing --out file.",
+    "preset's iteration split), written into the existing --out file; --only frozen-control: the",
+    'echo-trap preset and its frozen control per iteration and their ratio, written the same way.',
   ].join('\n'),
   async run(args, io) {
     const a = parseArgs(args);
     if (a.only === 'webshop') return webshopOnly(a, io);
+    if (a.only === 'frozen-control') return frozenControlOnly(a, io);
     const results = await runBench(a.settings, (line) => io.stderr.write(`${line}\n`));
     await mkdir(dirname(a.out), { recursive: true });
     await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);
