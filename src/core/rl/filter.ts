@@ -80,7 +80,10 @@ export function filterGroups(
     ranked = [...all].sort((a, b) => sign * (a.std - b.std) || a.group - b.group);
   }
   const kept = ranked.slice(0, Math.max(0, Math.min(keep, all.length)));
-  return selection(all, kept.map((s) => s.group).sort((a, b) => a - b));
+  return selection(
+    all,
+    kept.map((s) => s.group).sort((a, b) => a - b),
+  );
 }
 
 /** A selection of `keptGroups` (ascending) out of `all`, with the kept groups' mean statistics. */
