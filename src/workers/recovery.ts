@@ -172,11 +172,15 @@ export class RunRecovery {
   async forceStop(): Promise<void> {
     const run = this.run;
     this.run = null;
-    await this.host.restart(run?.config.backend ?? this.backend);
-    if (!run) return;
-    const detector = new EchoTrapDetector(detectorOptionsFor(run.config));
-    for (const row of run.rows) detector.update(row);
-    this.host.emit({ type: 'finished', runId: run.runId, summary: detector.summary(), reason: 'stopped' });
+    // The old workers are gone as restart() begins; the run ends now, not once the fresh worker
+    // is up (starting WebGPU on a software adapter takes a while).
+    const restarted = this.host.restart(run?.config.backend ?? this.backend);
+    if (run) {
+      const detector = new EchoTrapDetector(detectorOptionsFor(run.config));
+      for (const row of run.rows) detector.update(row);
+      this.host.emit({ type: 'finished', runId: run.runId, summary: detector.summary(), reason: 'stopped' });
+    }
+    await restarted;
   }
 
   private giveUp(run: TrackedRun, message: string): void {
