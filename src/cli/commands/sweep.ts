@@ -116,30 +116,41 @@ export const sweepCommand: Command = {
   },
 };
 
+/** What both studies read from the flags alike: envs (checked), jobs, overrides, report-only, the base lookup. */
+function commonStudyOptions(
+  flags: Record<string, string | number | boolean>,
+  defaultEnvs: readonly string[],
+) {
+  const envs = typeof flags.envs === 'string' ? flags.envs.split(',').map((e) => e.trim()) : [...defaultEnvs];
+  for (const env of envs) envSpec(env);
+  const base = flags.base as string | undefined;
+  const models = flags.models as string | undefined;
+  return {
+    envs,
+    jobs: Number(flags.jobs ?? 1),
+    overrides: studyOverrides(flags),
+    reportOnly: flags['report-only'] === true,
+    base,
+    models,
+    baseLayer: (env: string) =>
+      baseLookup(base, models)(env, typeof flags.size === 'string' ? flags.size : 'nano'),
+  };
+}
+
 async function studyFromFlags(flags: Record<string, string | number | boolean>, io: CliIo): Promise<number> {
   if (flags.study === 'echo-trap') return armsStudyFromFlags(flags, io);
   if (flags.study !== 'echo-trap-v1')
     throw new UsageError(`--study: unknown study "${String(flags.study)}" (known: echo-trap, echo-trap-v1)`);
-  const envs = typeof flags.envs === 'string' ? flags.envs.split(',').map((e) => e.trim()) : [...STUDY_ENVS];
-  for (const env of envs) envSpec(env);
-  const base = flags.base as string | undefined;
-  const models = flags.models as string | undefined;
   const text = await runStudy(
     {
-      envs,
+      ...commonStudyOptions(flags, STUDY_ENVS),
       algos: parseAlgos(flags.algos as string | undefined),
       seeds: parseSeeds(flags.seeds === undefined ? '8' : String(flags.seeds)),
       out: typeof flags.out === 'string' ? flags.out : 'results/echo-trap',
       docs: typeof flags.docs === 'string' ? flags.docs : 'docs/echo-trap-study.md',
       bands: typeof flags.bands === 'string' ? flags.bands : 'public/study/echo-trap.json',
-      jobs: Number(flags.jobs ?? 1),
-      overrides: studyOverrides(flags),
       ablations: flags.ablations !== false,
       unmatched: flags.unmatched !== false,
-      reportOnly: flags['report-only'] === true,
-      base,
-      models,
-      baseLayer: (env) => baseLookup(base, models)(env, typeof flags.size === 'string' ? flags.size : 'nano'),
     },
     io,
   );
@@ -166,9 +177,6 @@ async function armsStudyFromFlags(
   flags: Record<string, string | number | boolean>,
   io: CliIo,
 ): Promise<number> {
-  const envs =
-    typeof flags.envs === 'string' ? flags.envs.split(',').map((e) => e.trim()) : Object.keys(STUDY_DIRS);
-  for (const env of envs) envSpec(env);
   const arms =
     typeof flags.arms === 'string'
       ? flags.arms.split(',').map((a) => {
@@ -178,21 +186,13 @@ async function armsStudyFromFlags(
           return arm as StudyArm;
         })
       : [...STUDY_ARMS];
-  const base = flags.base as string | undefined;
-  const models = flags.models as string | undefined;
   const text = await runArmsStudy(
     {
-      envs,
+      ...commonStudyOptions(flags, Object.keys(STUDY_DIRS)),
       arms,
       seeds: flags.seeds === undefined ? STUDY_SEEDS : parseSeeds(String(flags.seeds)),
       ...(typeof flags.out === 'string' ? { out: flags.out } : {}),
       docs: typeof flags.docs === 'string' ? flags.docs : 'docs/echo-trap.md',
-      jobs: Number(flags.jobs ?? 1),
-      overrides: studyOverrides(flags),
-      reportOnly: flags['report-only'] === true,
-      base,
-      models,
-      baseLayer: (env) => baseLookup(base, models)(env, typeof flags.size === 'string' ? flags.size : 'nano'),
     },
     io,
   );
