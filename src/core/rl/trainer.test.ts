@@ -18,8 +18,14 @@ import { startSeedOf, Trainer, warmupLearningRate } from './trainer.js';
 
 const tok = sideEnvTokenizer();
 
-/** Runs `config` (no eval, no MI) and records the seeds and instances of every training reset. */
-async function recordedResets(config: Config): Promise<{ seeds: number[]; instances: number[] }[]> {
+/**
+ * Runs `config` (no eval; no MI unless `withSamples`, which also takes samples as the page does)
+ * and records the seeds and instances of every training reset.
+ */
+async function recordedResets(
+  config: Config,
+  withSamples = false,
+): Promise<{ seeds: number[]; instances: number[] }[]> {
   const calls: { seeds: number[]; instances: number[] }[] = [];
   const inner = new InProcessEnvPool(() => new SideEnv());
   const pool = {
@@ -35,12 +41,13 @@ async function recordedResets(config: Config): Promise<{ seeds: number[]; instan
   const mc = { vocabSize: tok.size, dModel: 16, nLayers: 1, nHeads: 2, context: 128, mlpRatio: 2 };
   const policy = createPolicy(mc, new Rng(1));
   const trainer = new Trainer({
-    config: { ...config, evalEvery: 0, miEvery: 0 },
+    config: { ...config, evalEvery: 0, miEvery: withSamples ? config.miEvery : 0 },
     tokenizer: tok,
     policy,
     critic: null,
     pool,
     evalPool: new InProcessEnvPool(() => new SideEnv()),
+    ...(withSamples ? { callbacks: { onSample: () => {} } } : {}),
   });
   for (let i = 0; i < config.iterations; i++) await trainer.step();
   trainer.dispose();
@@ -199,6 +206,15 @@ describe('Trainer', () => {
     expect(it).toBe(1);
     // The first batch of each iteration is the one every other arm rolls out.
     expect(calls[0]!.seeds).toEqual(plain[0]!.seeds);
+  });
+
+  it("rolls out the frozen base's reasoning only for a caller that takes samples (the page), not for the CLI", async () => {
+    const config = tinyConfig('starpo-grpo', { iterations: 2, miEvery: 1 });
+    const page = await recordedResets(config, true);
+    const cli = await recordedResets(config);
+    // One extra reset per MI iteration: the base's rollouts on the same start seeds.
+    expect(page).toHaveLength(cli.length + 2);
+    expect(page[1]?.seeds).toEqual(page[0]?.seeds);
   });
 
   it('critic warm-up makes no policy step', async () => {

@@ -534,8 +534,12 @@ export class Trainer {
 
     this.cb.onMetrics?.(row);
     for (const e of this.detector.update(row)) this.cb.onEvent?.({ type: 'echo', ...e });
-    const reasoning = await this.reasoningOf(trajectories, c.miEvery > 0 && it % c.miEvery === 0);
-    this.cb.onSample?.({ ...this.sampleOf(trajectories, it), ...(mi ? { mi } : {}), reasoning });
+    // The sample (with the frozen base's reasoning on MI iterations: one more rollout) only for
+    // a caller that takes samples — the page; the command line's runs skip its cost.
+    if (this.cb.onSample) {
+      const reasoning = await this.reasoningOf(trajectories, c.miEvery > 0 && it % c.miEvery === 0);
+      this.cb.onSample({ ...this.sampleOf(trajectories, it), ...(mi ? { mi } : {}), reasoning });
+    }
     this.iteration++;
     if (c.checkpointEvery > 0 && this.iteration % c.checkpointEvery === 0)
       await this.cb.onCheckpoint?.(this.iteration);
