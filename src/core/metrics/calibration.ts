@@ -132,6 +132,22 @@ export function startDriftOf(runs: readonly CalRun[], warmup: number): { mean: n
   return { mean: mean(d), se: Math.sqrt(variance(d) / d.length) };
 }
 
+/** The share of `draws` null runs of `length` iterations the detector flags, each success from `draw`. */
+function flaggedShare(
+  draws: number,
+  length: number,
+  options: Partial<DetectorOptions>,
+  draw: () => number,
+): number {
+  let flagged = 0;
+  for (let k = 0; k < draws; k++) {
+    const d = new EchoTrapDetector(options);
+    for (let i = 0; i < length; i++) d.update({ iteration: i, 'rollout/successRate': draw() });
+    if (d.summary().echoTrap) flagged++;
+  }
+  return flagged / draws;
+}
+
 /**
  * The detector's false-positive rate on resampled null runs: `draws` runs of `length`
  * iterations, each iteration's success drawn with replacement from the pooled frozen batches
@@ -145,14 +161,7 @@ export function resampledNullRate(
   seed = 1,
 ): number {
   const rng = new Rng(seed);
-  let flagged = 0;
-  for (let k = 0; k < draws; k++) {
-    const d = new EchoTrapDetector(options);
-    for (let i = 0; i < length; i++)
-      d.update({ iteration: i, 'rollout/successRate': pool[rng.int(0, pool.length)] as number });
-    if (d.summary().echoTrap) flagged++;
-  }
-  return flagged / draws;
+  return flaggedShare(draws, length, options, () => pool[rng.int(0, pool.length)] as number);
 }
 
 /** The same on binomial null runs: n independent Bernoulli(p) rollouts per iteration. */
@@ -165,17 +174,11 @@ export function binomialNullRate(
   seed = 1,
 ): number {
   const rng = new Rng(seed);
-  let flagged = 0;
-  for (let k = 0; k < draws; k++) {
-    const d = new EchoTrapDetector({ ...options, rollouts: n });
-    for (let i = 0; i < length; i++) {
-      let hits = 0;
-      for (let j = 0; j < n; j++) hits += rng.float() < p ? 1 : 0;
-      d.update({ iteration: i, 'rollout/successRate': hits / n });
-    }
-    if (d.summary().echoTrap) flagged++;
-  }
-  return flagged / draws;
+  return flaggedShare(draws, length, { ...options, rollouts: n }, () => {
+    let hits = 0;
+    for (let j = 0; j < n; j++) hits += rng.float() < p ? 1 : 0;
+    return hits / n;
+  });
 }
 
 /** One labelled study run judged by the detector. */
