@@ -3,16 +3,19 @@
 // (resumable, `--jobs` processes) unless `--report-only`, then judges every stored run with
 // today's detector and writes the study's section of docs/echo-trap.md (after its marker; the
 // pre-registered sections and the round's results above it are left alone).
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Config, formatErrors } from '../../core/config.js';
 import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
 import { STUDY_ARMS, type StudyArm } from '../../core/rl/studyArms.js';
+import { signedRank } from '../../core/stats.js';
 import { envIds } from '../../envs/registry.js';
 import type { CliIo } from '../command.js';
 import { RESULTS_MARKER, roundReport, STUDY_MARKER, spliceBetween } from '../commands/echo-trap-round.js';
 import { runSweep } from '../sweepRunner.js';
 import { planArms } from './arms.js';
+import { type CalRun, finishedRuns } from './calibrate.js';
 
 export interface ArmsStudyOptions {
   envs: readonly string[];
@@ -112,11 +115,65 @@ export async function runArmsStudy(o: ArmsStudyOptions, io: CliIo): Promise<stri
       '',
       ...(await Promise.all(others.map(report))),
     ].join('\n');
-    text = spliceBetween(text, STUDY_MARKER, '\u0000never', second);
-    parts.push(second);
+    const bandit = existsSync(BANDIT_DIR) && !o.out ? `\n${await banditSection()}` : '';
+    text = spliceBetween(text, STUDY_MARKER, '\u0000never', second + bandit);
+    parts.push(second + bandit);
   }
   await writeFile(o.docs, text);
   return `${parts.join('\n')}\n`;
+}
+
+/** Where the Bandit re-measurement's runs live (docs/echo-trap.md, "The re-measurement"). */
+export const BANDIT_DIR = join('results', 'echo-trap', 'bandit-shared');
+
+/** The analysis's prediction per arm: above ('risky') or below ('safe') the frozen control. */
+const BANDIT_PREDICTIONS: readonly [string, 'risky' | 'safe'][] = [
+  ['starpo-grpo', 'safe'],
+  ['starpo-s', 'risky'],
+  ['starpo-ppo', 'risky'],
+  ['starpo-drgrpo', 'risky'],
+];
+
+const last10 = (run: CalRun) => {
+  const xs = run.rows.slice(-10).map((r) => r['rollout/successRate'] as number);
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+};
+
+/**
+ * The Bandit re-measurement judged as pre-registered: each arm's mean success (choosing the risky
+ * arm) over its last 10 iterations against the frozen control on the same seeds, one-sided
+ * signed-rank in the predicted direction, p < 0.05. Arms with no finished run are said to be so.
+ */
+export async function banditSection(dir = BANDIT_DIR): Promise<string> {
+  const frozen = new Map((await finishedRuns(join(dir, 'frozen'), dir)).map((r) => [r.config.seed, r]));
+  const learners = await finishedRuns(join(dir, 'learners'), dir);
+  const rows = BANDIT_PREDICTIONS.map(([algo, predicted]) => {
+    const runs = learners.filter((r) => r.config.algorithm === algo && frozen.has(r.config.seed));
+    if (runs.length === 0) return `| ${algo} | ${predicted} | 0 | – | – | – | not run yet |`;
+    const diffs = runs.map((r) => last10(r) - last10(frozen.get(r.config.seed) as CalRun));
+    const t = signedRank(diffs);
+    const p = predicted === 'risky' ? t.pGreater : t.pLess;
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const against = predicted === 'risky' ? t.pLess : t.pGreater;
+    const verdict =
+      p < 0.05
+        ? 'as predicted'
+        : against < 0.05
+          ? `against the prediction (p ${against.toFixed(3)} the other way)`
+          : 'not separated from the control';
+    return `| ${algo} | ${predicted} | ${runs.length} | ${mean(runs.map(last10)).toFixed(2)} | ${mean(diffs) >= 0 ? '+' : ''}${mean(diffs).toFixed(2)} | ${p.toFixed(3)} | ${runs.length < 8 ? `${runs.length} of 8 seeds run: not judged yet` : verdict} |`;
+  });
+  const f = [...frozen.values()];
+  return [
+    '## 11. Bandit under shared streams, re-measured',
+    '',
+    `Pre-registered in the Bandit section above; seeds 201–208, judged from the stored runs in \`${dir}\`. Success is choosing the risky arm. The frozen control's last 10 iterations: ${f.length ? (f.map(last10).reduce((a, b) => a + b, 0) / f.length).toFixed(2) : '–'} (${f.length} runs).`,
+    '',
+    '| arm | predicted | seeds | last 10 | − frozen (paired mean) | signed-rank p (predicted side) | verdict |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }
 
 /** Where a study's runs go by default. */
