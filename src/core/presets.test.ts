@@ -12,6 +12,13 @@ describe('presets', () => {
     for (const k of Object.keys(p.reasons)) expect(Object.keys(p.overrides), k).toContain(k);
   });
 
+  it('every preset says how long it runs before Start, from a measurement or a stated bound', () => {
+    for (const p of Object.values(PRESETS)) {
+      expect(p.time, p.name).toBeTruthy();
+      expect(p.time, p.name).toMatch(/minute|measured|not timed/);
+    }
+  });
+
   it('compares the trap and the stable setting at matched optimizer steps', () => {
     const trap = applyPreset(defaultConfig(), 'echo-trap');
     const stable = applyPreset(defaultConfig(), 'stable');

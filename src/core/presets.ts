@@ -205,6 +205,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     summary:
       'A seconds-per-iteration run on an empty room (2 × 2 rollouts, short turns) to see every part move; it starts from an untrained model (no base model ships for this room), so it writes gibberish at first',
     algorithm: 'starpo-grpo',
+    time: 'under a minute for all 500 iterations on a 2-core laptop (WASM): 0.09 s an iteration, measured alone over 30',
     overrides: {
       env: 'minigrid/Empty-5x5',
       groups: 2,

@@ -79,6 +79,7 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
     env: 'bandit/Bandit',
     label: 'Bandit',
     episode: { maxTurns: 1, maxActionsPerTurn: 1, maxActionsPerTraj: 1, historyTurns: 1, contextLength: 256 },
+    time: 'about 3½ minutes on a 2-core laptop (WASM), measured alone: 2.6 s an iteration over 10 iterations, loading included',
     episodeReasons: {
       maxTurns: 'one turn, as RAGEN’s Bandit',
       maxActionsPerTurn: 'one pull per episode',

@@ -96,9 +96,7 @@ describe('pretrain', () => {
     expect(await usageErrorOf(pretrainCommand, [...env, '--noise', '1.5'])).toMatch(
       /--noise must be from 0 to 1, got 1.5/,
     );
-    expect(await usageErrorOf(pretrainCommand, [...env, '--batch', '2.5'])).toMatch(
-      /--batch: "2.5" is not/,
-    );
+    expect(await usageErrorOf(pretrainCommand, [...env, '--batch', '2.5'])).toMatch(/--batch: "2.5" is not/);
     expect(await usageErrorOf(pretrainCommand, [...env, '--schedule', 'step'])).toMatch(
       /--schedule must be constant or cosine, got "step"/,
     );
