@@ -13,11 +13,7 @@ export interface RunPools {
 /** The training and held-out pools of a run on env `id`. */
 export function inProcessPools(id: string): RunPools {
   const train = envSpec(id);
-  const held = envSpec(evalEnvId(id));
-  return {
-    pool: new InProcessEnvPool(() => train.make()),
-    evalPool: new InProcessEnvPool(() => held.make()),
-  };
+  return { pool: new InProcessEnvPool(() => train.make()), evalPool: evalPool(id) };
 }
 
 /** The held-out pool alone (evaluating a base model or a checkpoint on env `id`). */

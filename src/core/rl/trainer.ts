@@ -553,13 +553,8 @@ export class Trainer {
   private async learn(row: MetricRow, trajectories: Trajectory[], rolled: number, it: number): Promise<void> {
     const c = this.config;
     // 2. The rollout filter (filter.ts FILTERS: StarPO-S, top-p, dynamic sampling), then the 2σ drop.
-    const byGroup = Array.from({ length: rolled }, (_, g) => trajectories.filter((t) => t.group === g));
     let kept = trajectories;
-    const f = FILTERS[c.filterMode].select(
-      byGroup.map((ts) => ts.map((t) => t.reward)),
-      c,
-      this.filterRng,
-    );
+    const f = FILTERS[c.filterMode].select(rewardsByGroup(trajectories, rolled), c, this.filterRng);
     if (f) {
       const keptSet = new Set(f.keptGroups);
       kept = trajectories.filter((t) => keptSet.has(t.group));
