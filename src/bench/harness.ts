@@ -24,7 +24,6 @@ import {
   timeSteps,
   trainingStep,
 } from '../workers/stepTiming.js';
-import { type BeforeAfterSettings, benchBeforeAfter } from './beforeAfter.js';
 import { countDispatches } from './dispatch.js';
 import { benchEnvFamilies, benchEnvPath } from './envBench.js';
 import type { GpuChildSettings } from './gpuChild.js';
@@ -53,8 +52,6 @@ export interface BenchSettings {
   quick: boolean;
   /** Rounds of WASM threads off/on in Chromium (wasmThreadsBench.ts; 0: skipped). */
   wasmThreadsRounds: number;
-  /** Issue 22's cheaper passes off and on, same run (beforeAfter.ts). */
-  beforeAfter: BeforeAfterSettings;
   backends: BackendName[];
   sizes: ModelSize[];
   envSteps: number;
@@ -84,7 +81,6 @@ export interface BenchSettings {
 export const FULL_SETTINGS: BenchSettings = {
   quick: false,
   wasmThreadsRounds: 2,
-  beforeAfter: { presetIterations: 4, rounds: 2, decode: { rows: 64, prompt: 64, newTokens: 16 } },
   backends: ['cpu', 'wasm', 'webgpu'],
   sizes: ['nano', 'micro'],
   envSteps: 20_000,
@@ -112,7 +108,6 @@ export const FULL_SETTINGS: BenchSettings = {
 export const QUICK_SETTINGS: BenchSettings = {
   quick: true,
   wasmThreadsRounds: 0,
-  beforeAfter: { presetIterations: 0, rounds: 1, decode: { rows: 8, prompt: 16, newTokens: 4 } },
   backends: ['cpu', 'wasm'],
   sizes: ['nano'],
   envSteps: 300,
@@ -295,8 +290,6 @@ export async function runBench(
   const growth = (nt.at(-1) ?? 0) - (nt[Math.min(1, nt.length - 1)] ?? 0);
   // WASM threads on/off: in Chromium (Node's tfjs-wasm has no threads), a build of bench/browser.
   const wasmThreads = s.wasmThreadsRounds > 0 ? await measureWasmThreads(s.wasmThreadsRounds, log) : null;
-  log(`bench: cheaper passes off and on (${s.beforeAfter.rounds} rounds)`);
-  const beforeAfter = await benchBeforeAfter(runOn, tok, s.beforeAfter, log);
   let preset: BenchResults['preset'] = null;
   let frozenPreset: BenchResults['frozenPreset'] = null;
   if (s.presetIterations > 0) {
@@ -378,7 +371,6 @@ export async function runBench(
       rows: rooflineRows({ vocab: tok.size, matmul, model, rollout }, (z) => modelConfig(z, tok.size, 64)),
     },
     wasmThreads,
-    beforeAfter,
     iteration: {
       backend: runOn,
       size: 'nano',

@@ -1,7 +1,7 @@
 // Issue 22's targets from a run's figures: met or missed, and by how much when missed; the
 // ratios of the roofline, the threads and the before/after sections. Values are given, not timed.
 import { describe, expect, it } from 'vitest';
-import { BEFORE_ISSUE_22, speedRatios, speedTargets } from './perfTargets.js';
+import { BEFORE_ISSUE_22, CHEAPER_PASSES_RECORDED, speedRatios, speedTargets } from './perfTargets.js';
 import type { Measured } from './schema.js';
 
 const split = { rolloutMs: 1, envMs: 0, scoringMs: 1, updateMs: 1, metricsMs: 0 };
@@ -92,9 +92,16 @@ describe('issue 22 targets', () => {
     expect(t[4]?.note).toBe('missed by 0.3: 4 of 20 GFLOP/s');
   });
 
-  it('are not measured where the run has no figure', () => {
+  it('are not measured where the run has no figure; the retired before/after is the recorded one', () => {
     const m = { rollout: [], preset: null, memory: { iterations: 1 } } as unknown as Measured;
-    expect(speedTargets(m).map((x) => [x.value, x.met])).toEqual(Array(5).fill([null, null]));
+    const t = speedTargets(m);
+    expect([0, 2, 4].map((i) => [t[i]?.value, t[i]?.met])).toEqual(Array(3).fill([null, null]));
+    // A run made after the old paths were retired has no beforeAfter section: the recorded ratio,
+    // said to be recorded, and missed by as much as it was.
+    expect(t[1]).toMatchObject({ value: CHEAPER_PASSES_RECORDED.presetSpeedup, met: false });
+    expect(t[1]?.name).toMatch(/recorded 2026-12-02; the old paths are retired/);
+    expect(t[1]?.note).toBe('missed by 0.07×: 0.97 of the target');
+    expect(t[3]).toMatchObject({ value: CHEAPER_PASSES_RECORDED.decodingSpeedup, met: false });
   });
 
   it('carry the roofline shares and the same-run speed-ups as ratios', () => {

@@ -140,7 +140,9 @@ const phaseSplit = split.omit({ totalMs: true });
 
 /**
  * Issue 22: the same preset iterations and the same decoding with the issue's cheaper passes
- * off ("before") and on ("after"), in one run: the speed-ups are load-independent ratios.
+ * off ("before") and on ("after"), in one run: the speed-ups are load-independent ratios. The
+ * old paths were retired after the last such run (perfTargets.ts CHEAPER_PASSES_RECORDED);
+ * results files from before keep the section.
  */
 export const beforeAfterSection = z.object({
   preset: z
@@ -165,7 +167,7 @@ export const beforeAfterSection = z.object({
       speedup: z.number().nonnegative(),
     })
     .nullable(),
-  /** What "before" switches off (src/bench/perfTargets.ts). */
+  /** What "before" switched off. */
   switches: z.array(z.string()),
 });
 

@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
-import { completeConfig, defaultConfig, formatErrors } from '../../core/config.js';
+import { type Config, completeConfig, defaultConfig, formatErrors } from '../../core/config.js';
 import { saveCheckpoint } from '../../core/model/checkpoint.js';
 import { MODEL_PRESETS, type ModelSize, modelConfig } from '../../core/model/config.js';
 import { type BaseModelEntry, parseModelIndex } from '../../core/model/modelIndex.js';
@@ -15,11 +15,12 @@ import { createPolicy, disposeModel, type Model, parameterCount } from '../../co
 import { previousTokenInit } from '../../core/model/positionInit.js';
 import { promptTemplateTexts } from '../../core/prompt.js';
 import { EPISODE_KEYS, type EpisodeSettings, episodeSettings } from '../../core/resolve.js';
-import { evaluatePolicy } from '../../core/rl/evaluate.js';
-import { copyDrills, sftSequences, sftTrain } from '../../core/rl/sft.js';
+import type { EnvPool } from '../../core/rl/envPool.js';
+import { type EvalResult, evaluatePolicy } from '../../core/rl/evaluate.js';
+import { copyDrills, type SftOptions, type SftSequence, sftSequences, sftTrain } from '../../core/rl/sft.js';
 import { Rng } from '../../core/rng.js';
 import { buildVocabulary, Tokenizer } from '../../core/tokenizer.js';
-import { collectDemos, demoExamples, exploreTexts } from '../../envs/demos.js';
+import { collectDemos, type Demo, demoExamples, exploreTexts } from '../../envs/demos.js';
 import { evalPool } from '../../envs/pools.js';
 import { envSpec } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
@@ -230,250 +231,383 @@ async function initPositions(policy: Model, positionInit: string, context: numbe
     await previousTokenInit(policy, { offsets: positionInit === 'prevtok2' ? [1, 2] : [1] });
 }
 
-export const pretrainCommand: Command = {
-  name: 'pretrain',
-  summary: 'make a base model by SFT on noisy expert demonstrations',
-  usage: USAGE,
-  async run(args, io) {
-    const f = parseFlags(args, FLAGS);
-    const env = String(f.env ?? '');
-    if (!env) throw new UsageError('--env is required');
-    envSpec(env); // an unknown id is refused here, with close alternatives, before anything runs
-    // Demonstrations may come from a variant of the env (same family: same pages and actions).
-    const demoEnv = String(f['demo-env'] ?? env);
-    if (envSpec(demoEnv).family !== envSpec(env).family)
-      throw new UsageError(
-        `--demo-env ${demoEnv} is not of ${env}'s family (${envSpec(env).family}): its demonstrations would not fit`,
-      );
-    const size = String(f.size ?? 'nano') as ModelSize;
-    if (!(size in MODEL_PRESETS)) throw new UsageError(`--size must be nano, micro or small, got "${size}"`);
-    const {
-      noise,
-      episodes,
-      steps,
-      batch,
-      lr,
-      warmup: warmupSteps,
-      envWeight,
-      drills: drillCount,
-      openings: openingCount,
-      positionInit,
-      openingTurns,
-      openingSkip,
-      drillSteps,
-      drillShare,
-      schedule,
-      evalEvery,
-      evalEpisodes,
-      checkEpisodes,
-      tokenizer,
-    } = readOptions(f);
-    // Ranges and cross-field rules as for a run (core/config.ts), errors named by flag.
-    const checked = completeConfig(fieldValues(f, SETTING_FIELDS));
-    if (!checked.ok) throw new UsageError(formatErrors(flagErrors(checked.errors)));
-    const c = checked.config;
-    const seed = c.seed;
-    const settings = {
+/** Pretrain's flags, read and checked: what to make, from which demonstrations, and where to write it. */
+interface PretrainPlan {
+  env: string;
+  /** The env the demonstrations are drawn in (of `env`'s family). */
+  demoEnv: string;
+  size: ModelSize;
+  options: PretrainOptions;
+  settings: Settings;
+  seed: number;
+  /** As asked for; Node's 'auto' is resolved when the backend is set up. */
+  backend: Config['backend'];
+  out: string;
+  /** The checkpoint's file name stem, also its id in the index. */
+  stem: string;
+  remeasure: boolean;
+  /** --init: the checkpoint to continue from, or null for fresh weights. */
+  initPath: string | null;
+}
+
+/** Reads and checks the flags, in the order their errors are reported. */
+function readPlan(f: FlagValues): PretrainPlan {
+  const env = String(f.env ?? '');
+  if (!env) throw new UsageError('--env is required');
+  envSpec(env); // an unknown id is refused here, with close alternatives, before anything runs
+  // Demonstrations may come from a variant of the env (same family: same pages and actions).
+  const demoEnv = String(f['demo-env'] ?? env);
+  if (envSpec(demoEnv).family !== envSpec(env).family)
+    throw new UsageError(
+      `--demo-env ${demoEnv} is not of ${env}'s family (${envSpec(env).family}): its demonstrations would not fit`,
+    );
+  const size = String(f.size ?? 'nano') as ModelSize;
+  if (!(size in MODEL_PRESETS)) throw new UsageError(`--size must be nano, micro or small, got "${size}"`);
+  const options = readOptions(f);
+  // Ranges and cross-field rules as for a run (core/config.ts), errors named by flag.
+  const checked = completeConfig(fieldValues(f, SETTING_FIELDS));
+  if (!checked.ok) throw new UsageError(formatErrors(flagErrors(checked.errors)));
+  const c = checked.config;
+  return {
+    env,
+    demoEnv,
+    size,
+    options,
+    settings: {
       contextLength: c.contextLength,
       maxTurns: c.maxTurns,
       maxActionsPerTurn: c.maxActionsPerTurn,
       maxActionsPerTraj: c.maxActionsPerTraj,
       historyTurns: c.historyTurns,
       maxTokensPerTurn: c.maxTokensPerTurn,
-    };
-    const out = String(f.out ?? 'public/models');
-    const stem = String(f.name ?? `${env.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}-${size}`);
-    // Node's 'auto' is WASM, as for train.
-    const backend = await setupNodeBackend(c.backend === 'auto' ? 'wasm' : c.backend);
-    const log = (s: string) => io.stderr.write(`${s}\n`);
-    if (f.remeasure === true) return remeasure(env, out, stem, evalEpisodes, log, io);
-    log(`pretrain ${env} ${size} on ${backend.backend}`);
+    },
+    seed: c.seed,
+    backend: c.backend,
+    out: String(f.out ?? 'public/models'),
+    stem: String(f.name ?? `${env.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}-${size}`),
+    remeasure: f.remeasure === true,
+    initPath: typeof f.init === 'string' ? f.init : null,
+  };
+}
 
-    const { demos, openings, texts, demoSuccess } = corpus(
-      env,
-      demoEnv,
-      { episodes, noise, openingCount, openingTurns },
-      settings,
-      seed,
-    );
-    const init = typeof f.init === 'string' ? await readCheckpointFile(f.init) : null;
-    // Continuing keeps the checkpoint's vocabulary; words it lacks become <unk>.
-    const tok = init
-      ? init.base.tokenizer
-      : new Tokenizer(
-          buildVocabulary(texts, {
-            pieces: tokenizer !== 'words',
-            wholeIds: tokenizer === 'whole-ids',
-            indexedPieces: tokenizer === 'indexed',
-          }),
-        );
-    const initSteps = Number((init?.meta.steps as number | undefined) ?? 0);
-    const sequences = sftSequences(tok, demoExamples(demos), settings.historyTurns, settings.contextLength);
-    const openingSequences = sftSequences(
-      tok,
-      demoExamples(openings),
-      settings.historyTurns,
-      settings.contextLength,
-      openingSkip,
-    );
-    log(
-      `${demos.length} demos (expert+noise success ${demoSuccess.toFixed(3)}), ${sequences.length} sequences, vocabulary ${tok.size}`,
-    );
+/** A checkpoint read back from its file, with its meta. */
+type Continued = Awaited<ReturnType<typeof readCheckpointFile>>;
 
-    const rng = new Rng(seed);
-    const policy = init
-      ? init.base.policy
-      : createPolicy(modelConfig(size, tok.size, settings.contextLength), rng.fork('weights'));
-    if (!init) await initPositions(policy, positionInit, settings.contextLength);
-    if (init && init.base.policy.config.context !== settings.contextLength) {
-      throw new UsageError(
-        `--init: the checkpoint's context is ${init.base.policy.config.context}, not --context ${settings.contextLength}`,
+/** The demonstrations, the checkpoint continued from (if any) and the tokenizer. */
+interface PretrainCorpus {
+  demos: Demo[];
+  openings: Demo[];
+  /** Success rate of the noisy expert's demonstrations. */
+  demoSuccess: number;
+  init: Continued | null;
+  tok: Tokenizer;
+}
+
+/** The corpus with what SFT trains on cut from it, and what the continued checkpoint had done. */
+interface PretrainData extends PretrainCorpus {
+  sequences: SftSequence[];
+  openingSequences: SftSequence[];
+  /** Steps the continued checkpoint was trained for (0 for fresh weights). */
+  initSteps: number;
+  /** Seconds of SFT the continued checkpoint had had (0 for fresh weights). */
+  initSeconds: number;
+}
+
+/** Draws the corpus, reads --init, and builds the tokenizer on the corpus or keeps the checkpoint's. */
+async function corpusAndTokenizer(plan: PretrainPlan): Promise<PretrainCorpus> {
+  const o = plan.options;
+  const { demos, openings, texts, demoSuccess } = corpus(
+    plan.env,
+    plan.demoEnv,
+    { episodes: o.episodes, noise: o.noise, openingCount: o.openings, openingTurns: o.openingTurns },
+    plan.settings,
+    plan.seed,
+  );
+  const init = plan.initPath !== null ? await readCheckpointFile(plan.initPath) : null;
+  // Continuing keeps the checkpoint's vocabulary; words it lacks become <unk>.
+  const tok = init
+    ? init.base.tokenizer
+    : new Tokenizer(
+        buildVocabulary(texts, {
+          pieces: o.tokenizer !== 'words',
+          wholeIds: o.tokenizer === 'whole-ids',
+          indexedPieces: o.tokenizer === 'indexed',
+        }),
       );
+  return { demos, openings, demoSuccess, init, tok };
+}
+
+/** Cuts the demonstrations and the openings into SFT sequences, and logs the corpus's size. */
+function sftData(plan: PretrainPlan, c: PretrainCorpus, log: (s: string) => void): PretrainData {
+  const { historyTurns, contextLength } = plan.settings;
+  const initSteps = Number((c.init?.meta.steps as number | undefined) ?? 0);
+  const initSeconds = Number((c.init?.meta.trainSeconds as number | undefined) ?? 0);
+  const sequences = sftSequences(c.tok, demoExamples(c.demos), historyTurns, contextLength);
+  const openingSequences = sftSequences(
+    c.tok,
+    demoExamples(c.openings),
+    historyTurns,
+    contextLength,
+    plan.options.openingSkip,
+  );
+  log(
+    `${c.demos.length} demos (expert+noise success ${c.demoSuccess.toFixed(3)}), ${sequences.length} sequences, vocabulary ${c.tok.size}`,
+  );
+  return { ...c, sequences, openingSequences, initSteps, initSeconds };
+}
+
+/** The policy: the continued checkpoint's, or fresh weights with --position-init's start. */
+async function createModel(plan: PretrainPlan, data: PretrainData, rng: Rng): Promise<Model> {
+  const { init } = data;
+  const context = plan.settings.contextLength;
+  const policy = init
+    ? init.base.policy
+    : createPolicy(modelConfig(plan.size, data.tok.size, context), rng.fork('weights'));
+  if (!init) await initPositions(policy, plan.options.positionInit, context);
+  if (init && init.base.policy.config.context !== context) {
+    throw new UsageError(
+      `--init: the checkpoint's context is ${init.base.policy.config.context}, not --context ${context}`,
+    );
+  }
+  return policy;
+}
+
+/** A pretraining run under way: what every step after the model's creation works on. */
+interface PretrainRun {
+  plan: PretrainPlan;
+  data: PretrainData;
+  policy: Model;
+  /** The held-out start states success is measured on. */
+  pool: EnvPool;
+  log: (s: string) => void;
+}
+
+/** Greedy and sampled success on `episodes` held-out goals (the same seeds each time), logged. */
+async function measure(run: PretrainRun, episodes: number): Promise<EvalResult> {
+  const { plan, data, policy, pool, log } = run;
+  const r = await evaluatePolicy(
+    policy,
+    data.tok,
+    pool,
+    { ...plan.settings, formatPenalty: d.formatPenalty },
+    episodes,
+    plan.seed,
+  );
+  log(
+    `greedy success ${r.greedy.toFixed(3)} (mean reward ${r.greedyReturn.toFixed(3)}), ` +
+      `sampled success ${r.sampled.toFixed(3)} (mean reward ${r.sampledReturn.toFixed(3)})`,
+  );
+  return r;
+}
+
+/** Writes the checkpoint (`<out>/<stem>.json` + `.bin`) after `done` of this run's steps. */
+async function writeModel(
+  run: PretrainRun,
+  done: number,
+  seconds: number,
+  r?: { greedy: number; sampled: number },
+): Promise<void> {
+  const { plan, data } = run;
+  const saved = await saveCheckpoint({
+    policy: run.policy,
+    tokenizer: data.tok,
+    meta: {
+      env: plan.env,
+      size: plan.size,
+      seed: plan.seed,
+      settings: plan.settings,
+      steps: done + data.initSteps,
+      tokenizer: data.init ? (data.init.meta.tokenizer ?? null) : plan.options.tokenizer,
+      trainSeconds: Math.round(seconds + data.initSeconds),
+      ...(r ? { greedySuccess: r.greedy, sampledSuccess: r.sampled } : {}),
+    },
+  });
+  await mkdir(plan.out, { recursive: true });
+  await writeFile(join(plan.out, `${plan.stem}.json`), JSON.stringify(saved.manifest));
+  await writeFile(join(plan.out, `${plan.stem}.bin`), saved.blob);
+}
+
+/** SFT's running time: wall time since it began, less the held-out checks'. */
+class SftClock {
+  private readonly t0 = performance.now();
+  private evalMs = 0;
+
+  /** Seconds of SFT up to `now`. */
+  seconds(now: number = performance.now()): number {
+    return (now - this.t0 - this.evalMs) / 1000;
+  }
+
+  /** Leaves the time since `e0` (a held-out check's) out of SFT's. */
+  exclude(e0: number): void {
+    this.evalMs += performance.now() - e0;
+  }
+}
+
+/** The mean of `xs`, NaN for none. */
+function mean(xs: readonly number[]): number {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN;
+}
+
+/** The extra pool sftTrain mixes in: copy drills and the openings' turns together (undefined: none). */
+function drillPool(run: PretrainRun, rng: Rng): SftOptions['drills'] {
+  const o = run.plan.options;
+  const { demos, tok, openingSequences } = run.data;
+  const drillTexts = demos.flatMap((x) => [x.instruction, ...x.turns.map((t) => t.observation)]);
+  const extra = [
+    ...(o.drills > 0 ? copyDrills(tok, drillTexts, o.drills, rng.fork('drills')) : []),
+    ...openingSequences,
+  ];
+  return extra.length > 0 ? { sequences: extra, steps: o.drillSteps, share: o.drillShare } : undefined;
+}
+
+/** sftTrain's onStep: keeps the demonstration steps' losses and logs the mean losses every 50 steps. */
+function stepLogger(
+  run: PretrainRun,
+  clock: SftClock,
+  demoLosses: number[],
+): NonNullable<SftOptions['onStep']> {
+  const { steps } = run.plan.options;
+  const { initSteps } = run.data;
+  let recent: number[] = [];
+  let recentDrills: number[] = [];
+  return (s, loss, b) => {
+    if (b.drill) recentDrills.push(loss);
+    else {
+      recent.push(loss);
+      demoLosses.push(loss);
     }
-    const pool = evalPool(env);
-    /** Writes the checkpoint (`<out>/<stem>.json` + `.bin`) after `done` of this run's steps. */
-    const writeModel = async (done: number, seconds: number, r?: { greedy: number; sampled: number }) => {
-      const saved = await saveCheckpoint({
-        policy,
-        tokenizer: tok,
-        meta: {
-          env,
-          size,
-          seed,
-          settings,
-          steps: done + initSteps,
-          tokenizer: init ? (init.meta.tokenizer ?? null) : tokenizer,
-          trainSeconds: Math.round(seconds + Number((init?.meta.trainSeconds as number | undefined) ?? 0)),
-          ...(r ? { greedySuccess: r.greedy, sampledSuccess: r.sampled } : {}),
-        },
-      });
-      await mkdir(out, { recursive: true });
-      await writeFile(join(out, `${stem}.json`), JSON.stringify(saved.manifest));
-      await writeFile(join(out, `${stem}.bin`), saved.blob);
-    };
-    const evaluate = async (episodesToRun = evalEpisodes) => {
-      const r = await evaluatePolicy(
-        policy,
-        tok,
-        pool,
-        { ...settings, formatPenalty: d.formatPenalty },
-        episodesToRun,
-        seed,
+    if (s % 50 === 0 || s === steps - 1) {
+      const secs = clock.seconds();
+      const d = recentDrills.length
+        ? `, copy drills ${mean(recentDrills).toFixed(4)} over ${recentDrills.length}`
+        : '';
+      run.log(
+        `step ${initSteps + s}: demonstrations ${mean(recent).toFixed(4)} over ${recent.length} steps${d} (${secs.toFixed(0)} s)`,
       );
-      log(
-        `greedy success ${r.greedy.toFixed(3)} (mean reward ${r.greedyReturn.toFixed(3)}), ` +
-          `sampled success ${r.sampled.toFixed(3)} (mean reward ${r.sampledReturn.toFixed(3)})`,
-      );
-      return r;
-    };
-    const t0 = performance.now();
-    let evalMs = 0;
-    let recent: number[] = [];
-    let recentDrills: number[] = [];
-    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
-    const drillTexts = demos.flatMap((x) => [x.instruction, ...x.turns.map((t) => t.observation)]);
-    // The extra pool: copy drills and the openings' turns together.
-    const extra = [
-      ...(drillCount > 0 ? copyDrills(tok, drillTexts, drillCount, rng.fork('drills')) : []),
-      ...openingSequences,
-    ];
-    const drills = extra.length > 0 ? { sequences: extra, steps: drillSteps, share: drillShare } : undefined;
-    const demoLosses: number[] = [];
-    const losses = await sftTrain(policy, sequences, {
-      steps,
-      batchSize: batch,
-      lr,
-      warmupSteps,
-      schedule,
-      envWeight,
-      epsilon: 1e-8,
-      // A continued run draws new batches, not the first run's again.
-      rng: rng.fork(initSteps > 0 ? `sft/${initSteps}` : 'sft'),
-      ...(drills ? { drills } : {}),
-      onStep: (s, loss, b) => {
-        if (b.drill) recentDrills.push(loss);
-        else {
-          recent.push(loss);
-          demoLosses.push(loss);
-        }
-        if (s % 50 === 0 || s === steps - 1) {
-          const secs = (performance.now() - t0 - evalMs) / 1000;
-          const d = recentDrills.length
-            ? `, copy drills ${mean(recentDrills).toFixed(4)} over ${recentDrills.length}`
-            : '';
-          log(
-            `step ${initSteps + s}: demonstrations ${mean(recent).toFixed(4)} over ${recent.length} steps${d} (${secs.toFixed(0)} s)`,
-          );
-          recent = [];
-          recentDrills = [];
-        }
-      },
-      ...(evalEvery > 0
-        ? {
-            periodic: {
-              every: evalEvery,
-              run: async (done: number) => {
-                const e0 = performance.now();
-                log(`held-out check after ${initSteps + done} steps:`);
-                const r = await evaluate(checkEpisodes);
-                // Saved at every check, so an interrupted run can go on with --init.
-                await writeModel(done, (e0 - t0 - evalMs) / 1000, r);
-                evalMs += performance.now() - e0;
-              },
-            },
-          }
-        : {}),
-    });
-    // SFT time only: the periodic held-out checks are left out.
-    const trainSeconds = (performance.now() - t0 - evalMs) / 1000;
-    const result = await evaluate();
-    await writeModel(steps, trainSeconds, result);
-    const entry: BaseModelEntry = {
-      id: stem,
-      env,
-      size,
-      manifest: `${stem}.json`,
-      blob: `${stem}.bin`,
-      params: parameterCount(policy),
-      greedySuccess: result.greedy,
-      sampledSuccess: result.sampled,
-      settings,
-      pretrain: {
-        seed,
-        episodes,
-        noise,
-        steps: steps + initSteps,
-        batch,
-        lr,
-        warmup: warmupSteps,
-        envWeight,
-        drills: drillCount,
-        openings: openingCount,
-        openingTurns,
-        openingSkip,
-        ...(demoEnv !== env ? { demoEnv } : {}),
-        positionInit,
-        drillSteps,
-        drillShare,
-        schedule,
-        init: typeof f.init === 'string' ? 'continued' : 'fresh',
-        demoSuccess,
-        // Demonstration steps only (copy-drill steps have their own, lower loss).
-        firstLoss: demoLosses[0] ?? losses[0] ?? Number.NaN,
-        finalLoss: mean(demoLosses.slice(-20)),
-        vocabulary: tok.size,
-        tokenizer: init
-          ? String(init.meta.tokenizer ?? (tok.vocab.version === 2 ? 'pieces' : 'words'))
-          : tokenizer,
-        greedyReward: result.greedyReturn,
-        sampledReward: result.sampledReturn,
-        evalEpisodes,
-        // Seconds of SFT over every run that led to this checkpoint (continued runs add up).
-        trainSeconds: Math.round(trainSeconds + Number((init?.meta.trainSeconds as number | undefined) ?? 0)),
-        backend: backend.backend,
-      },
-    };
-    await writeIndexEntry(out, entry);
+      recent = [];
+      recentDrills = [];
+    }
+  };
+}
+
+/** The --eval-every check: held-out success on --check-episodes goals, and the checkpoint written. */
+function heldOutCheck(run: PretrainRun, clock: SftClock): (done: number) => Promise<void> {
+  return async (done) => {
+    const e0 = performance.now();
+    run.log(`held-out check after ${run.data.initSteps + done} steps:`);
+    const r = await measure(run, run.plan.options.checkEpisodes);
+    // Saved at every check, so an interrupted run can go on with --init.
+    await writeModel(run, done, clock.seconds(e0), r);
+    clock.exclude(e0);
+  };
+}
+
+/** What SFT left: every step's loss, the demonstration steps' alone, and its seconds. */
+interface Trained {
+  losses: number[];
+  demoLosses: number[];
+  /** SFT time only: the periodic held-out checks are left out. */
+  seconds: number;
+}
+
+/** The SFT loop, with its loss log and --eval-every checks. */
+async function train(run: PretrainRun, rng: Rng): Promise<Trained> {
+  const o = run.plan.options;
+  const { initSteps } = run.data;
+  // Started before the drills are made: making them counts as training time.
+  const clock = new SftClock();
+  const drills = drillPool(run, rng);
+  const demoLosses: number[] = [];
+  const losses = await sftTrain(run.policy, run.data.sequences, {
+    steps: o.steps,
+    batchSize: o.batch,
+    lr: o.lr,
+    warmupSteps: o.warmup,
+    schedule: o.schedule,
+    envWeight: o.envWeight,
+    epsilon: 1e-8,
+    // A continued run draws new batches, not the first run's again.
+    rng: rng.fork(initSteps > 0 ? `sft/${initSteps}` : 'sft'),
+    ...(drills ? { drills } : {}),
+    onStep: stepLogger(run, clock, demoLosses),
+    ...(o.evalEvery > 0 ? { periodic: { every: o.evalEvery, run: heldOutCheck(run, clock) } } : {}),
+  });
+  return { losses, demoLosses, seconds: clock.seconds() };
+}
+
+/** The models index entry of the finished run: its measurement, and how it was pretrained. */
+function indexEntry(run: PretrainRun, trained: Trained, result: EvalResult, backend: string): BaseModelEntry {
+  const { plan, data } = run;
+  const { env, demoEnv, stem, options: o } = plan;
+  const { init, tok } = data;
+  const { demoLosses } = trained;
+  return {
+    id: stem,
+    env,
+    size: plan.size,
+    manifest: `${stem}.json`,
+    blob: `${stem}.bin`,
+    params: parameterCount(run.policy),
+    greedySuccess: result.greedy,
+    sampledSuccess: result.sampled,
+    settings: plan.settings,
+    pretrain: {
+      seed: plan.seed,
+      episodes: o.episodes,
+      noise: o.noise,
+      steps: o.steps + data.initSteps,
+      batch: o.batch,
+      lr: o.lr,
+      warmup: o.warmup,
+      envWeight: o.envWeight,
+      drills: o.drills,
+      openings: o.openings,
+      openingTurns: o.openingTurns,
+      openingSkip: o.openingSkip,
+      ...(demoEnv !== env ? { demoEnv } : {}),
+      positionInit: o.positionInit,
+      drillSteps: o.drillSteps,
+      drillShare: o.drillShare,
+      schedule: o.schedule,
+      init: plan.initPath !== null ? 'continued' : 'fresh',
+      demoSuccess: data.demoSuccess,
+      // Demonstration steps only (copy-drill steps have their own, lower loss).
+      firstLoss: demoLosses[0] ?? trained.losses[0] ?? Number.NaN,
+      finalLoss: mean(demoLosses.slice(-20)),
+      vocabulary: tok.size,
+      tokenizer: init
+        ? String(init.meta.tokenizer ?? (tok.vocab.version === 2 ? 'pieces' : 'words'))
+        : o.tokenizer,
+      greedyReward: result.greedyReturn,
+      sampledReward: result.sampledReturn,
+      evalEpisodes: o.evalEpisodes,
+      // Seconds of SFT over every run that led to this checkpoint (continued runs add up).
+      trainSeconds: Math.round(trained.seconds + data.initSeconds),
+      backend,
+    },
+  };
+}
+
+export const pretrainCommand: Command = {
+  name: 'pretrain',
+  summary: 'make a base model by SFT on noisy expert demonstrations',
+  usage: USAGE,
+  async run(args, io) {
+    const plan = readPlan(parseFlags(args, FLAGS));
+    // Node's 'auto' is WASM, as for train.
+    const backend = await setupNodeBackend(plan.backend === 'auto' ? 'wasm' : plan.backend);
+    const log = (s: string) => io.stderr.write(`${s}\n`);
+    if (plan.remeasure) return remeasure(plan.env, plan.out, plan.stem, plan.options.evalEpisodes, log, io);
+    log(`pretrain ${plan.env} ${plan.size} on ${backend.backend}`);
+    const data = sftData(plan, await corpusAndTokenizer(plan), log);
+    const rng = new Rng(plan.seed);
+    const policy = await createModel(plan, data, rng);
+    const run: PretrainRun = { plan, data, policy, pool: evalPool(plan.env), log };
+    const trained = await train(run, rng);
+    const result = await measure(run, plan.options.evalEpisodes);
+    await writeModel(run, plan.options.steps, trained.seconds, result);
+    const entry = indexEntry(run, trained, result, backend.backend);
+    await writeIndexEntry(plan.out, entry);
     io.stdout.write(`${JSON.stringify(entry)}\n`);
     disposeModel(policy);
     return 0;

@@ -11,49 +11,15 @@
 // costs ~0.5 ms a call there. Attention's [B·H, T, d] products were 2/3 of a nano training
 // step. So `product` splits a batched product into 2-D XNNPACK products when each is big enough
 // to pay for its call (measured: 92 products of [128, 16]·[16, 128] take 29 ms batched, 4–8 ms
-// split): in place in the wasm heap through wasmKernels.ts's strided kernel, or (its switch off)
-// from one copy of each operand out of the heap, a tensor per slice and a concat. Either way
-// only when wasm is the active backend: never a read-back from a GPU. Weight gradients put the
+// split), in place in the wasm heap through wasmKernels.ts's strided kernel, and only when wasm
+// is the active backend: never a read-back from a GPU. Weight gradients put the
 // narrower operand on the right (XNNPACK packs that one on every call) and a·bᵀ has its own
 // gradient, so no transpose is made twice.
 import * as tf from '@tensorflow/tfjs';
-import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { fastPaths } from './fastPaths.js';
 import { installWasmKernels, STRIDED_MATMUL } from './wasmKernels.js';
 
 /** Below this many multiply-adds per batch entry, one call costs more than the scalar loop. */
 const LOOP_MIN_MACS = 1 << 16;
-
-/**
- * A tensor's values copied out of the wasm heap (a copy: later allocations may grow the heap
- * and detach a view of it).
- */
-function heapCopy(t: tf.Tensor): Float32Array {
-  return (tf.backend() as unknown as BackendWasm).typedArrayFromHeap(t).slice() as Float32Array;
-}
-
-/** The split as before the strided kernel: each slice copied into its own tensor, then joined. */
-function productByCopies(
-  a: tf.Tensor,
-  b: tf.Tensor,
-  batchShape: number[],
-  M: number,
-  K: number,
-  N: number,
-): tf.Tensor {
-  const batch = batchShape.reduce((x, y) => x * y, 1);
-  return tf.tidy(() => {
-    const av = heapCopy(a);
-    const bv = heapCopy(b);
-    const outs: tf.Tensor[] = [];
-    for (let i = 0; i < batch; i++) {
-      const x = tf.tensor2d(av.subarray(i * M * K, (i + 1) * M * K), [M, K]);
-      const y = tf.tensor2d(bv.subarray(i * K * N, (i + 1) * K * N), [K, N]);
-      outs.push(tf.matMul(x, y).reshape([1, M, N]));
-    }
-    return tf.concat(outs, 0).reshape([...batchShape, M, N]);
-  });
-}
 
 /** a·b for [..., M, K]·[..., K, N] of equal batch shape; split into 2-D products on wasm. */
 function product(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
@@ -63,7 +29,6 @@ function product(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
   const K = a.shape[a.rank - 1] as number;
   const N = b.shape[b.rank - 1] as number;
   if (tf.getBackend() !== 'wasm' || batch === 1 || M * K * N < LOOP_MIN_MACS) return tf.matMul(a, b);
-  if (!fastPaths().stridedProduct) return productByCopies(a, b, batchShape, M, K, N);
   installWasmKernels();
   return tf.tidy(() => {
     const a3 = a.reshape([batch, M, K]);
@@ -92,9 +57,9 @@ function leftTransposed(x: tf.Tensor, y: tf.Tensor, narrowRight: boolean): tf.Te
   return narrowRight && yWider ? swapLast(product(swapLast(y), x)) : product(swapLast(x), y);
 }
 
-/** A weight's gradient Aᵀ·dY, the narrow operand on the right for 2-D A (fastPaths weightGradOrder). */
+/** A weight's gradient Aᵀ·dY, the narrow operand on the right for 2-D A. */
 function weightGradient(a: tf.Tensor, dy: tf.Tensor): tf.Tensor {
-  return leftTransposed(a, dy, a.rank === 2 && tf.getBackend() === 'wasm' && fastPaths().weightGradOrder);
+  return leftTransposed(a, dy, a.rank === 2);
 }
 
 /** a·b with both operands already laid out [..., M, K]·[..., K, N]; gradients as plain products. */
@@ -114,7 +79,7 @@ const plainProduct = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradSa
  * a·bᵀ for [..., M, K]·[..., N, K], the transpose done once in the forward: dA = dY·B needs none,
  * and dB = dYᵀ·A (or (Aᵀ·dY)ᵀ when dY is the narrower right operand). Through plainProduct
  * the same gradient took a transpose of B back and forth and, for attention's q·kᵀ, a product
- * whose right operand was the [T, T] score gradient (fastPaths.ts transposedGrad).
+ * whose right operand was the [T, T] score gradient.
  */
 const productTransposedB = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {
   save([a, b]);
@@ -138,8 +103,7 @@ export function matMulFast<R extends tf.Rank>(
   transposeB = false,
 ): tf.Tensor<R> {
   if (tf.getBackend() !== 'wasm') return tf.matMul(a, b, transposeA, transposeB) as tf.Tensor<R>;
-  if (transposeB && !transposeA && fastPaths().transposedGrad)
-    return tf.tidy(() => productTransposedB(a, b) as tf.Tensor<R>);
+  if (transposeB && !transposeA) return tf.tidy(() => productTransposedB(a, b) as tf.Tensor<R>);
   return tf.tidy(
     () => plainProduct(transposeA ? swapLast(a) : a, transposeB ? swapLast(b) : b) as tf.Tensor<R>,
   );

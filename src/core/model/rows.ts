@@ -5,15 +5,14 @@
 // LM head and the one-hot product never run over rows nothing reads. Index tensors are saved
 // for the gradient (they may be made inside the loss).
 import * as tf from '@tensorflow/tfjs';
-import { fastPaths } from './fastPaths.js';
 import { gatherRowsWasm } from './wasmKernels.js';
 
 /**
  * Rows `idx` [M] (int32) of `x` [N, D] -> [M, D], no gradient: tf.gather, or on wasm row copies
- * (fastPaths rowCopies). The caller disposes.
+ * (tfjs-wasm's GatherV2 computes an index per element). The caller disposes.
  */
 export function gatherRows(x: tf.Tensor2D, idx: tf.Tensor1D): tf.Tensor2D {
-  return tf.getBackend() === 'wasm' && fastPaths().rowCopies ? gatherRowsWasm(x, idx) : tf.gather(x, idx);
+  return tf.getBackend() === 'wasm' ? gatherRowsWasm(x, idx) : tf.gather(x, idx);
 }
 
 /**

@@ -11,7 +11,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
-import { fastPaths } from './fastPaths.js';
 import type { Model } from './params.js';
 import { forward, type KvCache, lmLogits, MASKED } from './transformer.js';
 
@@ -100,11 +99,8 @@ function pick(
       // First index whose cdf reaches the target = how many entries lie below it. On wasm the
       // test cdf < target is step(target − cdf), exact in float32 (a difference of two floats is
       // positive iff the first is larger): tfjs-wasm's broadcast Less takes ~1 ms here, the
-      // two kernels ~0.1 (fastPaths.ts pickStep).
-      const below =
-        tf.getBackend() === 'wasm' && fastPaths().pickStep
-          ? tf.step(tf.sub(target, cdf))
-          : tf.less(cdf, target);
+      // two kernels ~0.1.
+      const below = tf.getBackend() === 'wasm' ? tf.step(tf.sub(target, cdf)) : tf.less(cdf, target);
       idx = tf.minimum(below.cast('int32').sum(1), tf.scalar(V - 1, 'int32')) as tf.Tensor1D;
     } else {
       idx = tf.argMax(biased, 1) as tf.Tensor1D;

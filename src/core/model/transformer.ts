@@ -12,7 +12,6 @@
 // tf.tidy (or a gradient function) and tf.keep what must outlive it (the KV cache).
 import * as tf from '@tensorflow/tfjs';
 import { gelu, layerNorm } from './elementwise.js';
-import { fastPaths } from './fastPaths.js';
 import {
   DECODE_MAX_KEYS,
   fusedAttentionFits,
@@ -80,6 +79,77 @@ function causalBias(T: number, S: number): tf.Tensor2D {
   return tf.tensor2d(bias, [T, S]);
 }
 
+/**
+ * How a forward pass computes attention, chosen once per call (every layer takes the same path):
+ * - `fused-causal`: webgpu's fused kernel over the whole causal window, straight from the q/k/v
+ *   projection, when nothing reads the cache (training, scoring) and the rows fit it;
+ * - `fused-decode`: webgpu's single-token kernel over a cache, inference only;
+ * - `wasm-decode`: one new token per row against a cache on wasm, q·kᵀ and p·v as a multiply and
+ *   a sum over the cache (no transpose of the cached keys, no batched product, which tfjs-wasm
+ *   runs as a scalar loop);
+ * - `batched`: scores and weighted values as batched products (matmul.ts), everywhere else.
+ */
+export type AttentionPath = 'fused-causal' | 'fused-decode' | 'wasm-decode' | 'batched';
+
+/** The attention path for a call of `forward` (see AttentionPath). */
+export function chooseAttention(input: ForwardInput, fused: boolean, H: number): AttentionPath {
+  const [B, T] = input.tokens.shape;
+  const S = (input.cache?.keys[0]?.shape[2] ?? 0) + T;
+  const decodeStep = T === 1 && input.cache !== undefined && input.embed === 'gather';
+  if (fused && !input.cache && !input.keyBias && input.noCache === true && fusedAttentionFits(B, T, H))
+    return 'fused-causal';
+  if (fused && decodeStep && input.keyBias && S <= DECODE_MAX_KEYS) return 'fused-decode';
+  if (!fused && decodeStep && tf.getBackend() === 'wasm') return 'wasm-decode';
+  return 'batched';
+}
+
+/** Attention dimensions: B rows, H heads of width K, T queries, S keys, D = H·K. */
+interface AttentionDims {
+  B: number;
+  H: number;
+  K: number;
+  T: number;
+  S: number;
+  D: number;
+}
+
+/** One query per row against the cache as multiply-and-sum: -> [B, D]. */
+function decodeAttention(
+  q: tf.Tensor4D,
+  k: tf.Tensor4D,
+  v: tf.Tensor4D,
+  bias: tf.Tensor,
+  { B, H, K, S, D }: AttentionDims,
+): tf.Tensor {
+  // [B, H, 1, K] * [B, H, S, K] -> sum -> [B, H, S] -> [B, H, 1, S]
+  const scores = q
+    .mul(k)
+    .sum(-1)
+    .mul(1 / Math.sqrt(K))
+    .reshape([B, H, 1, S])
+    .add(bias);
+  // [B, H, S, 1] * [B, H, S, K] -> sum over S -> [B, H, K] -> [B, D]
+  return (tf.softmax(scores) as tf.Tensor).reshape([B, H, S, 1]).mul(v).sum(2).reshape([B, D]);
+}
+
+/** Scaled dot-product attention as batched products: -> [B·T, D]. */
+function batchedAttention(
+  q: tf.Tensor4D,
+  k: tf.Tensor4D,
+  v: tf.Tensor4D,
+  bias: tf.Tensor,
+  { B, K, T, D }: AttentionDims,
+): tf.Tensor {
+  // [B, H, T, K] x [B, H, K, S] -> [B, H, T, S]
+  const scores = matMulFast(q, k, false, true)
+    .mul(1 / Math.sqrt(K))
+    .add(bias);
+  // [B, H, T, S] x [B, H, S, K] -> [B, H, T, K] -> [B, T, D]
+  return matMulFast(tf.softmax(scores) as tf.Tensor4D, v)
+    .transpose([0, 2, 1, 3])
+    .reshape([B * T, D]);
+}
+
 /** Runs the shared trunk: embeddings, blocks, final LayerNorm. */
 export function forward(model: Model, input: ForwardInput): ForwardOutput {
   const { dModel: D, nHeads: H, nLayers } = model.config;
@@ -89,9 +159,11 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
   const S = P + T;
   if (S > model.config.context)
     throw new Error(`forward: ${S} tokens exceed the context ${model.config.context}`);
-  // On webgpu, fused kernels replace LayerNorm, GELU, the bias adds (fused matMul), causal
-  // attention without a cache and single-token attention with one (kernels/index.ts).
+  // On webgpu, fused kernels replace LayerNorm, GELU, the bias adds (fused matMul) and two of
+  // the attention paths (kernels/index.ts).
   const fused = fusedKernelsActive();
+  const path = chooseAttention(input, fused, H);
+  const dims: AttentionDims = { B, H, K, T, S, D };
   const norm = fused ? fusedLayerNorm : layerNorm;
   const act = fused ? fusedGelu : gelu;
   // [N, I] x [I, O] + [O] -> [N, O]
@@ -103,10 +175,8 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
           bias: w(model, bName),
         })
       : matMulFast(a, w(model, wName)).add(w(model, bName));
-  const causalFused =
-    fused && !input.cache && !input.keyBias && input.noCache === true && fusedAttentionFits(B, T, H);
-  const wasmDecode = !fused && tf.getBackend() === 'wasm' && fastPaths().decodeAttention;
-  const splitHeads = !fused && tf.getBackend() === 'wasm' && fastPaths().splitHeads;
+  // On wasm q, k and v are cut from the projection as heads in one pass of copies.
+  const splitHeads = !fused && tf.getBackend() === 'wasm';
   const wte = w(model, 'wte') as tf.Tensor as tf.Tensor2D;
   const wpe = w(model, 'wpe') as tf.Tensor as tf.Tensor2D;
   // [B*T] ids -> [B*T, D] -> [B, T, D]
@@ -117,7 +187,7 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
     x = x.add(wpe.slice([P, 0], [T, D])); // [B, T, D] + [T, D]
   }
   // [T, S] (+ [B, 1, 1, S]) -> broadcast over [B, H, T, S]
-  let bias: tf.Tensor = causalFused ? tf.scalar(0) : causalBias(T, S); // the fused kernel masks itself
+  let bias: tf.Tensor = path === 'fused-causal' ? tf.scalar(0) : causalBias(T, S); // that kernel masks itself
   if (input.keyBias) bias = bias.add(input.keyBias);
   const keys: tf.Tensor4D[] = [];
   const values: tf.Tensor4D[] = [];
@@ -139,7 +209,7 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
     const a = norm(x, w(model, `${p}ln1.g`), w(model, `${p}ln1.b`)).reshape([B * T, D]);
     // [B*T, D] x [D, 3D] -> [B*T, 3D]
     const qkv = linear(a, `${p}attn.wqkv`, `${p}attn.bqkv`);
-    if (causalFused) {
+    if (path === 'fused-causal') {
       // [B*T, 3D] -> [B*T, D] in one kernel; no cache is built (the caller reads none).
       x = mlpBlock(x, fusedCausalAttention(qkv as tf.Tensor2D, B, T, H));
       continue;
@@ -160,30 +230,12 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
     const v = past ? tf.concat([past.values[l] as tf.Tensor4D, vNew], 2) : vNew;
     keys.push(k);
     values.push(v);
-    let att: tf.Tensor;
-    if (fused && T === 1 && past && input.keyBias && input.embed === 'gather' && S <= DECODE_MAX_KEYS) {
-      att = fusedDecodeAttention(q, k, v, input.keyBias); // [B, D], inference only
-    } else if (T === 1 && past && input.embed === 'gather' && wasmDecode) {
-      // One query per row: q·kᵀ and p·v as multiply-and-sum over the cache (fastPaths.ts).
-      // [B, H, 1, K] * [B, H, S, K] -> sum -> [B, H, S] -> [B, H, 1, S]
-      const scores = queries()
-        .mul(k)
-        .sum(-1)
-        .mul(1 / Math.sqrt(K))
-        .reshape([B, H, 1, S])
-        .add(bias);
-      // [B, H, S, 1] * [B, H, S, K] -> sum over S -> [B, H, K] -> [B, D]
-      att = (tf.softmax(scores) as tf.Tensor).reshape([B, H, S, 1]).mul(v).sum(2).reshape([B, D]);
-    } else {
-      // [B, H, T, K] x [B, H, K, S] -> [B, H, T, S]
-      const scores = matMulFast(queries(), k, false, true)
-        .mul(1 / Math.sqrt(K))
-        .add(bias);
-      // [B, H, T, S] x [B, H, S, K] -> [B, H, T, K] -> [B, T, D]
-      att = matMulFast(tf.softmax(scores) as tf.Tensor4D, v)
-        .transpose([0, 2, 1, 3])
-        .reshape([B * T, D]);
-    }
+    const att =
+      path === 'fused-decode'
+        ? fusedDecodeAttention(q, k, v, input.keyBias as tf.Tensor4D) // [B, D], inference only
+        : path === 'wasm-decode'
+          ? decodeAttention(queries(), k, v, bias, dims)
+          : batchedAttention(queries(), k, v, bias, dims);
     x = mlpBlock(x, att);
   }
   const hidden = norm(x, w(model, 'lnf.g'), w(model, 'lnf.b')) as tf.Tensor3D;

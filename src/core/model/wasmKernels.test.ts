@@ -1,12 +1,13 @@
-// The wasm kernels of wasmKernels.ts and the written LayerNorm gradient: a loss's gradients
-// for every weight match the old paths (tfjs's own kernels and autodiff) on a model whose
-// attention products take the in-place strided kernel; the row gather equals tf.gather and
-// names a bad id; a shared clone outlives its source; nothing is left behind.
+// The wasm kernels of wasmKernels.ts and the written gradients (LayerNorm, GELU, the products
+// of matmul.ts): a loss's gradients for every weight on wasm match the CPU backend's (tfjs's
+// plain kernels) on a model whose attention products take the in-place strided kernel, and the
+// written LayerNorm gradient matches tfjs's autodiff; the row gather equals tf.gather and names
+// a bad id; a shared clone outlives its source; nothing is left behind.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { Rng } from '../rng.js';
-import { setFastPaths } from './fastPaths.js';
+import { layerNorm, layerNormAutodiff } from './elementwise.js';
 import { createPolicy, disposeModel, type Model, modelVariables } from './params.js';
 import { policyLogProbs } from './scoring.js';
 import { gatherRowsWasm } from './wasmKernels.js';
@@ -20,7 +21,6 @@ beforeAll(async () => {
   policy = createPolicy(mc, new Rng(3));
 });
 afterAll(() => {
-  setFastPaths(true);
   disposeModel(policy);
 });
 
@@ -47,7 +47,7 @@ async function lossAndGrads(
 }
 
 describe('wasm kernels', () => {
-  it('give every weight the gradient of the old paths (1e-5 of its scale)', async () => {
+  it("give every weight the CPU backend's gradient (1e-5 of its scale)", async () => {
     expect(tf.getBackend()).toBe('wasm');
     const rng = new Rng(11);
     const tokens = tf.tensor2d(
@@ -56,9 +56,10 @@ describe('wasm kernels', () => {
       'int32',
     );
     const rows = Int32Array.from({ length: 60 }, (_, i) => i * 4 + (i % 3));
-    setFastPaths(false);
+    await setupNodeBackend('cpu');
     const [oldLoss, oldGrads] = await lossAndGrads(tokens, rows);
-    setFastPaths(true);
+    await setupNodeBackend('wasm');
+    expect(tf.getBackend()).toBe('wasm');
     const before = tf.memory().numTensors;
     const [newLoss, newGrads] = await lossAndGrads(tokens, rows);
     expect(tf.memory().numTensors).toBe(before);
@@ -102,11 +103,35 @@ describe('wasm kernels', () => {
     expect(Array.from(await y.data())).toEqual([1, 2, 3]);
     y.dispose();
     expect(buffers()).toBe(before);
-    setFastPaths({ sharedClone: false });
-    const a = tf.tensor1d([4]);
-    const b = tf.clone(a);
-    expect(buffers()).toBe(before + 2); // tfjs-wasm's own Identity: a copy
-    tf.dispose([a, b]);
-    setFastPaths(true);
+  });
+
+  it("writes LayerNorm's gradient as tfjs's autodiff computes it", async () => {
+    const rng = new Rng(5);
+    const x = tf.tensor3d(
+      Array.from({ length: 2 * 3 * 8 }, () => rng.normal()),
+      [2, 3, 8],
+    );
+    const g = tf.tensor1d(Array.from({ length: 8 }, () => 1 + rng.normal(0, 0.3)));
+    const b = tf.tensor1d(Array.from({ length: 8 }, () => rng.normal(0, 0.3)));
+    const dy = tf.tensor3d(
+      Array.from({ length: 2 * 3 * 8 }, () => rng.normal()),
+      [2, 3, 8],
+    );
+    const grads = (f: typeof layerNorm) =>
+      tf.grads((a: tf.Tensor, c: tf.Tensor, d: tf.Tensor) => f(a, c, d))([x, g, b], dy);
+    const written = grads(layerNorm);
+    const autodiff = grads(layerNormAutodiff);
+    for (let i = 0; i < 3; i++) {
+      const [w, a] = [await written[i]!.data(), await autodiff[i]!.data()];
+      let worst = 0;
+      w.forEach((v, j) => {
+        worst = Math.max(worst, Math.abs(v - (a[j] as number)));
+      });
+      expect(worst, ['dx', 'dg', 'db'][i]).toBeLessThan(1e-5);
+    }
+    const yw = layerNorm(x, g, b);
+    const ya = layerNormAutodiff(x, g, b);
+    expect(Array.from(await yw.data())).toEqual(Array.from(await ya.data()));
+    tf.dispose([x, g, b, dy, ...written, ...autodiff, yw, ya]);
   });
 });

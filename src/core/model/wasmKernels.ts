@@ -13,7 +13,6 @@
 // - Identity (replacing tfjs-wasm's): tfjs saves a clone of every input a gradient needs, and
 //   tfjs-wasm's Identity copies the data where the CPU and WebGL backends share it (one more
 //   reference). Tensors are immutable, so a clone may share: 282 copies a nano step, ~7% of it.
-//   The old copy stays behind fastPaths().sharedClone for the benchmark's before/after.
 // - StarpoGatherRows: rows of a [N, D] table picked by int32 ids, as row copies in the heap.
 //   tfjs-wasm's GatherV2 takes ~9 ms for a nano step's 2,944 embedding rows of 64 (an index
 //   computation per element); the copies take ~0.3 ms. (Its gradient, tfjs-wasm's ScatterNd,
@@ -24,7 +23,6 @@
 //   through a generic slice).
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { fastPaths } from './fastPaths.js';
 
 export const STRIDED_MATMUL = 'StarpoStridedMatMul';
 const GATHER_ROWS = 'StarpoGatherRows';
@@ -233,7 +231,7 @@ function sharedIdentityKernel(copy: tf.KernelFunc): tf.KernelConfig {
     backendName: 'wasm',
     kernelFunc: (args) => {
       const x = (args.inputs as { x: tf.TensorInfo }).x;
-      if (!fastPaths().sharedClone || x.dtype === 'string') return copy(args);
+      if (x.dtype === 'string') return copy(args);
       (args.backend as unknown as BackendWasm).incRef(x.dataId);
       return { dataId: x.dataId, shape: x.shape, dtype: x.dtype };
     },

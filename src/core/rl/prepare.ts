@@ -3,10 +3,8 @@
 // (cleanrl's "bootstrap value / advantages" block, RAGEN's compute_advantage). Plain arrays.
 import type { Config } from '../config.js';
 import { qualityWeight, thinkingQuality } from '../metrics/reasoning.js';
-import { fastPaths } from '../model/fastPaths.js';
 import type { Model } from '../model/params.js';
 import { scoreBatch } from '../model/scoreBatch.js';
-import { predictValues, scoreSequences } from '../model/scoring.js';
 import { meanStd } from '../stats.js';
 import { indicesBy, whiten, ZERO_STD } from './advantages.js';
 import { estimatorOf } from './estimators.js';
@@ -27,8 +25,8 @@ export interface PrepareStats {
  * `temperature` (logits ÷ T), as verl's compute_log_prob and compute_ref_log_prob do, so
  * old log-probs are those of the distribution that was sampled. `sampled: true` (the policy's
  * weights are those that sampled, at this temperature) takes a sample's old log-probs from the
- * sampler where it recorded them all (batch.ts `sampledLogp`); the rest are scored. With the
- * batched path (core/model/fastPaths.ts) the three models share one pass per length group.
+ * sampler where it recorded them all (batch.ts `sampledLogp`); the rest are scored. The three
+ * models share one pass per length group (core/model/scoreBatch.ts).
  */
 export async function scoreSamples(
   samples: readonly Sample[],
@@ -39,35 +37,21 @@ export async function scoreSamples(
   options: { sampled?: boolean } = {},
 ): Promise<{ oldLogp: Float32Array[]; refLogp: Float32Array[]; values: Float32Array[] }> {
   const rows = samples.map((s) => s.ids);
-  const fast = fastPaths();
-  const reuse = options.sampled === true && fast.sampledOldLogp && temperature > 0;
+  const reuse = options.sampled === true && temperature > 0;
   const recorded = samples.map((s) => (reuse ? (s.sampledLogp ?? null) : null));
-  const toScore = recorded.map((r) => r === null);
-  let oldLogp: (Float32Array | null)[];
-  let refLogp: Float32Array[];
-  let values: Float32Array[] | null;
-  if (fast.scoreBatched) {
-    const b = await scoreBatch(
-      rows,
-      [
-        { model: policy, temperature, rows: toScore },
-        { model: reference, temperature },
-      ],
-      critic,
-      // Only the loss mask's log-probs are read (KL, ratios, DPO sums): the rest come back 0.
-      { masks: samples.map((s) => s.lossMask) },
-    );
-    oldLogp = b.logps[0] as (Float32Array | null)[];
-    refLogp = b.logps[1] as Float32Array[];
-    values = b.values;
-  } else {
-    const scored = rows.filter((_, i) => toScore[i]);
-    const old = scored.length > 0 ? (await scoreSequences(policy, scored, { temperature })).logps : [];
-    let k = 0;
-    oldLogp = toScore.map((s) => (s ? (old[k++] as Float32Array) : null));
-    refLogp = (await scoreSequences(reference, rows, { temperature })).logps;
-    values = critic ? await predictValues(critic, rows) : null;
-  }
+  const b = await scoreBatch(
+    rows,
+    [
+      { model: policy, temperature, rows: recorded.map((r) => r === null) },
+      { model: reference, temperature },
+    ],
+    critic,
+    // Only the loss mask's log-probs are read (KL, ratios, DPO sums): the rest come back 0.
+    { masks: samples.map((s) => s.lossMask) },
+  );
+  const oldLogp = b.logps[0] as (Float32Array | null)[];
+  const refLogp = b.logps[1] as Float32Array[];
+  const values = b.values;
   return {
     oldLogp: oldLogp.map((o, i) => o ?? (recorded[i] as Float32Array)),
     refLogp,

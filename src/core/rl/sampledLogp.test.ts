@@ -2,13 +2,13 @@
 // multiply-and-sum attention), multi-turn rollouts at T 0.7 cut into windows of 2 turns. A window
 // whose responses were all sampled in its exact context carries the sampler's log-probs, equal
 // to the scorer's at the rollout temperature to 1e-5; a window with a response sampled in a
-// longer history, or with env tokens in the loss, carries none and is scored. scoreSamples gives
-// the same old/reference/critic scores with the cheaper passes on as with them off.
+// longer history, or with env tokens in the loss, carries none and is scored. scoreSamples (the
+// sampler's log-probs where recorded, the three models in one pass per length group) gives the
+// scores of each model scored on its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupNodeBackend } from '../../workers/node/backend.js';
-import { fastPaths, setFastPaths } from '../model/fastPaths.js';
 import { createCritic, createPolicy, disposeModel, type Model } from '../model/params.js';
-import { scoreSequences } from '../model/scoring.js';
+import { predictValues, scoreSequences } from '../model/scoring.js';
 import { Rng } from '../rng.js';
 import { trajectorySamples } from './batch.js';
 import type { EnvLike } from './envPool.js';
@@ -73,7 +73,6 @@ beforeAll(async () => {
   ).trajectories;
 });
 afterAll(() => {
-  setFastPaths(true);
   for (const m of [policy, reference, critic]) disposeModel(m);
 });
 
@@ -108,12 +107,15 @@ describe('old log-probs from the sampler', () => {
     expect(samples.every((s) => s.sampledLogp === null)).toBe(true);
   });
 
-  it('scoreSamples: the same scores with the cheaper passes on as off', async () => {
+  it('scoreSamples: the scores of each model scored on its own', async () => {
     const samples = trajectorySamples(tok, trajs, opts);
-    setFastPaths(false);
-    const before = await scoreSamples(samples, policy, reference, critic, T, { sampled: true });
-    setFastPaths(true);
-    expect(fastPaths().scoreBatched && fastPaths().sampledOldLogp).toBe(true);
+    expect(samples.some((s) => s.sampledLogp !== null)).toBe(true);
+    const rows = samples.map((s) => s.ids);
+    const before = {
+      oldLogp: (await scoreSequences(policy, rows, { temperature: T })).logps,
+      refLogp: (await scoreSequences(reference, rows, { temperature: T })).logps,
+      values: (await predictValues(critic, rows)).map((v) => v.slice(0, v.length - 1)),
+    };
     const after = await scoreSamples(samples, policy, reference, critic, T, { sampled: true });
     let worstOld = 0;
     let worstRest = 0;

@@ -1,18 +1,19 @@
-// Issue 22's cheaper model paths agree with the old ones on WASM: the forward pass with GELU
-// through sigmoid, cached decoding with the multiply-and-sum attention (logits step by step),
-// and scoreBatch's length groups against scoreSequences / predictValues; planGroups keeps every
-// row once, within the row limit, and keeps short rows away from long ones.
+// WASM's own model paths agree with tfjs's plain kernels on the CPU backend: the forward pass
+// (GELU through sigmoid, q/k/v cut as heads in one pass, row copies for the embedding) and
+// cached decoding (the multiply-and-sum attention, logits step by step); the sampler's step
+// comparison picks what tf.less picks; scoreBatch's length groups give scoreSequences' and
+// predictValues' numbers; planGroups keeps every row once, within the row limit, and keeps
+// short rows away from long ones. The attention chooser takes the path each call needs.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { Rng } from '../rng.js';
 import { buildVocabulary, Tokenizer } from '../tokenizer.js';
-import { setFastPaths } from './fastPaths.js';
 import { createCritic, createPolicy, disposeModel, type Model } from './params.js';
 import { sampleBatch } from './sampling.js';
 import { groupCost, planGroups, scoreBatch } from './scoreBatch.js';
 import { predictValues, scoreSequences } from './scoring.js';
-import { forward, type KvCache, lmLogits } from './transformer.js';
+import { chooseAttention, forward, type KvCache, lmLogits } from './transformer.js';
 
 const mc = { vocabSize: 40, dModel: 32, nLayers: 2, nHeads: 4, context: 128, mlpRatio: 4 };
 let policy: Model;
@@ -24,7 +25,6 @@ beforeAll(async () => {
   critic = createCritic(mc, new Rng(2));
 });
 afterAll(() => {
-  setFastPaths(true);
   disposeModel(policy);
   disposeModel(critic);
 });
@@ -71,7 +71,7 @@ describe('cheaper model paths on wasm', () => {
   const rng = new Rng(7);
   const rows = Array.from({ length: 3 }, () => Array.from({ length: 12 }, () => rng.int(1, 40)));
 
-  it('forward with GELU through sigmoid and cached decoding agree with the old paths (1e-5)', async () => {
+  it('forward and cached decoding on wasm agree with the CPU backend (1e-5)', async () => {
     const full = () =>
       tf.tidy(() =>
         lmLogits(
@@ -79,9 +79,19 @@ describe('cheaper model paths on wasm', () => {
           forward(policy, { tokens: tf.tensor2d(rows, [3, 12], 'int32'), embed: 'train' }).hidden,
         ),
       );
-    setFastPaths(false);
-    const [oldFull, oldDecode] = [full(), decodeLogits(rows, 5)];
-    setFastPaths(true);
+    // tfjs's plain kernels and autodiff: the model's weights move to the CPU backend and back.
+    await setupNodeBackend('cpu');
+    const cpuRead = async (t: tf.Tensor) => {
+      const out = tf.tensor(await t.data(), t.shape);
+      t.dispose();
+      return out;
+    };
+    const [cpuFull, cpuDecode] = [await cpuRead(full()), await cpuRead(decodeLogits(rows, 5))];
+    await setupNodeBackend('wasm');
+    expect(tf.getBackend()).toBe('wasm');
+    const oldFull = tf.tensor(await cpuFull.data(), cpuFull.shape);
+    const oldDecode = tf.tensor(await cpuDecode.data(), cpuDecode.shape);
+    tf.dispose([cpuFull, cpuDecode]);
     const [newFull, newDecode] = [full(), decodeLogits(rows, 5)];
     // The cached steps give the full pass's logits at each position, both ways.
     const fullCopy = newFull.clone();
@@ -127,7 +137,31 @@ describe('cheaper model paths on wasm', () => {
 });
 
 describe('the sampler on wasm', () => {
-  it('draws the same tokens and log-probs with the step comparison as with tf.less', async () => {
+  it("compares cdf < target as step(target − cdf): tf.less's bits, ties included", async () => {
+    const rng = new Rng(8);
+    const cdf = Array.from({ length: 64 }, () => rng.float());
+    // Targets equal to a cdf entry, just below and just above one (float32 neighbours).
+    const f = new Float32Array(1);
+    const near = (x: number, d: number) => {
+      f[0] = x;
+      const bits = new Int32Array(f.buffer);
+      bits[0] = (bits[0] as number) + d;
+      return f[0] as number;
+    };
+    const targets = [
+      ...cdf.slice(0, 8),
+      ...cdf.slice(8, 16).map((x) => near(x, 1)),
+      ...cdf.slice(16, 24).map((x) => near(x, -1)),
+    ];
+    const c = tf.tensor2d(cdf, [1, 64]);
+    const t = tf.tensor2d(targets, [targets.length, 1]);
+    const step = tf.step(tf.sub(t, c));
+    const less = tf.less(c, t).cast('float32');
+    expect(Array.from(await step.data())).toEqual(Array.from(await less.data()));
+    tf.dispose([c, t, step, less]);
+  });
+
+  it('draws the same tokens and log-probs on wasm as on the CPU backend', async () => {
     const tok = new Tokenizer(
       buildVocabulary(['go to the green goal and pick up the yellow key then turn left']),
     );
@@ -137,19 +171,42 @@ describe('the sampler on wasm', () => {
       tok.encode('pick up the key'),
       [tok.special['<bos>']],
     ];
-    const sample = (on: boolean) => {
-      setFastPaths({ pickStep: on });
-      return sampleBatch(model, tok, prompts, {
-        maxNewTokens: 24,
-        temperature: 0.9,
-        rng: new Rng(8),
-        stopIds: [],
-      });
-    };
-    const [before, after] = [await sample(false), await sample(true)];
+    const sample = () =>
+      sampleBatch(model, tok, prompts, { maxNewTokens: 24, temperature: 0.9, rng: new Rng(8), stopIds: [] });
+    await setupNodeBackend('cpu');
+    const before = await sample();
+    await setupNodeBackend('wasm');
+    const after = await sample();
     expect(after.map((r) => r.ids)).toEqual(before.map((r) => r.ids));
-    expect(after.map((r) => Array.from(r.logps))).toEqual(before.map((r) => Array.from(r.logps)));
+    let worst = 0;
+    after.forEach((r, i) => {
+      r.logps.forEach((x, t) => {
+        worst = Math.max(worst, Math.abs(x - (before[i]?.logps[t] as number)));
+      });
+    });
+    expect(worst).toBeLessThan(1e-4);
     disposeModel(model);
+  });
+});
+
+describe('the attention chooser', () => {
+  it('takes the multiply-and-sum path for a wasm decode step and batched products otherwise', () => {
+    const one = tf.zeros([2, 1], 'int32') as tf.Tensor2D;
+    const many = tf.zeros([2, 5], 'int32') as tf.Tensor2D;
+    const cache: KvCache = { keys: [tf.zeros([2, 4, 3, 8]) as tf.Tensor4D], values: [] };
+    expect(chooseAttention({ tokens: one, cache, embed: 'gather' }, false, 4)).toBe('wasm-decode');
+    // Training (embed 'train'), a prefill (no cache) and several new tokens take the products.
+    expect(chooseAttention({ tokens: one, cache, embed: 'train' }, false, 4)).toBe('batched');
+    expect(chooseAttention({ tokens: many, embed: 'gather' }, false, 4)).toBe('batched');
+    expect(chooseAttention({ tokens: many, cache, embed: 'gather' }, false, 4)).toBe('batched');
+    // With webgpu's fused kernels: the decode kernel needs the key bias; the causal kernel a call
+    // that reads no cache.
+    const keyBias = tf.zeros([2, 1, 1, 4]) as tf.Tensor4D;
+    expect(chooseAttention({ tokens: one, cache, keyBias, embed: 'gather' }, true, 4)).toBe('fused-decode');
+    expect(chooseAttention({ tokens: one, cache, embed: 'gather' }, true, 4)).toBe('batched');
+    expect(chooseAttention({ tokens: many, embed: 'train', noCache: true }, true, 4)).toBe('fused-causal');
+    expect(chooseAttention({ tokens: many, embed: 'train' }, true, 4)).toBe('batched');
+    tf.dispose([one, many, keyBias, ...cache.keys]);
   });
 });
 
