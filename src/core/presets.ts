@@ -3,29 +3,12 @@
 // what it rests on (the earlier prototype's findings), never a number we
 // have not measured. Presets layer on top of the base model's episode settings.
 import type { Config } from './config.js';
+import type { Preset } from './presetType.js';
 import { RAGEN_PRESETS } from './ragenPresets.js';
 import { applyAlgorithm } from './rl/algorithms.js';
-import { FILTER_ARMS, type FilterArm, filterArmOverrides } from './rl/filterArms.js';
+import { FILTER_ARMS, filterArmOverrides } from './rl/filterArms.js';
 
-export interface Preset {
-  name: string;
-  /** The button's label in the playground. */
-  title: string;
-  /** One line for menus. */
-  summary: string;
-  algorithm: Config['algorithm'];
-  /**
-   * The StarPO-S comparison arm its filter settings make (core/rl/filterArms.ts); set on every
-   * preset whose algorithm filters, absent otherwise.
-   */
-  arm?: FilterArm;
-  /** Overrides on top of the defaults and the base model's settings. */
-  overrides: Partial<Config>;
-  /** Why each override has its value. */
-  reasons: Partial<Record<keyof Config, string>>;
-  /** How long a run of it takes, measured on a 2-core machine (WASM), said before Start. */
-  time?: string;
-}
+export type { Preset } from './presetType.js';
 
 /**
  * Shared by both sides of the comparison, so they differ only in the algorithm: the cell the

@@ -4,7 +4,7 @@
 // reason; a value not settled by a measured run says "provisional". Merged into PRESETS by
 // core/presets.ts, so the playground, the CLI and the study see one table.
 import type { Config } from './config.js';
-import type { Preset } from './presets.js';
+import type { Preset } from './presetType.js';
 import { FILTER_ARMS } from './rl/filterArms.js';
 
 type Reasons = Partial<Record<keyof Config, string>>;
