@@ -1,10 +1,11 @@
 // The compare view (issue 11): any runs side by side — their configs as a diff (only what
 // differs, from configDiff) beside their curves overlaid on the main charts (MetricChart).
 // Opened from the run list ("Compare selected"), from a sweep cell, and by the tour's last step.
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { ChartRun } from '../charts/chartData.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { MetricChart } from '../charts/MetricChart.js';
+import { OverlayPanel } from '../components/OverlayPanel.js';
 import { useApp } from '../store/index.js';
 import { configDiff } from './configDiff.js';
 
@@ -20,82 +21,70 @@ export function CompareView({ embedded = false }: { embedded?: boolean }) {
   );
   const diff = useMemo(() => configDiff((runs ?? []).map((r) => r.config)), [runs]);
   const specs = useMemo(() => CHARTS.filter((c) => COMPARE_CHARTS.includes(c.id)), []);
-  useEffect(() => {
-    if (!view || embedded) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [view, embedded, close]);
   if (!view || !runs) return null;
   return (
-    <div className={embedded ? 'compare-embedded' : 'overlay-backdrop'} role="presentation">
-      <section
-        className="overlay-panel compare-view"
-        role="dialog"
-        aria-label={`Compare: ${view.title}`}
-        data-testid="compare-view"
-        data-runs={runs.length}
-      >
-        <div className="overlay-head">
-          <h2>{view.title}</h2>
-          <button type="button" className="small" data-testid="compare-close" onClick={close}>
-            {view.from === 'sweeps' ? 'Back to sweeps' : 'Close'}
-          </button>
-        </div>
-        <div className="compare-body">
-          <div className="compare-side">
-            <ul className="compare-legend">
-              {runs.map((r) => (
-                <li key={r.id} data-testid="compare-run">
-                  <span className="swatch" style={{ background: r.color }} /> {r.name}
-                </li>
-              ))}
-            </ul>
-            <h3>Config: what differs</h3>
-            {diff.length === 0 ? (
-              <p className="note" data-testid="config-diff-empty">
-                {runs.length < 2 ? 'Pick two or more runs to see a diff.' : 'The configs are identical.'}
-              </p>
-            ) : (
-              <table className="compare-table" data-testid="config-diff">
-                <thead>
-                  <tr>
-                    <th scope="col">Field</th>
-                    {runs.map((r) => (
-                      <th key={r.id} scope="col" style={{ color: r.color }}>
-                        {r.name}
-                      </th>
+    <OverlayPanel
+      className="compare-view"
+      label={`Compare: ${view.title}`}
+      testId="compare-view"
+      data={{ runs: runs.length }}
+      title={view.title}
+      closeTestId="compare-close"
+      closeLabel={view.from === 'sweeps' ? 'Back to sweeps' : 'Close'}
+      onClose={close}
+      embedded={embedded}
+    >
+      <div className="compare-body">
+        <div className="compare-side">
+          <ul className="compare-legend">
+            {runs.map((r) => (
+              <li key={r.id} data-testid="compare-run">
+                <span className="swatch" style={{ background: r.color }} /> {r.name}
+              </li>
+            ))}
+          </ul>
+          <h3>Config: what differs</h3>
+          {diff.length === 0 ? (
+            <p className="note" data-testid="config-diff-empty">
+              {runs.length < 2 ? 'Pick two or more runs to see a diff.' : 'The configs are identical.'}
+            </p>
+          ) : (
+            <table className="compare-table" data-testid="config-diff">
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  {runs.map((r) => (
+                    <th key={r.id} scope="col" style={{ color: r.color }}>
+                      {r.name}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {diff.map((d) => (
+                  <tr key={d.key} data-testid="config-diff-row" data-key={d.key}>
+                    <th scope="row">{d.label}</th>
+                    {d.values.map((v, i) => (
+                      <td key={runs[i]?.id ?? i}>{v}</td>
                     ))}
                   </tr>
-                </thead>
-                <tbody>
-                  {diff.map((d) => (
-                    <tr key={d.key} data-testid="config-diff-row" data-key={d.key}>
-                      <th scope="row">{d.label}</th>
-                      {d.values.map((v, i) => (
-                        <td key={runs[i]?.id ?? i}>{v}</td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </div>
-          <div className="chart-grid compare-charts">
-            {specs.map((spec) => (
-              <MetricChart
-                key={spec.id}
-                spec={spec}
-                runs={chartRuns}
-                events={runs[0]?.events ?? []}
-                focus={null}
-              />
-            ))}
-          </div>
+                ))}
+              </tbody>
+            </table>
+          )}
         </div>
-      </section>
-    </div>
+        <div className="chart-grid compare-charts">
+          {specs.map((spec) => (
+            <MetricChart
+              key={spec.id}
+              spec={spec}
+              runs={chartRuns}
+              events={runs[0]?.events ?? []}
+              focus={null}
+            />
+          ))}
+        </div>
+      </div>
+    </OverlayPanel>
   );
 }

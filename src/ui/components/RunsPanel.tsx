@@ -2,7 +2,6 @@
 // result; open it (read-only, in the charts and viewer), rename, delete, overlay on the charts,
 // compare summaries side by side, and export or import runs and checkpoints as files.
 // Interrupted runs (a tab closed mid-run) keep their data.
-import { useRef } from 'react';
 import { compareStoredRuns } from '../compare/openCompare.js';
 import {
   deleteStoredRun,
@@ -16,6 +15,7 @@ import { openStoredRun } from '../runs/openRun.js';
 import { useApp } from '../store/index.js';
 import { openedRunId } from '../store/runSlice.js';
 import { CompareTable } from './CompareTable.js';
+import { JsonFileButton } from './OverlayPanel.js';
 
 export function RunsPanel() {
   const runs = useApp((s) => s.storedRuns);
@@ -26,32 +26,17 @@ export function RunsPanel() {
   const status = useApp((s) => s.runStatus);
   const training =
     status === 'starting' || status === 'running' || status === 'paused' || status === 'stopping';
-  const fileInput = useRef<HTMLInputElement>(null);
   return (
     <div className="runs-panel" data-testid="runs-panel">
       <div className="runs-head">
         <span>
           {runs.length} stored run{runs.length === 1 ? '' : 's'}
         </span>
-        <button
-          type="button"
-          className="small"
-          data-testid="btn-import"
-          onClick={() => fileInput.current?.click()}
-        >
-          Import run or checkpoint…
-        </button>
-        <input
-          ref={fileInput}
-          type="file"
-          accept=".json,application/json"
-          hidden
-          data-testid="import-file"
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            e.target.value = '';
-            if (f) void importFile(f);
-          }}
+        <JsonFileButton
+          label="Import run or checkpoint…"
+          buttonTestId="btn-import"
+          inputTestId="import-file"
+          onFile={(f) => void importFile(f)}
         />
       </div>
       <ul className="run-list">

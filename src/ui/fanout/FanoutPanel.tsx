@@ -7,6 +7,7 @@ import { wilsonInterval } from '../../core/stats.js';
 import type { ChartRun } from '../charts/chartData.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { MetricChart } from '../charts/MetricChart.js';
+import { OverlayPanel } from '../components/OverlayPanel.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
 import { defaultParallel, runFanout } from './fanoutRunner.js';
@@ -40,6 +41,7 @@ export function FanoutPanel() {
   const errors = useApp((s) => s.configErrors);
   const status = useApp((s) => s.runStatus);
   const setFanout = useApp((s) => s.setFanout);
+  const closePanel = () => setFanout({ fanoutOpen: false });
   const parallel = defaultParallel(
     typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency,
   );
@@ -76,99 +78,88 @@ export function FanoutPanel() {
   const learners = trapCount(lanes.filter((l) => !l.frozen));
   const controls = trapCount(lanes.filter((l) => l.frozen));
   return (
-    <div className="overlay-backdrop" role="presentation">
-      <section
-        className="overlay-panel fanout-panel"
-        role="dialog"
-        aria-label="Seeds side by side"
-        data-testid="fanout-panel"
-      >
-        <div className="overlay-head">
-          <h2>Seeds side by side</h2>
-          <button
-            type="button"
-            className="small"
-            data-testid="fanout-close"
-            onClick={() => setFanout({ fanoutOpen: false })}
-          >
-            Close
-          </button>
-        </div>
-        <p className="note">
-          The echo trap is a property of seeds: it happens in some runs and not others. This runs the current
-          setup on seeds {config.seed}…{config.seed + Math.max(0, n - 1)} at once, {parallel} at a time (one
-          train worker each; the rest wait), beside a frozen control (lr 0) on the same seeds if ticked.
+    <OverlayPanel
+      className="fanout-panel"
+      label="Seeds side by side"
+      testId="fanout-panel"
+      title="Seeds side by side"
+      closeTestId="fanout-close"
+      onClose={closePanel}
+    >
+      <p className="note">
+        The echo trap is a property of seeds: it happens in some runs and not others. This runs the current
+        setup on seeds {config.seed}…{config.seed + Math.max(0, n - 1)} at once, {parallel} at a time (one
+        train worker each; the rest wait), beside a frozen control (lr 0) on the same seeds if ticked.
+      </p>
+      <div className="fanout-form">
+        <label>
+          Seeds{' '}
+          <input
+            type="text"
+            size={4}
+            data-testid="fanout-seeds"
+            value={count}
+            onChange={(e) => setCount(e.target.value)}
+          />
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            data-testid="fanout-frozen"
+            checked={frozen}
+            onChange={(e) => setFrozen(e.target.checked)}
+          />{' '}
+          frozen-control lane per seed
+        </label>
+        <button
+          type="button"
+          className="primary"
+          data-testid="fanout-start"
+          disabled={!valid || running || busy || errors.length > 0}
+          title={busy ? 'Stop the current run first' : errors.length > 0 ? 'Fix the setup first' : ''}
+          onClick={start}
+        >
+          Start {valid ? n * (frozen ? 2 : 1) : ''} runs
+        </button>
+      </div>
+      {!valid ? <p className="field-error">Seeds: a whole number from 1 to 32.</p> : null}
+      {problem ? (
+        <p className="field-error" role="alert">
+          {problem}
         </p>
-        <div className="fanout-form">
-          <label>
-            Seeds{' '}
-            <input
-              type="text"
-              size={4}
-              data-testid="fanout-seeds"
-              value={count}
-              onChange={(e) => setCount(e.target.value)}
-            />
-          </label>
-          <label>
-            <input
-              type="checkbox"
-              data-testid="fanout-frozen"
-              checked={frozen}
-              onChange={(e) => setFrozen(e.target.checked)}
-            />{' '}
-            frozen-control lane per seed
-          </label>
-          <button
-            type="button"
-            className="primary"
-            data-testid="fanout-start"
-            disabled={!valid || running || busy || errors.length > 0}
-            title={busy ? 'Stop the current run first' : errors.length > 0 ? 'Fix the setup first' : ''}
-            onClick={start}
+      ) : null}
+      {lanes.length > 0 ? (
+        <>
+          <p
+            className="fanout-count"
+            data-testid="fanout-count"
+            data-trapped={learners.k}
+            data-finished={learners.n}
           >
-            Start {valid ? n * (frozen ? 2 : 1) : ''} runs
-          </button>
-        </div>
-        {!valid ? <p className="field-error">Seeds: a whole number from 1 to 32.</p> : null}
-        {problem ? (
-          <p className="field-error" role="alert">
-            {problem}
+            Trapped in{' '}
+            <b>
+              {learners.k} of {learners.n}
+            </b>{' '}
+            finished seeds (95% interval {learners.interval[0].toFixed(2)}–{learners.interval[1].toFixed(2)})
+            {controls.n > 0 ? `; the frozen control in ${controls.k} of ${controls.n}` : ''}.
           </p>
-        ) : null}
-        {lanes.length > 0 ? (
-          <>
-            <p
-              className="fanout-count"
-              data-testid="fanout-count"
-              data-trapped={learners.k}
-              data-finished={learners.n}
-            >
-              Trapped in{' '}
-              <b>
-                {learners.k} of {learners.n}
-              </b>{' '}
-              finished seeds (95% interval {learners.interval[0].toFixed(2)}–{learners.interval[1].toFixed(2)}
-              ){controls.n > 0 ? `; the frozen control in ${controls.k} of ${controls.n}` : ''}.
-            </p>
-            <ul className="fanout-lanes">
-              {lanes.map((l) => (
-                <li
-                  key={`${l.seed}-${l.frozen}`}
-                  data-testid="fanout-lane"
-                  data-state={l.state}
-                  data-seed={l.seed}
-                  data-frozen={l.frozen}
-                >
-                  seed {l.seed}
-                  {l.frozen ? ' · frozen control' : ''} — {verdict(l)}
-                </li>
-              ))}
-            </ul>
-            {SUCCESS ? <MetricChart spec={SUCCESS} runs={runs} events={collapses} focus={null} /> : null}
-          </>
-        ) : null}
-      </section>
-    </div>
+          <ul className="fanout-lanes">
+            {lanes.map((l) => (
+              <li
+                key={`${l.seed}-${l.frozen}`}
+                data-testid="fanout-lane"
+                data-state={l.state}
+                data-seed={l.seed}
+                data-frozen={l.frozen}
+              >
+                seed {l.seed}
+                {l.frozen ? ' · frozen control' : ''} — {verdict(l)}
+              </li>
+            ))}
+          </ul>
+          {SUCCESS ? <MetricChart spec={SUCCESS} runs={runs} events={collapses} focus={null} /> : null}
+        </>
+      ) : null}
+    </OverlayPanel>
   );
 }

@@ -3,11 +3,12 @@
 // another, see sweepRunner.ts), and browse stored sweeps — results table, heatmap and plots —
 // exported as a bundle in the CLI's sweep format; CLI sweep bundles import here too
 // (bundleImport.ts).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { fieldByKey } from '../../core/config.js';
 import { makeBundle, type SweepAxis } from '../../core/files/sweepBundle.js';
 import { parseAxis, parseSeeds, planSweep, SWEEPABLE } from '../../core/sweepPlan.js';
 import { msPerIteration } from '../components/eta.js';
+import { JsonFileButton, OverlayPanel } from '../components/OverlayPanel.js';
 import { useController } from '../controller/context.js';
 import { download } from '../download.js';
 import { useApp } from '../store/index.js';
@@ -178,120 +179,97 @@ export function SweepsDialog() {
   const sweeps = useApp((s) => s.sweeps);
   const selected = useApp((s) => s.selectedSweep);
   const setSweeps = useApp((s) => s.setSweeps);
-  const fileInput = useRef<HTMLInputElement>(null);
+  const closeDialog = () => setSweeps({ sweepsOpen: false });
   useEffect(() => {
     if (open) void markSweepsInterrupted().then(refreshSweeps);
   }, [open]);
   if (!open) return null;
   const shown = sweeps.find((s) => s.id === selected) ?? sweeps[0];
   return (
-    <div className="overlay-backdrop" role="presentation">
-      <section
-        className="overlay-panel sweeps-dialog"
-        role="dialog"
-        aria-label="Sweeps"
-        data-testid="sweeps-dialog"
-      >
-        <div className="overlay-head">
-          <h2>Sweeps</h2>
-          <button
-            type="button"
-            className="small"
-            data-testid="sweep-import-btn"
-            onClick={() => fileInput.current?.click()}
-          >
-            Import sweep bundle…
-          </button>
-          <input
-            ref={fileInput}
-            type="file"
-            accept=".json,application/json"
-            hidden
-            data-testid="sweep-import"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              e.target.value = '';
-              if (f) void importBundle(f);
-            }}
-          />
-          <button
-            type="button"
-            className="small"
-            data-testid="sweeps-close"
-            onClick={() => setSweeps({ sweepsOpen: false })}
-          >
-            Close
-          </button>
-        </div>
-        <div className="sweeps-body">
-          <div className="sweeps-side">
-            <NewSweep />
-            <h3>Stored sweeps</h3>
-            <ul className="run-list">
-              {sweeps.map((s) => (
-                <li
-                  key={s.id}
-                  className={`run-item${s.id === shown?.id ? ' selected' : ''}`}
-                  data-testid="sweep-item"
-                  data-status={s.status}
-                >
-                  <button type="button" className="link" onClick={() => setSweeps({ selectedSweep: s.id })}>
-                    {s.name}
+    <OverlayPanel
+      className="sweeps-dialog"
+      label="Sweeps"
+      testId="sweeps-dialog"
+      title="Sweeps"
+      closeTestId="sweeps-close"
+      onClose={closeDialog}
+      head={
+        <JsonFileButton
+          label="Import sweep bundle…"
+          buttonTestId="sweep-import-btn"
+          inputTestId="sweep-import"
+          onFile={(f) => void importBundle(f)}
+        />
+      }
+    >
+      <div className="sweeps-body">
+        <div className="sweeps-side">
+          <NewSweep />
+          <h3>Stored sweeps</h3>
+          <ul className="run-list">
+            {sweeps.map((s) => (
+              <li
+                key={s.id}
+                className={`run-item${s.id === shown?.id ? ' selected' : ''}`}
+                data-testid="sweep-item"
+                data-status={s.status}
+              >
+                <button type="button" className="link" onClick={() => setSweeps({ selectedSweep: s.id })}>
+                  {s.name}
+                </button>
+                <span className="run-meta">
+                  {s.status} · {s.runs.length}
+                  {s.planned ? `/${s.planned}` : ''} runs
+                </span>
+                {s.reason ? (
+                  <span className="field-error" data-testid="sweep-reason">
+                    {s.reason}
+                  </span>
+                ) : null}
+                <span className="run-actions">
+                  <button
+                    type="button"
+                    className="small"
+                    data-testid="sweep-export"
+                    onClick={() =>
+                      download(
+                        `${s.name.replace(/[^\w.-]+/g, '_').slice(0, 60)}.sweep.json`,
+                        JSON.stringify(makeBundle(s.name, s.runs, s.axes)),
+                      )
+                    }
+                  >
+                    Export
                   </button>
-                  <span className="run-meta">
-                    {s.status} · {s.runs.length}
-                    {s.planned ? `/${s.planned}` : ''} runs
-                  </span>
-                  {s.reason ? (
-                    <span className="field-error" data-testid="sweep-reason">
-                      {s.reason}
-                    </span>
-                  ) : null}
-                  <span className="run-actions">
-                    <button
-                      type="button"
-                      className="small"
-                      data-testid="sweep-export"
-                      onClick={() =>
-                        download(
-                          `${s.name.replace(/[^\w.-]+/g, '_').slice(0, 60)}.sweep.json`,
-                          JSON.stringify(makeBundle(s.name, s.runs, s.axes)),
-                        )
-                      }
-                    >
-                      Export
-                    </button>
-                    <button
-                      type="button"
-                      className="small danger"
-                      disabled={s.status === 'running'}
-                      onClick={() => {
-                        if (window.confirm(`Delete the sweep "${s.name}"?`))
-                          void deleteSweep(s.id).then(refreshSweeps);
-                      }}
-                    >
-                      Delete
-                    </button>
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </div>
-          <div className="sweeps-main">
-            {shown ? (
-              <>
-                <h3 data-testid="sweep-title">{shown.name}</h3>
-                <SweepResults runs={shown.runs} axes={shown.axes} />
-              </>
-            ) : (
-              <p className="note">
-                No sweeps yet: start one, or import a bundle made by `starpo sweep-bundle`.
-              </p>
-            )}
-          </div>
+                  <button
+                    type="button"
+                    className="small danger"
+                    disabled={s.status === 'running'}
+                    onClick={() => {
+                      if (window.confirm(`Delete the sweep "${s.name}"?`))
+                        void deleteSweep(s.id).then(refreshSweeps);
+                    }}
+                  >
+                    Delete
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ul>
         </div>
-      </section>
-    </div>
+        <div className="sweeps-main">
+          {shown ? (
+            <>
+              <h3 data-testid="sweep-title">{shown.name}</h3>
+              <SweepResults runs={shown.runs} axes={shown.axes} />
+            </>
+          ) : (
+            <p className="note">
+              No sweeps yet: start one, or import a bundle made by `starpo sweep-bundle`.
+            </p>
+          )}
+        </div>
+      </div>
+    </OverlayPanel>
   );
 }
 

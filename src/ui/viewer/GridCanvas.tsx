@@ -1,11 +1,11 @@
 // A FrozenLake or Sokoban state on a canvas (drawGrid.ts), with the caption line under it that
 // says in words what the picture shows (for screen readers and tests, and for the step count
 // against the run's action budget).
-import { useEffect, useRef } from 'react';
 import type { FrozenLakeView } from '../../envs/frozenlake/env.js';
 import type { SokobanView } from '../../envs/sokoban/env.js';
 import { drawFrozenLake, drawSokoban } from './drawGrid.js';
 import { lakeCaption, sokobanCaption } from './envWords.js';
+import { useSquareCanvas } from './useSquareCanvas.js';
 
 type GridView = FrozenLakeView | SokobanView;
 
@@ -23,18 +23,7 @@ export function GridCanvas({
   budget?: number | undefined;
   size?: number;
 }) {
-  const ref = useRef<HTMLCanvasElement>(null);
-  useEffect(() => {
-    const canvas = ref.current;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx) return;
-    const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(size * dpr);
-    canvas.height = Math.round(size * dpr);
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, size, size);
-    draw(ctx, view, size);
-  }, [view, size]);
+  const ref = useSquareCanvas(view, size, draw);
   const caption = view.kind === 'frozenlake' ? lakeCaption(view, budget) : sokobanCaption(view, budget);
   const title = view.kind === 'frozenlake' ? 'FrozenLake' : 'Sokoban';
   return (

@@ -1,10 +1,10 @@
 // A MiniGrid state on a canvas, with a text line for what the picture shows (for screen
 // readers and tests): position, direction, what the agent carries, and the step count against
 // the run's action budget when that ends the episode before MiniGrid's own step limit.
-import { useEffect, useRef } from 'react';
 import type { MiniGridView } from '../../envs/minigrid/viewjson.js';
 import { drawMiniGrid } from './drawMiniGrid.js';
 import { stepWords } from './envWords.js';
+import { useSquareCanvas } from './useSquareCanvas.js';
 
 const DIRS = ['right', 'down', 'left', 'up'];
 
@@ -17,18 +17,7 @@ export function MiniGridCanvas({
   budget?: number | undefined;
   size?: number;
 }) {
-  const ref = useRef<HTMLCanvasElement>(null);
-  useEffect(() => {
-    const canvas = ref.current;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx) return;
-    const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(size * dpr);
-    canvas.height = Math.round(size * dpr);
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, size, size);
-    drawMiniGrid(ctx, view, size);
-  }, [view, size]);
+  const ref = useSquareCanvas(view, size, drawMiniGrid);
   const caption = `Agent at (${view.agent.x}, ${view.agent.y}) facing ${DIRS[view.agent.dir] ?? '?'}${
     view.carrying ? `, carrying a ${view.carrying.color} ${view.carrying.type}` : ''
   }; ${stepWords(view.stepCount, view.maxSteps, budget)}${view.done ? ', episode over' : ''}.`;

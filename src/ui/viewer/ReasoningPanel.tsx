@@ -8,6 +8,7 @@
 import { useMemo } from 'react';
 import type { FirstTurn, SampledTrajectory } from '../../core/rl/trainer.js';
 import { makeEnv } from '../../envs/registry.js';
+import { OverlayPanel } from '../components/OverlayPanel.js';
 import { useApp } from '../store/index.js';
 import { EnvView } from './EnvView.js';
 
@@ -84,68 +85,62 @@ export function ReasoningPanel() {
   const baseCounts = thinkCounts(groups.flatMap((g) => g.base ?? []));
   const f = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(2));
   return (
-    <div className="overlay-backdrop" role="presentation">
-      <section
-        className="overlay-panel reasoning-panel"
-        role="dialog"
-        aria-label="Reasoning across inputs"
-        data-testid="reasoning-panel"
-        data-iteration={iteration}
-      >
-        <div className="overlay-head">
-          <h2>Reasoning across inputs, iteration {iteration}</h2>
-          <button type="button" className="small" data-testid="reasoning-close" onClick={() => close(null)}>
-            Close
-          </button>
-        </div>
-        <p className="note" data-testid="reasoning-metrics">
-          Modal think share {f(row?.['reasoning/modalThinkShare'])} · distinct-2{' '}
-          {f(row?.['reasoning/distinct2'])} · action MI {f(row?.['reasoning/actionMi'])} nats. A thinking
-          string marked ×k occurs k times in the iteration: under template collapse the same string answers
-          every start state.
+    <OverlayPanel
+      className="reasoning-panel"
+      label="Reasoning across inputs"
+      testId="reasoning-panel"
+      data={{ iteration }}
+      title={`Reasoning across inputs, iteration ${iteration}`}
+      closeTestId="reasoning-close"
+      onClose={() => close(null)}
+    >
+      <p className="note" data-testid="reasoning-metrics">
+        Modal think share {f(row?.['reasoning/modalThinkShare'])} · distinct-2{' '}
+        {f(row?.['reasoning/distinct2'])} · action MI {f(row?.['reasoning/actionMi'])} nats. A thinking string
+        marked ×k occurs k times in the iteration: under template collapse the same string answers every start
+        state.
+      </p>
+      {groups.length === 0 ? (
+        <p className="note">
+          No reasoning snapshot is kept for this iteration (long runs keep about 200 of them, and every
+          iteration where MI was computed): pick a nearby one.
         </p>
-        {groups.length === 0 ? (
-          <p className="note">
-            No reasoning snapshot is kept for this iteration (long runs keep about 200 of them, and every
-            iteration where MI was computed): pick a nearby one.
-          </p>
-        ) : (
-          <div className="reasoning-groups">
-            {groups
-              .map((g, position) => ({ g, gi: position, id: `group-${position}` }))
-              .map(({ g, gi, id }) => {
-                const view = startView(env, g.seed);
-                return (
-                  <article
-                    key={id}
-                    className="reasoning-group"
-                    data-testid="reasoning-group"
-                    data-seed={g.seed}
-                  >
-                    <h4>
-                      Group {gi + 1} · start seed {g.seed}
-                    </h4>
-                    <div className="reasoning-view">{view ? <EnvView view={view} /> : null}</div>
-                    <Turns turns={g.rollouts} counts={counts} label="this policy" />
-                    {g.base ? (
-                      <Turns
-                        turns={g.base}
-                        counts={baseCounts}
-                        label="the frozen base model, same start state"
-                      />
-                    ) : null}
-                  </article>
-                );
-              })}
-          </div>
-        )}
-        {groups.length > 0 && !groups[0]?.base ? (
-          <p className="note">
-            The frozen base model's reasoning is sampled on the iterations where MI is computed; open one of
-            those to compare.
-          </p>
-        ) : null}
-      </section>
-    </div>
+      ) : (
+        <div className="reasoning-groups">
+          {groups
+            .map((g, position) => ({ g, gi: position, id: `group-${position}` }))
+            .map(({ g, gi, id }) => {
+              const view = startView(env, g.seed);
+              return (
+                <article
+                  key={id}
+                  className="reasoning-group"
+                  data-testid="reasoning-group"
+                  data-seed={g.seed}
+                >
+                  <h4>
+                    Group {gi + 1} · start seed {g.seed}
+                  </h4>
+                  <div className="reasoning-view">{view ? <EnvView view={view} /> : null}</div>
+                  <Turns turns={g.rollouts} counts={counts} label="this policy" />
+                  {g.base ? (
+                    <Turns
+                      turns={g.base}
+                      counts={baseCounts}
+                      label="the frozen base model, same start state"
+                    />
+                  ) : null}
+                </article>
+              );
+            })}
+        </div>
+      )}
+      {groups.length > 0 && !groups[0]?.base ? (
+        <p className="note">
+          The frozen base model's reasoning is sampled on the iterations where MI is computed; open one of
+          those to compare.
+        </p>
+      ) : null}
+    </OverlayPanel>
   );
 }

@@ -1,0 +1,106 @@
+// A dialog over the page, as the compare view, sweeps, seeds side by side and reasoning across
+// inputs draw it: a backdrop, a head with the title, any controls of the head and a close
+// button, and Escape closes it. `embedded` draws it in place (the tour's compare step): no
+// backdrop, and Escape is left to the page.
+import { type ReactNode, useEffect, useRef } from 'react';
+
+export interface OverlayPanelProps {
+  /** The dialog's own class beside `overlay-panel`. */
+  className: string;
+  /** Its accessible name. */
+  label: string;
+  testId: string;
+  title: ReactNode;
+  onClose: () => void;
+  closeTestId: string;
+  closeLabel?: string;
+  /** Controls in the head before the close button. */
+  head?: ReactNode;
+  embedded?: boolean;
+  /** data-* attributes for outside checks, without the prefix. */
+  data?: Record<string, string | number>;
+  children: ReactNode;
+}
+
+export function OverlayPanel({
+  className,
+  label,
+  testId,
+  title,
+  onClose,
+  closeTestId,
+  closeLabel = 'Close',
+  head,
+  embedded = false,
+  data = {},
+  children,
+}: OverlayPanelProps) {
+  useEffect(() => {
+    if (embedded) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [embedded, onClose]);
+  const attrs = Object.fromEntries(Object.entries(data).map(([k, v]) => [`data-${k}`, v]));
+  return (
+    <div className={embedded ? 'compare-embedded' : 'overlay-backdrop'} role="presentation">
+      <section
+        className={`overlay-panel ${className}`}
+        role="dialog"
+        aria-label={label}
+        data-testid={testId}
+        {...attrs}
+      >
+        <div className="overlay-head">
+          <h2>{title}</h2>
+          {head}
+          <button type="button" className="small" data-testid={closeTestId} onClick={onClose}>
+            {closeLabel}
+          </button>
+        </div>
+        {children}
+      </section>
+    </div>
+  );
+}
+
+/** A button that opens the file picker for one JSON file and hands the file on. */
+export function JsonFileButton({
+  label,
+  buttonTestId,
+  inputTestId,
+  onFile,
+}: {
+  label: string;
+  buttonTestId: string;
+  inputTestId: string;
+  onFile: (f: File) => void;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        className="small"
+        data-testid={buttonTestId}
+        onClick={() => input.current?.click()}
+      >
+        {label}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        data-testid={inputTestId}
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          e.target.value = '';
+          if (f) onFile(f);
+        }}
+      />
+    </>
+  );
+}
