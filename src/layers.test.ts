@@ -1,4 +1,4 @@
-// The layers of DESIGN.md §2 hold over the whole tree, and the check would catch a file that
+// The layers of docs/architecture.md hold over the whole tree, and the check would catch a file that
 // broke them (fed fake files, since the real tree must have none).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -1,4 +1,4 @@
-// The layers of DESIGN.md §2 as a table, and the check that every import of the tree keeps to
+// The layers of docs/architecture.md as a table, and the check that every import of the tree keeps to
 // them (src/layers.test.ts runs it on the real files and on a fake violating one). A file's
 // layer is its first folder under src/ (or scripts/, tests/); an import that resolves into a
 // layer its own may not use is a violation, and so is a package a layer must not load (React,

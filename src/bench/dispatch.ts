@@ -1,7 +1,7 @@
 // Counting GPU work: how many compute dispatches a piece of code records on the webgpu backend
 // (by wrapping the backend's recordAndSubmit, where tfjs-webgpu encodes each dispatch), and how
 // many kernels it runs on any backend (tf.profile). tfjs-webgpu pays a fixed CPU cost per
-// dispatch (reference/playground-tfjs.md §B5), so this count predicts its step-time floor.
+// dispatch, so this count predicts its step-time floor.
 import * as tf from '@tensorflow/tfjs';
 
 export interface DispatchCount<T> {

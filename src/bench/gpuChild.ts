@@ -59,7 +59,7 @@ async function main(args: string[]): Promise<void> {
     if (what === 'kernels') await kernels();
     else await webgpu(JSON.parse(settings ?? '') as GpuChildSettings);
   } finally {
-    // Dawn keeps Node alive while navigator.gpu exists (reference/playground-tfjs.md §B8).
+    // Dawn keeps Node alive while navigator.gpu exists.
     delete (globalThis as { navigator?: unknown }).navigator;
   }
 }

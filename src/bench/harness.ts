@@ -1,4 +1,4 @@
-// `npm run bench` in one function (DESIGN §8): env steps/s per family, the env path against
+// `npm run bench` in one function: env steps/s per family, the env path against
 // one message per step, rollout tokens/s with and without the KV cache, update and scoring time
 // per size and backend, kernels or dispatches per training step, the backend probe, real
 // trainer iterations split by phase, and the tensor count over the iterations — cpu and wasm

@@ -1,6 +1,6 @@
 // WebGPU in Node for the benchmark: the `webgpu` package (Dawn) needs a Vulkan driver, and on a
-// machine without a GPU the one that works is SwiftShader's, shipped with Chromium
-// (reference/playground-tfjs.md §B8). Dawn loads the Vulkan loader when the process starts, so
+// machine without a GPU the one that works is SwiftShader's, shipped with Chromium.
+// Dawn loads the Vulkan loader when the process starts, so
 // the webgpu measurements run in a child process started with the loader's directory on
 // LD_LIBRARY_PATH and VK_ICD_FILENAMES pointing at the SwiftShader ICD.
 import { spawn } from 'node:child_process';

@@ -1,6 +1,6 @@
 // The shape of bench/results.json (one schema for the full and the --quick run), validated with
 // zod on write and in the test, plus the derived ratios and the targets of issue 9, which are
-// reported, never asserted (DESIGN §8: no timing assertions, least of all on software adapters).
+// reported, never asserted (no timing assertions, least of all on software adapters).
 import { z } from 'zod';
 import { speedRatios, speedTargets } from './perfTargets.js';
 

@@ -1,4 +1,4 @@
-// JSON Lines in, JSON Lines out, for the contract commands (contracts/*.md): one output line
+// JSON Lines in, JSON Lines out, for the contract commands (docs/cli-contracts.md): one output line
 // per input line, in order; a bad line yields {"id": <id or null>, "error": "..."} and the run
 // goes on.
 import { createInterface } from 'node:readline';

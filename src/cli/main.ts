@@ -1,4 +1,4 @@
-// `starpo <command>`: the Node entry of the playground's training core (DESIGN §9).
+// `starpo <command>`: the Node entry of the playground's training core.
 import { readFileSync } from 'node:fs';
 import { type CliIo, runGuarded } from './command.js';
 import { commands } from './commands/index.js';

@@ -1,7 +1,7 @@
 // The experiment config: one field table (like TensorFlow Playground's state.ts) from which the
 // zod schema, the setup form, the URL hash and the CLI flags are all generated. Defaults follow
-// RAGEN's (reference/ragen.md §1–2) scaled to tiny models; the algorithm presets that switch
-// several fields at once live in core/rl/algorithms.ts.
+// RAGEN's (arXiv 2504.20073 and RAGEN-AI/RAGEN's config/base.yaml) scaled to tiny models; the
+// algorithm presets that switch several fields at once live in core/rl/algorithms.ts.
 import { z } from 'zod';
 
 export type FieldGroup = 'run' | 'rollout' | 'reward' | 'advantage' | 'filter' | 'loss' | 'optim' | 'eval';
@@ -15,7 +15,7 @@ interface FieldBase {
   label: string;
   /** One line for the form and `--help`. */
   help: string;
-  /** Can change mid-run without a reset (DESIGN §7). */
+  /** Can change mid-run without a reset. */
   live?: boolean;
 }
 export interface IntField extends FieldBase {
@@ -102,13 +102,13 @@ export const FIELDS: readonly Field[] = [
   { key: 'lambda', flag: 'lambda', group: 'advantage', kind: 'float', label: 'λ', min: 0, max: 1, default: 1, help: 'GAE trace parameter (RAGEN uses 1).' },
   { key: 'whiten', flag: 'whiten', group: 'advantage', kind: 'bool', label: 'Whiten advantages', default: true, help: 'Normalise critic advantages over the batch (skipped when reward std ≈ 0).' },
   { key: 'criticWarmup', flag: 'critic-warmup', group: 'advantage', kind: 'int', label: 'Critic warm-up', min: 0, max: 1000, default: 0, help: 'Iterations that train only the critic before the first policy update.' },
-  { key: 'thinkingCritic', flag: 'thinking-critic', group: 'advantage', kind: 'bool', label: 'Thinking critic', default: false, help: 'Weight advantages by σ(rule-based thinking quality) (secondary note).' },
+  { key: 'thinkingCritic', flag: 'thinking-critic', group: 'advantage', kind: 'bool', label: 'Thinking critic', default: false, help: 'Weight advantages by σ(rule-based thinking quality) (not in RAGEN’s paper).' },
   // filter
   { key: 'filterMode', flag: 'filter', group: 'filter', kind: 'enum', label: 'Variance filter', options: ['off', 'subsample', 'oversample', 'top-p', 'dynamic'], default: 'off', help: 'StarPO-S: keep high-std groups of the P rolled out, or roll out P/ratio and keep P; top-p: RAGEN-2\u2019s reward-variance filter (groups by variance until the top-p share of the batch\u2019s total, zero-variance groups never); dynamic: DAPO\u2019s dynamic sampling (drop groups whose rewards are all equal and roll out more, up to 3 batches, until P remain).' },
   { key: 'filterTopP', flag: 'filter-top-p', group: 'filter', kind: 'float', label: 'Top-p value', min: 0.05, max: 1, default: 0.9, live: true, help: 'The top-p filter keeps groups, highest reward variance first, until their variance reaches this share of the total (RAGEN-2 recommends 0.9; 1 keeps every group that has any variance).' },
   { key: 'filterRatio', flag: 'filter-ratio', group: 'filter', kind: 'float', label: 'Keep ratio', min: 0.05, max: 1, default: 0.25, live: true, help: 'Share of groups kept by the in-group reward-std filter.' },
   { key: 'filterOrder', flag: 'filter-order', group: 'filter', kind: 'enum', label: 'Keep', options: ['highest-std', 'lowest-std', 'random'], default: 'highest-std', help: 'Keep the most uncertain groups (paper), the least (reverse ablation), or as many at random (the control: is it the selection, or fewer updates?).' },
-  { key: 'outlierDrop', flag: 'outlier-drop', group: 'filter', kind: 'bool', label: '2σ outlier drop', default: false, help: 'Drop trajectories beyond 2σ of the batch mean return (secondary note).' },
+  { key: 'outlierDrop', flag: 'outlier-drop', group: 'filter', kind: 'bool', label: '2σ outlier drop', default: false, help: 'Drop trajectories beyond 2σ of the batch mean return (not in RAGEN’s paper).' },
   // loss
   { key: 'clipLow', flag: 'clip-low', group: 'loss', kind: 'float', label: 'ε low', min: 0, max: 1, default: 0.2, live: true, help: 'Ratio clipped below at 1 − ε_low.' },
   { key: 'clipHigh', flag: 'clip-high', group: 'loss', kind: 'float', label: 'ε high', min: 0, max: 1, default: 0.2, live: true, help: 'Ratio clipped above at 1 + ε_high (clip-higher: 0.28).' },

@@ -1,5 +1,5 @@
 // Parses the agent's turn `<think>…</think><answer>…</answer>` into thinking and actions.
-// Follows RAGEN (reference/ragen.md §Parsing): the regex `<think>(.*?)</think>\s*<answer>(.*?)</answer>`
+// Follows RAGEN's parser (RAGEN-AI/RAGEN): the regex `<think>(.*?)</think>\s*<answer>(.*?)</answer>`
 // (non-greedy, across newlines), the answer split on `||` and truncated to
 // `max_actions_per_turn`. RAGEN keeps the raw text when the match fails; here the failure is also
 // named, so the rollout can apply the format penalty (−0.1 per malformed turn) and the UI can say why.

@@ -1,5 +1,5 @@
 // Builds the multi-turn token sequence of one trajectory, RAGEN's layout in words
-// (reference/ragen.md §Rollout structure; DESIGN §4): the instruction, then per turn the state
+// (RAGEN-AI/RAGEN's agent_proxy, es_manager and ctx_manager): the instruction, then per turn the state
 // and the actions left, the agent's response (forced to begin with `<think>`), and the reward —
 // all ONE token sequence, with a loss mask on the agent's tokens.
 //

@@ -1,4 +1,4 @@
-// The one config resolution (DESIGN §2): each layer wins over the one before it, an algorithm
+// The one config resolution (resolve.ts): each layer wins over the one before it, an algorithm
 // the user picks sets its switches over a preset's, and the base model's context bounds the run.
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from './config.js';

@@ -1,5 +1,5 @@
-// One config resolution for every caller (DESIGN §2 "One config, resolved once"): the CLI's
-// train, sweep, study, bench and soak, and the browser's setup panel, URL hash, tour and
+// One config resolution for every caller (docs/architecture.md, "One config, in the page and in
+// Node"): the CLI's train, sweep, study, bench and soak, and the browser's setup panel, URL hash, tour and
 // in-browser sweeps all build a run's config here, so the same preset and seed give the same
 // run in Node and in the page. Layers, later ones winning:
 //   defaults ← the base model's episode settings ← the algorithm's switches ← the preset's

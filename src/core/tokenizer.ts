@@ -1,4 +1,4 @@
-// Word-level tokenizer over a closed vocabulary (DESIGN §4), saved inside checkpoints.
+// Word-level tokenizer over a closed vocabulary, saved inside checkpoints.
 //
 // Pre-tokenisation splits text into: special tokens (`<think>` …) and atoms (`[SEP]`, `||`)
 // matched whole; words (runs of letters); single digits (so "50.00" is 5 0 . 0 0 and every
@@ -16,7 +16,7 @@
 // in the vocabulary, decode(encode(x)) === normalizeText(x). Unknown words become `<unk>`.
 // Case is kept ("You" and "you" are different tokens).
 //
-// Pieces (vocabulary version 2, DESIGN §4): so that a catalogue does not give every product id
+// Pieces (vocabulary version 2): so that a catalogue does not give every product id
 // and rare word its own embedding row, a version-2 vocabulary also holds the 52 ASCII letters
 // and 62 continuation pieces `##a`…`##Z`, `##0`…`##9` (a piece joins the previous token with no
 // space), and the marker `<caps>`. An id — an ASCII run of letters and digits holding both,

@@ -1,4 +1,4 @@
-// Demonstrations for base models (DESIGN §4): the scripted expert plays episodes in the
+// Demonstrations for base models: the scripted expert plays episodes in the
 // rollout's turn structure (up to `maxActionsPerTurn` actions joined with `||`, an action
 // budget, a turn limit) and writes each turn as the agent would: `thinking </think> <answer>
 // actions </answer>` after the forced `<think>`. A share of turns is noisy — a random action

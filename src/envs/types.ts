@@ -1,4 +1,4 @@
-// The contract every text environment meets (DESIGN §3): text in, text out, seeded.
+// The contract every text environment meets: text in, text out, seeded.
 // core/ never imports this file; it sees environments through its own pool interface, which
 // these types satisfy structurally.
 

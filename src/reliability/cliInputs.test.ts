@@ -1,5 +1,5 @@
-// Oversized CLI input is refused before any work, with the limit stated (DESIGN §10): a config
-// file over MAX_CONFIG_FILE_BYTES (checked by size, before reading), rollout counts over their
+// Oversized CLI input is refused before any work, with the limit stated (docs/security.md,
+// "Input"): a config file over MAX_CONFIG_FILE_BYTES (checked by size, before reading), rollout counts over their
 // caps, and a JSON Lines line over MAX_LINE_CHARS (answered with an error line while the next
 // line is still served).
 import { mkdtemp, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Seeded generators of hostile input for the fuzz tests (DESIGN §10: bad input gets a clear
+// Seeded generators of hostile input for the fuzz tests (bad input gets a clear
 // error, never a crash). Random JSON with the numbers and strings that break parsers (NaN,
 // ±Inf, −0, 1e308, huge and negative integers, lone surrogates, brackets, control characters,
 // prototype keys), structure-aware mutation of a valid value, and text mutation. Everything

@@ -1,4 +1,4 @@
-// Fuzz of imported model files (DESIGN §10): checkpoint manifests and blobs (loadCheckpoint)
+// Fuzz of imported model files (docs/security.md, "Input"): checkpoint manifests and blobs (loadCheckpoint)
 // and the models index (parseModelIndex). Mutated copies of a real checkpoint either load —
 // then they are usable and free every tensor on dispose — or are refused with a message of our
 // own: never a TypeError, a hang, a leaked tensor or a huge allocation. Hand-made hostile

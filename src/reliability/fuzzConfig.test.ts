@@ -1,4 +1,4 @@
-// Fuzz of the config's front doors (DESIGN §10): whole and partial configs (validateConfig,
+// Fuzz of the config's front doors (docs/security.md, "Input"): whole and partial configs (validateConfig,
 // completeConfig), the URL hash (decodeConfigHash), one field's text (parseFieldText) and the
 // CLI flags (parseFlags). Thousands of random and mutated inputs from a seeded Rng: nothing
 // throws where a result is promised, every refusal names a field with a short message, and

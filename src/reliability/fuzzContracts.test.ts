@@ -1,4 +1,4 @@
-// Fuzz of the contract commands' JSON Lines input (contracts/*.md): webshop-reward,
+// Fuzz of the contract commands' JSON Lines input (docs/cli-contracts.md): webshop-reward,
 // webshop-search and minigrid-replay get the golden input lines mutated (structure-aware and
 // byte-level), random JSON and broken text. Every command must exit 0 and write exactly one
 // valid JSON line per non-blank input line, each with either its result fields or a string

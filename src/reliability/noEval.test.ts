@@ -1,5 +1,5 @@
-// No code is ever built from strings (DESIGN §10; the CSP in vite.config.ts forbids it in the
-// browser, Biome's noGlobalEval catches the plainest form): no eval, no Function constructor,
+// No code is ever built from strings (docs/security.md, "The page"; the CSP in vite.config.ts
+// forbids it in the browser, Biome's noGlobalEval catches the plainest form): no eval, no Function constructor,
 // no string timers, no javascript: URLs and no raw HTML injection in our own sources.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

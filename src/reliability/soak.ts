@@ -1,5 +1,5 @@
 // The soak: a long run on the nano model with tiny rollouts (2 groups × 2, one turn, a few
-// tokens, a random base, no evaluation or MI), watching what must not grow (DESIGN §10):
+// tokens, a random base, no evaluation or MI), watching what must not grow (docs/security.md, "Long runs"):
 // the tfjs tensor count and tensor bytes must be flat from the warm-up on (the optimizer's
 // slots exist after the first update), and the JS heap must stay within a bound — compared
 // as the minimum over a window at the start and at the end, since single readings ride the

@@ -1,5 +1,5 @@
 // The playground page: setup panel (left), transport bar (top), charts (centre), trajectory
-// viewer / play / runs (right), status line (bottom) — DESIGN §7. The train worker owns tfjs;
+// viewer / play / runs (right), status line (bottom). The train worker owns tfjs;
 // the env workers own the environments; this thread only renders.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatErrors } from '../core/config.js';

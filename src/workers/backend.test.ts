@@ -1,4 +1,4 @@
-// 'auto' never picks a software WebGPU adapter over WASM (DESIGN §8), however the adapter
+// 'auto' never picks a software WebGPU adapter over WASM, however the adapter
 // names itself; forcing 'webgpu' is the user's call. A fake navigator.gpu stands in for the
 // adapter (no WebGPU backend is registered in Node, so a forced 'webgpu' falls back with the
 // reason; what matters here is the skip and its words).

@@ -1,4 +1,4 @@
-// Backend detection and choice (DESIGN §8): WebGPU → WASM → CPU unless the user picks one.
+// Backend detection and choice: WebGPU → WASM → CPU unless the user picks one.
 // tfjs falls back silently when a backend fails to initialise, so after every setBackend we
 // read tf.getBackend() and report the backend really in use and why any other was skipped.
 // Works in a DedicatedWorker, a page and Node (where the caller installs navigator.gpu first).

@@ -75,8 +75,8 @@ const SOFTWARE_NAME = /swiftshader|llvmpipe|lavapipe|softpipe|warp|basic render|
 
 /**
  * Whether an adapter renders in software: it says it is a fallback adapter, or its vendor,
- * architecture, device or description names a software renderer or a CPU device (DESIGN §8:
- * such an adapter never wins over WASM; it is there for correctness checks only).
+ * architecture, device or description names a software renderer or a CPU device (such
+ * an adapter never wins over WASM; it is there for correctness checks only).
  */
 export function isSoftwareAdapter(a: AdapterReport | null): boolean {
   if (!a) return false;

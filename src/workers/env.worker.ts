@@ -1,5 +1,5 @@
 // An env worker: hosts one shard of environments for the train worker, which talks to it over
-// the MessagePort the UI hands in (DESIGN §2: env traffic never passes the UI thread).
+// the MessagePort the UI hands in (env traffic never passes the UI thread).
 import { makeEnv } from '../envs/registry.js';
 import { EnvShard } from './envShard.js';
 import type { ToEnvShard, ToEnvWorker } from './protocol.js';

@@ -1,4 +1,4 @@
-// One env worker's shard (DESIGN §2): environments kept per pool ("train", "eval"), reset and
+// One env worker's shard: environments kept per pool ("train", "eval"), reset and
 // stepped in batches with the same semantics as core's InProcessEnvPool, so a run gives the
 // same trajectories whether its envs live in-process or across any number of shards.
 import { applyActions, type EnvLike } from '../core/rl/envPool.js';

@@ -1,5 +1,5 @@
-// Start-up backend probe (DESIGN §8: "chosen by a timed probe of one training step for the
-// chosen model size"): for each backend that starts, one warm-up training step (shader
+// Start-up backend probe (the backend is chosen by a timed probe of one training step for the
+// chosen model size): for each backend that starts, one warm-up training step (shader
 // compilation, buffer pools) and then timed steps of the real update on synthetic data; the
 // fastest wins. Usable from the train worker: it needs only tfjs and a way to switch backends.
 import * as tf from '@tensorflow/tfjs';

@@ -1,4 +1,4 @@
-// The typed messages between the UI thread, the train worker and the env workers (DESIGN §2).
+// The typed messages between the UI thread, the train worker and the env workers.
 // Every message is a discriminated union member; each side switches exhaustively on `type`.
 // Requests carry an `id` and get exactly one reply with that id; the train worker's run
 // reports (metrics, samples, events, progress) carry no id and are batched at most a few

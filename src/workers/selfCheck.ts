@@ -1,4 +1,4 @@
-// Cross-checks backends (reference/playground-tfjs.md B2: device numerics can be wrong): the
+// Cross-checks backends (device numerics can be wrong): the
 // same 1-layer transformer, initialised from the same seed, is trained for a few Adam steps on
 // a fixed batch on each backend, and the per-step losses are compared. Leaves tfjs on the
 // backend it started on.

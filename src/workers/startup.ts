@@ -1,4 +1,4 @@
-// Start-up of tfjs in the train worker (DESIGN §8). With 'auto' and a hardware WebGPU adapter,
+// Start-up of tfjs in the train worker. With 'auto' and a hardware WebGPU adapter,
 // a timed probe of one training step of the chosen model size on WebGPU and on WASM picks the
 // faster, and its figures go into the backend report (the status line shows them). A software
 // adapter (SwiftShader, a fallback or CPU device) is never timed and never chosen by 'auto':

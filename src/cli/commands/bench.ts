@@ -1,4 +1,4 @@
-// `npm run bench`: the performance benchmark (DESIGN §8) — writes bench/results.json and prints
+// `npm run bench`: the performance benchmark — writes bench/results.json and prints
 // readable tables. The measuring code is src/bench/ (the webgpu part in the child process that
 // src/bench/nodeGpu.ts starts with the SwiftShader environment, src/bench/gpuChild.ts); this file
 // parses flags and writes the file.

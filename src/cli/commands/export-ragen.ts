@@ -114,7 +114,7 @@ const ROWS: readonly MapRow[] = [
   { v2: 'agent_proxy.context_window_mode', value: (c) => c.historyTurns >= c.maxTurns ? 'full' : c.historyTurns === 1 ? 'single_turn' : 'limited_multi_turn', from: 'historyTurns (all turns: full; the current one: single_turn)' },
   { v2: 'agent_proxy.max_context_window', value: (c) => (c.historyTurns > 1 && c.historyTurns < c.maxTurns ? c.historyTurns : undefined), from: 'historyTurns (limited_multi_turn)' },
   { v1: 'agent_proxy.reward_normalization.grouping', v2: 'agent_proxy.reward_normalization.grouping', value: () => 'state', from: 'groups share a start state (GRPO groups by it)' },
-  { v1: 'agent_proxy.reward_normalization.method', v2: 'agent_proxy.reward_normalization.method', value: (_, x) => (x.estimator === 'grpo' ? 'mean_std' : 'identity'), from: 'advantage (grpo needs mean_std; ragen.md §1)' },
+  { v1: 'agent_proxy.reward_normalization.method', v2: 'agent_proxy.reward_normalization.method', value: (_, x) => (x.estimator === 'grpo' ? 'mean_std' : 'identity'), from: 'advantage (grpo needs mean_std)' },
   { v1: 'es_manager.format_penalty', v2: 'es_manager.format_penalty', value: (c) => -c.formatPenalty, from: 'formatPenalty (negated)' },
   { v1: 'es_manager.train.env_groups', v2: 'es_manager.train.env_groups', value: (c) => c.groups, from: 'groups' },
   { v1: 'es_manager.train.group_size', v2: 'es_manager.train.group_size', value: (c) => c.groupSize, from: 'groupSize' },

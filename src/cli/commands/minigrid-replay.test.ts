@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runCommand, usageErrorOf } from '../testing.js';
 import { minigridReplayCommand } from './minigrid-replay.js';
 
-// Copies of contracts/examples/minigrid-replay{,.expected}.jsonl.
+// Copies of the public cases of docs/cli-contracts.md, minigrid-replay{,.expected}.jsonl.
 const golden = (name: string) =>
   readFileSync(new URL(`../../envs/minigrid/golden/${name}`, import.meta.url), 'utf8');
 

@@ -1,5 +1,5 @@
 // `starpo minigrid-replay`: replays hand-built MiniGrid scenarios over JSON Lines
-// (contracts/minigrid-replay.md): MiniGrid's step semantics and encoded view, BabyAI-Text's
+// (docs/cli-contracts.md): MiniGrid's step semantics and encoded view, BabyAI-Text's
 // descriptions. The logic lives in envs/minigrid/replay.ts.
 import { replayLine } from '../../envs/minigrid/replay.js';
 import { type Command, UsageError } from '../command.js';
@@ -7,7 +7,7 @@ import { mapJsonLines } from '../jsonl.js';
 
 export const minigridReplayCommand: Command = {
   name: 'minigrid-replay',
-  summary: 'Replay MiniGrid scenarios: frames with image and text (contracts/minigrid-replay.md)',
+  summary: 'Replay MiniGrid scenarios: frames with image and text (docs/cli-contracts.md)',
   usage: [
     'usage: npm run -s starpo -- minigrid-replay < scenarios.jsonl > frames.jsonl',
     '',

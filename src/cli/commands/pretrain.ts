@@ -1,5 +1,5 @@
 // `npm run pretrain -- --env <id> --size <size>`: makes a base model by SFT on the scripted
-// expert's demonstrations with a share of noisy turns (DESIGN §4), measures its greedy and
+// expert's demonstrations with a share of noisy turns, measures its greedy and
 // sampled success on held-out start states, and writes a checkpoint plus an entry in the
 // models index (public/models/index.json by default). Seeded and reproducible. With
 // --eval-every the held-out success is also measured during training and the checkpoint written

@@ -1,5 +1,5 @@
 // `npm run starpo -- train --env <id> --algo <name> --iters <n> --seed <s> --out <dir>`: one
-// run in Node (DESIGN §9). Every config field is a flag (the field table's `flag` names), or
+// run in Node. Every config field is a flag (the field table's `flag` names), or
 // comes from `--config file.json`; the base model's episode settings come first, then the
 // algorithm's switches, then `--preset`, then the file, then the flags (core/resolve.ts). Writes <out>/config.json,
 // metrics.jsonl, events.jsonl, summary.json and checkpoints; progress with ETA on stderr.

@@ -1,4 +1,4 @@
-// The contract's public examples (contracts/webshop.md), run through the CLI in-process and
+// The contract's public examples (docs/cli-contracts.md), run through the CLI in-process and
 // compared with the real upstream outputs (*.expected.jsonl, copied into envs/webshop/golden),
 // plus our own option-rule cases derived from goal.py (webshop-reward-goalpy, hand-computed).
 import { readFileSync } from 'node:fs';

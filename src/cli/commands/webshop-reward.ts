@@ -1,4 +1,4 @@
-// `starpo webshop-reward`: WebShop's get_reward over JSON Lines (contracts/webshop.md).
+// `starpo webshop-reward`: WebShop's get_reward over JSON Lines (docs/cli-contracts.md).
 import { parseChosen, parseGoal, parseProduct } from '../../envs/webshop/json.js';
 import { getReward } from '../../envs/webshop/reward.js';
 import { type Command, UsageError } from '../command.js';
@@ -23,7 +23,7 @@ export function rewardLine(value: unknown): object {
 
 export const webshopRewardCommand: Command = {
   name: 'webshop-reward',
-  summary: 'WebShop purchase reward for JSON Lines cases (contracts/webshop.md)',
+  summary: 'WebShop purchase reward for JSON Lines cases (docs/cli-contracts.md)',
   usage: [
     'usage: npm run -s starpo -- webshop-reward < cases.jsonl',
     '',

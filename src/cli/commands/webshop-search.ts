@@ -1,4 +1,4 @@
-// `starpo webshop-search`: BM25 search over a given catalogue, JSON Lines (contracts/webshop.md).
+// `starpo webshop-search`: BM25 search over a given catalogue, JSON Lines (docs/cli-contracts.md).
 import { parseProduct } from '../../envs/webshop/json.js';
 import { Bm25Index, SEARCH_RETURN_N } from '../../envs/webshop/search.js';
 import { type Command, UsageError } from '../command.js';
@@ -25,7 +25,7 @@ export function searchLine(value: unknown): object {
 
 export const webshopSearchCommand: Command = {
   name: 'webshop-search',
-  summary: 'WebShop-lite BM25 search for JSON Lines queries (contracts/webshop.md)',
+  summary: 'WebShop-lite BM25 search for JSON Lines queries (docs/cli-contracts.md)',
   usage: [
     'usage: npm run -s starpo -- webshop-search < queries.jsonl',
     '',

@@ -40,7 +40,7 @@ export interface LoadedRun extends StudyRun {
   };
 }
 
-/** Signals of the early-warning table, in DESIGN §6 order (warnings, then context). */
+/** Signals of the early-warning table: warnings first, then context. */
 export const WARNING_SIGNALS = [
   ['thinkMiDrop', 'think MI drop'],
   ['modalThinkRise', 'modal think share rise'],

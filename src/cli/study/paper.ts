@@ -1,5 +1,5 @@
 // Our curves beside the paper's, for RAGEN's own environments (issue 12). The paper's side is
-// what reference/ragen.md §3 describes from its figures (validation success of Qwen2.5-0.5B
+// its figures described in words (RAGEN, arXiv 2504.20073: validation success of Qwen2.5-0.5B
 // over 200 steps, Fig 5 and 9); nothing is read off a plot we have not got. Our side is
 // computed from the study's steps-matched runs, and each of the paper's shape claims gets a
 // verdict from our numbers: seen, not seen, or not run.

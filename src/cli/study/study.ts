@@ -309,7 +309,7 @@ export async function writeStudyReport(
     'A run counts as an echo trap when its training success rose above its own start and fell from',
     'that peak, each by more than the binomial noise of P × N rollouts over 5-iteration windows, and',
     'gave back at least half the rise, with no verdict in a 5-iteration warm-up (the detector of',
-    'DESIGN §6, judged again over the stored rows). "Recovered": success rose again from its low',
+    '`src/core/metrics/detector.ts`, judged again over the stored rows). "Recovered": success rose again from its low',
     'beyond the noise, past half-way back to the peak. "Train success peak" is the best 5-iteration',
     'window after the warm-up, "final" the mean of the last 5 iterations. Its calibration on',
     'frozen-control runs is the section "Frozen control and detector calibration".',

@@ -1,4 +1,4 @@
-// The echo-trap detector (DESIGN §6), online over the metric series of a run. Its collapse rule
+// The echo-trap detector, online over the metric series of a run. Its collapse rule
 // is pre-registered in docs/echo-trap.md ("The rule") and calibrated on two nulls there.
 // - collapse (the echo trap): success rose above the run's own start by more than the noise, and
 //   then fell back to at or below that start. The start is the mean over the warm-up (iterations
@@ -13,7 +13,7 @@
 // - convergence: reward std collapsing while success stays high is not a trap;
 // - early warnings: think MI falling, modal think share rising, malformed rate rising, held-out
 //   success falling — the signals that separated collapsed runs from healthy ones in the
-//   prototype (reference/echo-trap-round2.md); their firing rates on frozen-control runs are
+//   prototype; their firing rates on frozen-control runs are
 //   measured by `starpo calibrate` (docs/echo-trap.md). Greedy held-out success on fixed seeds
 //   cannot move on a frozen policy, so its rate is "not calibratable from a frozen control";
 // - context: in-group reward-std drop, entropy anomaly, gradient-norm spike — the paper's order

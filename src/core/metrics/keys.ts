@@ -1,4 +1,4 @@
-// The metric keys of DESIGN §6, one row each: what it measures, in one line, and how to chart
+// The metric keys, one row each: what it measures, in one line, and how to chart
 // it. One series per iteration; the trainer, the CLI's metrics.jsonl, the charts and the
 // detector all use these names.
 

@@ -1,5 +1,5 @@
-// RAGEN-2's mutual-information proxy of template collapse (reference/ragen.md §3, RAGEN-2
-// collapse_metrics): teacher-force every sampled reasoning z_i under every prompt x_j of a
+// RAGEN-2's mutual-information proxy of template collapse (RAGEN-2's collapse_metrics in the
+// RAGEN-AI/RAGEN repository): teacher-force every sampled reasoning z_i under every prompt x_j of a
 // sample, L[i][j] = log p(z_i | x_j); MI = mean_i(L[i][i] − (logsumexp_j L[i][j] − log N)),
 // at most log N; retrieval accuracy = share of i whose own prompt scores highest (chance 1/N).
 // Reasoning-agnostic thinking scores the same under every prompt, so MI → 0.

@@ -1,7 +1,7 @@
-// Reasoning-collapse statistics over an iteration's thinking and actions (DESIGN §6):
+// Reasoning-collapse statistics over an iteration's thinking and actions:
 // distinct-2 of the thinking, the share of the most common thinking string, the plug-in mutual
 // information between start state and first action, and a rule-based thinking-quality score
-// (for the secondary note's σ(thinking critic) weighting). Plain code, no tensors.
+// (for the σ(thinking critic) weighting, a proposal beside RAGEN's paper). Plain code, no tensors.
 
 /** Lowercase word tokens of a text. */
 export function words(text: string): string[] {

@@ -1,4 +1,4 @@
-// The rollout/* and reasoning/* metrics of one iteration's trajectories (DESIGN §6).
+// The rollout/* and reasoning/* metrics of one iteration's trajectories (keys.ts names them).
 import { ZERO_STD } from '../rl/advantages.js';
 import type { Trajectory } from '../rl/rollout.js';
 import { mean as meanOr, meanStd } from '../stats.js';

@@ -1,4 +1,4 @@
-// Sizes and shape of the tiny decoder-only transformer (DESIGN §4): nano, micro and small, a
+// Sizes and shape of the tiny decoder-only transformer: nano, micro and small, a
 // configurable context, and a check that a config is usable before any weight is made.
 
 /** Named model sizes: width, depth and heads. */

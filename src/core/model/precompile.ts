@@ -1,4 +1,4 @@
-// Shader warm-up for the webgpu backend (reference/playground-tfjs.md §B2): the first training
+// Shader warm-up for the webgpu backend: the first training
 // step compiles ~90 pipelines one after another (seconds, UI blocked). Here one training step
 // (policy log-probs, gradients, global norm, Adam) and one prefill + cached decode step of a
 // throwaway model run with WEBGPU_ENGINE_COMPILE_ONLY, which creates every pipeline with

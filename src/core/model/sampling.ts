@@ -1,4 +1,4 @@
-// Batched sampling of one agent turn for every active trajectory (DESIGN §4, §8): prompts of
+// Batched sampling of one agent turn for every active trajectory: prompts of
 // different lengths are left-padded into one batch (per-row positions, padding keys masked),
 // the prompt is prefilled once, then every row gets one token per step from a KV cache.
 // Each step reads back one small [B, 3] tensor (token, its log-prob under the model at the

@@ -3,7 +3,7 @@
 // Two forms: differentiable tensor functions for use inside tf.variableGrads / optimizer.minimize,
 // and an async bucketed scorer returning plain arrays. Sequences are right-padded to one of a
 // few fixed lengths (SCORE_BUCKETS) so backends reuse their buffers (freed WebGPU buffers are
-// pooled by size; reference/playground-tfjs.md §B2).
+// pooled by size).
 // B = rows, T = padded length, D = width, V = vocabulary.
 import * as tf from '@tensorflow/tfjs';
 import { fusedKernelsActive, fusedTokenLogProbs } from './kernels/index.js';

@@ -1,4 +1,4 @@
-// Forward pass of the decoder-only transformer (DESIGN §4), bottom-up as in nanoGPT's model.py:
+// Forward pass of the decoder-only transformer, bottom-up as in nanoGPT's model.py:
 // token + learned position embeddings, pre-LayerNorm blocks (causal self-attention, GELU MLP),
 // a final LayerNorm, then tied embeddings as the LM head (policy) or a value head (critic).
 // The embedding is a row gather; when gradients are needed it is rows.ts selectRows, whose

@@ -1,4 +1,4 @@
-// The named algorithms as presets of switches (DESIGN §5). Each preset sets every switch it
+// The named algorithms as presets of switches. Each preset sets every switch it
 // owns, so changing algorithm never leaves a stale switch from the previous one; every switch
 // stays settable on its own afterwards, so the paper's ablations are one change each.
 import type { Config } from '../config.js';
@@ -153,7 +153,7 @@ export const ALGORITHMS: Readonly<Record<Config['algorithm'], AlgorithmSpec>> = 
     label: 'StarPO-S+',
     colour: '#66a182',
     summary:
-      'StarPO-S plus the secondary note’s stabilisers: 2σ drop, thinking critic, clip 0.5, KL stop, LR warm-up.',
+      'StarPO-S plus stabilisers proposed beside RAGEN’s paper: 2σ drop, thinking critic, clip 0.5, KL stop, LR warm-up.',
     switches: {
       ...STARPO_S,
       outlierDrop: true,

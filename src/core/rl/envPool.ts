@@ -1,4 +1,4 @@
-// How core sees environments (DESIGN §2): a pool of slots that reset and step in batches, text
+// How core sees environments: a pool of slots that reset and step in batches, text
 // in and text out. core never imports envs/; any object with reset/step/instruction fits
 // (envs/types.ts TextEnv does). In Node and tests the pool runs in-process; in the browser a
 // worker pool implements the same interface (one message per shard per turn).

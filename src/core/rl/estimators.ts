@@ -1,4 +1,4 @@
-// The advantage estimators as one table keyed by the config's `advantage` switch (DESIGN §5):
+// The advantage estimators as one table keyed by the config's `advantage` switch:
 // each entry says how samples are built from trajectories, whether a critic is trained, RAGEN's
 // name for it (export-ragen), and computes advantages and value targets — advantage math only;
 // which update runs is the objectives table's (objectives.ts). The trainer, prepare.ts, batch.ts

@@ -1,5 +1,5 @@
 // Held-out evaluation: one rollout per held-out start state, greedy and at temperature 1
-// (DESIGN §6 eval/successRate and eval/sampledSuccessRate). Training seeds are drawn below
+// (the metrics eval/successRate and eval/sampledSuccessRate). Training seeds are drawn below
 // EVAL_SEED_BASE, evaluation seeds start there, so evaluation never sees a training start.
 import type { Model } from '../model/params.js';
 import { Rng } from '../rng.js';

@@ -1,4 +1,4 @@
-// Fault injection into the trainer (DESIGN §10): a NaN loss, a poisoned weight
+// Fault injection into the trainer: a NaN loss, a poisoned weight
 // (NaN logits while sampling), an infinite learning rate (NaN weights after a finite-gradient
 // step) and a huge finite one (weights that only fail at the next rollout). Each time the
 // update is skipped, the weights are the last good ones, an error event says so, and three

@@ -1,5 +1,5 @@
-// Numerical faults of a run (DESIGN §10): a NaN/Inf in a loss, a gradient, the weights after an
-// update, or the logits while sampling stops that iteration's update and the trainer goes back
+// Numerical faults of a run (docs/security.md, "Numerical faults"): a NaN/Inf in a loss, a
+// gradient, the weights after an update, or the logits while sampling stops that iteration's update and the trainer goes back
 // to the last good weights. One bad iteration is noise; MAX_CONSECUTIVE_FAULTS in a row means
 // the settings are wrong, so the run pauses with a concrete suggestion instead of burning time.
 import * as tf from '@tensorflow/tfjs';

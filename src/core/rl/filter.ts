@@ -2,7 +2,7 @@
 // groups by the unbiased std of their trajectory rewards (format penalties included) and keep
 // the top share. Two ways to use it: `subsample` filters the P groups rolled out (the paper,
 // fewer samples per step), `oversample` rolls out ⌈P/ratio⌉ groups and keeps P (the kept
-// batch is as large as an unfiltered one; reference/echo-trap-round2.md). Plus the secondary
+// batch is as large as an unfiltered one). Plus the secondary
 // note's 2σ outlier drop over the batch, a separate switch.
 import type { Config } from '../config.js';
 import type { Rng } from '../rng.js';
@@ -198,7 +198,7 @@ export function zeroStdShare(stats: readonly GroupStats[]): number {
 }
 
 /**
- * The secondary note's outlier drop: indices of trajectories whose reward lies within
+ * The outlier drop (proposed beside RAGEN's paper, not in it): indices of trajectories whose reward lies within
  * `k` standard deviations (population std) of the batch mean. All are kept when std is 0.
  */
 export function dropOutliers(rewards: readonly number[], k = 2): number[] {

@@ -1,4 +1,4 @@
-// StarPO-S against vanilla StarPO in three named arms (DESIGN §5), because "StarPO-S is more
+// StarPO-S against vanilla StarPO in three named arms, because "StarPO-S is more
 // stable" can mean three different comparisons once the filter shrinks the batch:
 // - paper: filter the P groups rolled out, then train the kept batch in RAGEN's minibatches —
 //   RAGEN keeps 2 of 8 groups (32 trajectories) and makes ONE step of 32 where vanilla makes 4
@@ -6,7 +6,7 @@
 // - steps-matched: the same filter, but as many optimizer steps as vanilla, each on a share of
 //   the kept batch (fewer samples per step);
 // - samples-matched: roll out ⌈P/ratio⌉ groups and keep the top P, so the kept batch is as
-//   large as vanilla's: the same steps and samples per step (reference/echo-trap-round2.md).
+//   large as vanilla's: the same steps and samples per step.
 // Each arm is a setting of two existing switches (filterMode, stepsPerIteration), so every
 // config names exactly one arm; runs report actor/optimizerSteps and actor/samplesPerStep.
 import type { Config } from '../config.js';

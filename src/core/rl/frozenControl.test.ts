@@ -1,4 +1,4 @@
-// The frozen control (DESIGN §5): with lr 0 the policy stays exactly at its base — every weight
+// The frozen control: with lr 0 the policy stays exactly at its base — every weight
 // bit-identical after training iterations, for each algorithm — and the trainer skips the update
 // (the critic stays too); each case is checked to move at lr 0.01. Adam with step size 0 changes
 // nothing even with large gradients and warm moments.

@@ -1,6 +1,6 @@
 // The update phase of an iteration (cleanrl's "optimize the policy and value network" loop):
 // epochs × shuffled minibatches, or a fixed number of optimizer steps per iteration so runs
-// with different batch sizes can be step-matched (reference/echo-trap-round2.md). The critic
+// with different batch sizes can be step-matched. The critic
 // and the policy step on the same minibatch; during critic warm-up only the critic steps.
 // Optional KL early stop ends the pass when a step's approx KL exceeds the threshold.
 import type * as tf from '@tensorflow/tfjs';

@@ -99,7 +99,7 @@ function concatMasked(samples: readonly { lossMask: Float32Array }[], pick: (i: 
  * Advantages and returns for every sample by the estimator `config.advantage` selects
  * (estimators.ts), after any KL penalty in the reward; whitening over the batch
  * (skipped when the batch's reward std is ~0, where it would turn critic noise into full-size
- * updates — reference/echo-trap-feasibility.md); optional σ(thinking-quality) weights.
+ * updates); optional σ(thinking-quality) weights.
  */
 export function computeAdvantages(
   samples: readonly Sample[],

@@ -1,4 +1,4 @@
-// The rollout engine (RAGEN's agent_proxy / es_manager / ctx_manager loop, DESIGN §2): every
+// The rollout engine (RAGEN's agent_proxy / es_manager / ctx_manager loop): every
 // trajectory of the iteration advances turn by turn in ONE batch — build each active
 // trajectory's prompt, sample all responses together with the KV cache, parse them, send the
 // actions to the environment pool in one call, record everything. A trajectory ends when its

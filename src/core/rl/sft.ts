@@ -1,4 +1,4 @@
-// Supervised fine-tuning on demonstrations, to make base models (DESIGN §4): each demo becomes
+// Supervised fine-tuning on demonstrations, to make base models: each demo becomes
 // token sequences laid out exactly as the rollout will prompt the agent (same history cut), and
 // the loss is the token-mean negative log-likelihood of the agent's tokens.
 //

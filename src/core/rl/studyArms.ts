@@ -1,4 +1,5 @@
-// The arms of the echo-trap study (DESIGN §5): does StarPO-S prevent the trap, compared fairly?
+// The arms of the echo-trap study (docs/echo-trap.md, section 4): does StarPO-S prevent the
+// trap, compared fairly?
 // Each arm is a setting of existing switches on top of the confirmed preset's budget (vanilla
 // StarPO's batch, learning rate and optimizer steps), so every arm answers one question and every
 // config names at most one arm (`studyArmOf`). StarPO-S is RAGEN's: the top-25% std filter, a

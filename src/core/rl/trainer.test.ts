@@ -1,5 +1,5 @@
 // The trainer end to end on a toy one-turn task (core tests do not import envs/): every
-// algorithm runs, reports the DESIGN §6 keys, keeps the tensor count flat, and is
+// algorithm runs, reports the metric keys, keeps the tensor count flat, and is
 // deterministic for a seed. Learning on real environments is tested with the CLI.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';

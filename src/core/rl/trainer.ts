@@ -1,4 +1,4 @@
-// The trainer (DESIGN §2, §5): one iteration = rollout → filter → old/ref log-probs and values
+// The trainer: one iteration = rollout → filter → old/ref log-probs and values
 // → advantages → update → metrics → detector events. It reports only through callbacks, stops
 // cleanly on request, and never applies a non-finite step: it restores the weights the
 // iteration started with and emits an error event instead (faults.ts); after three such

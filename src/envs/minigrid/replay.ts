@@ -1,4 +1,4 @@
-// The `minigrid-replay` contract (contracts/minigrid-replay.md): a hand-built grid, a list of
+// The `minigrid-replay` contract (docs/cli-contracts.md): a hand-built grid, a list of
 // MiniGrid action names, and one frame per observation with MiniGrid's encoded image and
 // BabyAI-Text's descriptions. Pure: the CLI command only feeds it JSON lines.
 import {

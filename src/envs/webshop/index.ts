@@ -1,4 +1,4 @@
-// The registered WebShop-lite environments (DESIGN §3). Every id shares the seed-0 catalogue;
+// The registered WebShop-lite environments. Every id shares the seed-0 catalogue;
 // they differ in the goal split reset(seed) draws from and in the action budget.
 //
 // | id                    | goals        | budget |

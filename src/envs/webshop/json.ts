@@ -1,4 +1,4 @@
-// Validation of the contract's JSON shapes (contracts/webshop.md): a product, a goal and the
+// Validation of the contract's JSON shapes (docs/cli-contracts.md): a product, a goal and the
 // chosen options, from untrusted parsed JSON. Each error names the offending field.
 import type { Goal, Product } from './types.js';
 

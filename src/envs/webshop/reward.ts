@@ -1,7 +1,7 @@
 // WebShop's purchase reward (web_agent_site/engine/goal.py: get_reward, get_type_reward,
 // get_attribute_reward, get_option_reward), exact up to one documented substitution: where
 // upstream keeps the spaCy NOUN/PROPN tokens of a title, we keep its lowercase alphabetic
-// tokens (regex [a-z]+), in order with duplicates, minus the stopwords (contracts/webshop.md).
+// tokens (regex [a-z]+), in order with duplicates, minus the stopwords (docs/cli-contracts.md).
 import { normalizeColor } from './colors.js';
 import { tokenSetRatio } from './fuzz.js';
 import { contentTokens } from './stopwords.js';

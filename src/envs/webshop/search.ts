@@ -1,4 +1,4 @@
-// In-memory Okapi BM25 over a product list, as contracts/webshop.md specifies it (WebShop
+// In-memory Okapi BM25 over a product list, as docs/cli-contracts.md specifies it (WebShop
 // searches a Pyserini/Lucene index; we keep its k1 = 0.9, b = 0.4 and document text, with
 // regex tokens minus stopwords and no stemming). Upstream returns at most 50 hits.
 import { contentTokens } from './stopwords.js';

@@ -1,4 +1,4 @@
-// The English stopword list of the WebShop-lite contract (contracts/webshop.md): Lucene's
+// The English stopword list of the WebShop-lite contract (docs/cli-contracts.md): Lucene's
 // default English stop set, used by BM25 tokenisation and by the title-type substitution for
 // spaCy nouns in the reward. Embedded here so nothing reads shared files at run time.
 

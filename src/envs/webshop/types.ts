@@ -1,4 +1,4 @@
-// The WebShop-lite data shapes: a product as the contract (contracts/webshop.md) writes it,
+// The WebShop-lite data shapes: a product as the contract (docs/cli-contracts.md) writes it,
 // extended with the catalogue's price tag, and a goal as WebShop's goal.py builds it.
 
 /** One catalogue product. Field names follow the contract; upstream names in brackets. */

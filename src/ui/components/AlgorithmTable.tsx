@@ -1,4 +1,4 @@
-// The algorithm table (DESIGN §5): each named preset of switches with its one-line summary;
+// The algorithm table: each named preset of switches with its one-line summary;
 // choosing a row applies its switches, like the Algorithm select.
 import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import { useApp } from '../store/index.js';

@@ -2,8 +2,9 @@
 // every config field (core/config.ts FIELDS) and every echo-trap detector signal
 // (core/metrics/detector.ts), what it is and why it matters for the echo trap, written for a
 // student who knows what a policy gradient is, with the formula where one exists. Content
-// follows DESIGN §1, §5–6 and reference/ragen.md §1–3 (StarPO, StarPO-S, the echo trap and
-// RAGEN-2's mutual-information proxy). vitest (texts.test.ts) checks every key has an entry.
+// follows the RAGEN paper (arXiv 2504.20073) and the RAGEN-AI/RAGEN repository (StarPO,
+// StarPO-S, the echo trap and RAGEN-2's mutual-information proxy). vitest (texts.test.ts) checks
+// every key has an entry.
 
 /** One explanation: what the thing is, why it matters here, and its formula if it has one. */
 export interface Explanation {
@@ -86,12 +87,12 @@ export const FIELD_TEXTS: Readonly<Record<string, Explanation>> = {
   lambda: { what: 'The GAE trace parameter λ.', why: 'λ = 1 (RAGEN) gives Monte-Carlo advantages R − V: unbiased, and as noisy as the critic is wrong.', formula: 'Aₜ = Σₖ (γλ)ᵏ δₜ₊ₖ' },
   whiten: { what: 'Normalise the critic’s advantages over the batch to mean 0, std 1.', why: 'When every reward is equal, A = R − V is pure critic noise, and whitening would scale that noise up to full-size updates — so it is skipped when reward std ≈ 0.', formula: 'A ← (A − mean A) / (std A + ε)' },
   criticWarmup: { what: 'Iterations that train only the critic before the first policy update.', why: 'An untrained critic wrecked StarPO-S in its first iterations at a large lr in the prototype: warm-up gives it time to fit.' },
-  thinkingCritic: { what: 'Weight advantages by σ(a rule-based score of the thinking’s quality) — from the secondary note, not the paper.', why: 'Aims to reward reasoning that refers to the state; an experiment, not an established fix.', formula: 'A ← A · σ(q(think))' },
+  thinkingCritic: { what: 'Weight advantages by σ(a rule-based score of the thinking’s quality) — a proposal this playground tests, not in RAGEN’s paper.', why: 'Aims to reward reasoning that refers to the state; an experiment, not an established fix.', formula: 'A ← A · σ(q(think))' },
   filterMode: { what: 'Which groups the update trains on: off; subsample (StarPO-S: keep the top share of the P groups by reward std) or oversample (roll out P/ratio groups, keep P); top-p (RAGEN-2: keep groups, highest reward variance first, until they hold the top-p share of the batch’s total variance; never a group with none); or dynamic (DAPO: drop groups whose rewards are all equal and roll out more, up to 3 batches, until P remain).', why: 'Groups with zero reward variance carry no task gradient, only KL and entropy pressure, which erases input dependence. Subsampling also cuts optimizer steps — oversampling keeps the batch, a fairer comparison; top-p keeps as many groups as carry most of the signal; dynamic sampling pays extra rollouts to keep the batch full of signal.' },
   filterTopP: { what: 'The top-p filter’s share: groups are kept, highest reward variance first, until their summed variance reaches this share of the batch’s total (less 0.01).', why: 'RAGEN-2 recommends 0.9: it drops the groups that add little signal without a fixed count. 1 keeps every group that has any variance.', formula: 'keep the fewest top groups with Σ var ≥ p · Σ_all var − 0.01' },
   filterRatio: { what: 'The share of groups the filter keeps (paper: 0.25).', why: 'Lower keeps only the most uncertain groups — stronger signal per sample, fewer samples.' },
   filterOrder: { what: 'Keep the groups with the highest reward std (the paper) or the lowest (reverse ablation).', why: 'The reverse ablation shows whether the variance itself is what helps.' },
-  outlierDrop: { what: 'Drop trajectories whose return is beyond 2σ of the batch mean (secondary note).', why: 'Limits the pull of rare extreme returns; not part of the paper’s StarPO-S.' },
+  outlierDrop: { what: 'Drop trajectories whose return is beyond 2σ of the batch mean (a proposal this playground tests, not in RAGEN’s paper).', why: 'Limits the pull of rare extreme returns; not part of the paper’s StarPO-S.' },
   clipLow: { what: 'ε_low: the probability ratio is clipped below at 1 − ε_low.', why: 'Limits how fast a token’s probability can fall in one update.', formula: 'clip(ρ, 1 − ε_low, 1 + ε_high)' },
   clipHigh: { what: 'ε_high: the probability ratio is clipped above at 1 + ε_high (clip-higher: 0.28).', why: 'A larger upper clip lets unlikely tokens grow, keeping exploration alive; RAGEN found it raises the peak and delays collapse.' },
   entropyCoef: { what: 'The coefficient of the entropy bonus in the loss (0.001 in both StarPO variants).', why: 'Keeps sampling diverse; but with zero-variance groups, this constant pressure acts without any task signal.', formula: 'L ← L − c_H · H' },

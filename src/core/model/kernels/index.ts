@@ -1,8 +1,8 @@
-// Custom WebGPU kernels of the model (DESIGN §8): fused LayerNorm (with gradient), fused
+// Custom WebGPU kernels of the model: fused LayerNorm (with gradient), fused
 // log-softmax + target gather + entropy (with gradient), fused single-token decode attention, and
 // the fused optimizer step (flat gradients, one-dispatch global norm, Adam; adam.ts).
-// tfjs-webgpu pays a fixed cost per dispatch (~600 per training step, reference/playground-tfjs.md
-// §B5), so fewer, larger kernels make steps cheaper. The kernels are registered for the 'webgpu'
+// tfjs-webgpu pays a fixed cost per dispatch (hundreds per training step; src/bench/dispatch.ts
+// counts them), so fewer, larger kernels make steps cheaper. The kernels are registered for the 'webgpu'
 // backend only; every other backend keeps the unfused tfjs path untouched.
 
 export {

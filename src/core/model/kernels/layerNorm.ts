@@ -2,7 +2,7 @@
 // elementwise ops (~11 dispatches), and four backward instead of ~25. Same math as the unfused
 // transformer.ts layerNorm (biased variance, eps 1e-5 inside the rsqrt); the gradient is the
 // standard one, dx = rstd·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)) with dx̂ = dy·g, written with
-// tf.customGrad (reference/playground-tfjs.md §B6). N = rows, D = width.
+// tf.customGrad. N = rows, D = width.
 import * as tf from '@tensorflow/tfjs';
 import { callKernel, flatProgram, registerOnce, rowProgram, runProgram, WORKGROUP } from './program.js';
 

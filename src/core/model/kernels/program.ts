@@ -1,5 +1,5 @@
-// The small piece of tfjs-backend-webgpu's program interface our fused kernels use
-// (reference/playground-tfjs.md §B6): a WebGPUProgram is a plain object — outputShape,
+// The small piece of tfjs-backend-webgpu's program interface our fused kernels use: a
+// WebGPUProgram is a plain object — outputShape,
 // variableNames (one storage binding each, named as written), workgroupSize, dispatchLayout,
 // dispatch, shaderKey and getUserCode() returning `fn main(index : i32) {…}` — run by
 // `backend.runWebGPUProgram(program, inputs, dtype)` inside a kernel registered for 'webgpu'.
