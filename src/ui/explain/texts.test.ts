@@ -60,4 +60,11 @@ describe('explanations', () => {
     expect(text).not.toMatch(/1e-3[^.;]*converge/);
     expect(text).toContain('break');
   });
+
+  it('the iterations text gives the lengths the presets run', () => {
+    const text = explain('field', 'iterations')?.why ?? '';
+    expect(text).toContain(`echo-trap preset runs ${PRESETS['echo-trap']?.overrides.iterations}`);
+    for (const id of ['bandit-starpo', 'frozenlake-starpo', 'sokoban-starpo'])
+      expect(text, id).toContain(`presets ${PRESETS[id]?.overrides.iterations}`);
+  });
 });
