@@ -68,9 +68,9 @@ const U32_MAX = 4294967295;
 /** Largest config JSON file accepted (CLI --config, imported runs' configs). */
 export const MAX_CONFIG_FILE_BYTES = 64 * 1024;
 
-/** Every setting of an experiment, in form order. */
+/** The field table, its literal types kept: the Config type below is read from it. */
 // biome-ignore format: one row per field reads as a table
-export const FIELDS: readonly Field[] = [
+const FIELD_TABLE = [
   // run
   { key: 'env', flag: 'env', group: 'run', kind: 'string', label: 'Environment', default: 'minigrid/DoorKey-5x5', pattern: /^[a-z]+\/[A-Za-z0-9._-]+$/, patternHelp: 'a registered id such as minigrid/DoorKey-5x5 or webshop/lite', help: 'Which text environment the agent plays.' },
   { key: 'algorithm', flag: 'algo', group: 'run', kind: 'enum', label: 'Algorithm', options: ALGORITHM_NAMES, default: 'starpo-ppo', help: 'A preset of switches (the algorithm table lists them); each switch below can still be changed on its own.' },
@@ -135,68 +135,25 @@ export const FIELDS: readonly Field[] = [
   { key: 'evalEpisodes', flag: 'eval-episodes', group: 'eval', kind: 'int', label: 'Eval episodes', min: 1, max: 1024, default: 32, help: 'Held-out start states per evaluation.' },
   { key: 'miEvery', flag: 'mi-every', group: 'eval', kind: 'int', label: 'MI every', min: 0, max: 10000, default: 5, help: 'Reasoning-MI proxy every k iterations (0: off).' },
   { key: 'miSamples', flag: 'mi-samples', group: 'eval', kind: 'int', label: 'MI samples', min: 2, max: 64, default: 16, help: 'Prompts teacher-forced against each other for the MI proxy.' },
-];
+] as const satisfies readonly Field[];
 
-/** The experiment config, plain JSON data (crosses postMessage, the URL, IndexedDB, the CLI). */
-export interface Config {
-  env: string;
-  algorithm: (typeof ALGORITHM_NAMES)[number];
-  modelSize: (typeof MODEL_SIZES)[number];
-  seed: number;
-  iterations: number;
-  backend: (typeof BACKEND_CHOICES)[number];
-  checkpointEvery: number;
-  groups: number;
-  groupSize: number;
-  maxTurns: number;
-  maxActionsPerTurn: number;
-  maxActionsPerTraj: number;
-  maxTokensPerTurn: number;
-  contextLength: number;
-  historyTurns: number;
-  temperature: number;
-  groupStreams: 'shared' | 'independent';
-  /** Training start seeds cycle through this many fixed seeds (0: fresh seeds every iteration). */
-  startPool: number;
-  formatPenalty: number;
-  rewardPlacement: 'last-token' | 'per-turn';
-  lossOnEnvTokens: boolean;
-  advantage: 'gae' | 'grpo' | 'turn-gae' | 'none';
-  normAdvByStd: boolean;
-  gamma: number;
-  lambda: number;
-  whiten: boolean;
-  criticWarmup: number;
-  thinkingCritic: boolean;
-  filterMode: 'off' | 'subsample' | 'oversample' | 'top-p' | 'dynamic';
-  filterTopP: number;
-  filterRatio: number;
-  filterOrder: 'highest-std' | 'lowest-std' | 'random';
-  outlierDrop: boolean;
-  clipLow: number;
-  clipHigh: number;
-  entropyCoef: number;
-  klCoef: number;
-  klEstimator: 'k1' | 'k3';
-  klMode: 'loss' | 'reward';
-  lossAgg: 'token-mean' | 'seq-mean-token-mean' | 'seq-mean-token-sum';
-  ratioLevel: 'token' | 'sequence';
-  valueClip: number;
-  dpoBeta: number;
-  lr: number;
-  criticLr: number;
-  adamEpsilon: number;
-  gradClip: number;
-  epochs: number;
-  minibatch: number;
-  stepsPerIteration: number;
-  klEarlyStop: number;
-  lrWarmup: number;
-  evalEvery: number;
-  evalEpisodes: number;
-  miEvery: number;
-  miSamples: number;
-}
+/** Every setting of an experiment, in form order. */
+export const FIELDS: readonly Field[] = FIELD_TABLE;
+
+/** The value type a field's kind gives it. */
+type FieldValue<F> = F extends { kind: 'int' | 'float' }
+  ? number
+  : F extends { kind: 'bool' }
+    ? boolean
+    : F extends { kind: 'enum'; options: readonly (infer O)[] }
+      ? O
+      : string;
+
+/**
+ * The experiment config, plain JSON data (crosses postMessage, the URL, IndexedDB, the CLI): one
+ * key per row of the field table, typed by the row's kind (an enum's options are its type).
+ */
+export type Config = { -readonly [F in (typeof FIELD_TABLE)[number] as F['key']]: FieldValue<F> };
 
 export type ConfigKey = keyof Config;
 

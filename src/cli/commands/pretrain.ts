@@ -165,16 +165,6 @@ const FLAGS: readonly FlagSpec[] = [
 
 const USAGE = `usage: npm run pretrain -- --env <id> [--size nano] [options]\n\n${flagHelp(FLAGS)}`;
 
-/** The episode settings a base model is made for (pretrain's settings flags). */
-type Settings = Record<
-  | 'contextLength'
-  | 'maxTurns'
-  | 'maxActionsPerTurn'
-  | 'maxActionsPerTraj'
-  | 'historyTurns'
-  | 'maxTokensPerTurn',
-  number
->;
 
 /**
  * The SFT corpus: noisy expert demonstrations drawn in `demoEnv`, openings (more episodes cut
@@ -185,7 +175,7 @@ function corpus(
   env: string,
   demoEnv: string,
   o: { episodes: number; noise: number; openingCount: number; openingTurns: number },
-  settings: Settings,
+  settings: EpisodeSettings,
   seed: number,
 ) {
   const { episodes, noise, openingCount, openingTurns } = o;
@@ -238,7 +228,7 @@ interface PretrainPlan {
   demoEnv: string;
   size: ModelSize;
   options: PretrainOptions;
-  settings: Settings;
+  settings: EpisodeSettings;
   seed: number;
   /** As asked for; Node's 'auto' is resolved when the backend is set up. */
   backend: Config['backend'];
@@ -273,14 +263,7 @@ function readPlan(f: FlagValues): PretrainPlan {
     demoEnv,
     size,
     options,
-    settings: {
-      contextLength: c.contextLength,
-      maxTurns: c.maxTurns,
-      maxActionsPerTurn: c.maxActionsPerTurn,
-      maxActionsPerTraj: c.maxActionsPerTraj,
-      historyTurns: c.historyTurns,
-      maxTokensPerTurn: c.maxTokensPerTurn,
-    },
+    settings: episodeSettings(c) as EpisodeSettings,
     seed: c.seed,
     backend: c.backend,
     out: String(f.out ?? 'public/models'),
