@@ -8,9 +8,9 @@ source "$OUT/cells.sh"
 read -r ALGO FLAGS <<< "${CELLS[$(cat "$OUT/chosen-cell.txt")]}"
 SEEDS=209,210,211,212
 sweep() { (cd "$WT" && npx tsx src/cli/main.ts sweep --jobs 2 $SHAPE "$@"); }
-sweep --out "$OUT/confirm-vanilla" --algos "$ALGO" --seeds $SEEDS $FLAGS > "$OUT/confirm-vanilla-209.log" 2>&1
+sweep --out "$OUT/study-vanilla" --algos "$ALGO" --seeds $SEEDS $FLAGS > "$OUT/study-vanilla.log" 2>&1
 echo "$(date -u +%FT%TZ) vanilla 209-212 done" >> "$OUT/progress.log"
-sweep --out "$OUT/confirm-frozen" --algos starpo-ppo --seeds $SEEDS --lr 0 > "$OUT/confirm-frozen-209.log" 2>&1
+sweep --out "$OUT/study-frozen" --algos starpo-ppo --seeds $SEEDS --lr 0 > "$OUT/study-frozen.log" 2>&1
 echo "$(date -u +%FT%TZ) frozen 209-212 done" >> "$OUT/progress.log"
 arm() { # name, then flags on top of the cell's (a flag given here replaces the shape's)
   local name=$1; shift

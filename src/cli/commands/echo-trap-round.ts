@@ -71,24 +71,34 @@ async function loadStored(dir: string): Promise<Map<string, CalRun[]>> {
   return cells;
 }
 
-/** The study's section: every `study-<arm>` cell against confirm-vanilla, with confirm-frozen. */
+/** The study's planned seeds (section 4): the confirmation's 201–208 and four more. */
+const STUDY_SEEDS = 12;
+
+/**
+ * The study's section: every `study-<arm>` cell against vanilla, with the frozen control. The
+ * vanilla and frozen arms are the confirmation's runs (`confirm-vanilla`, `confirm-frozen`,
+ * seeds 201–208) and, on the study's later seeds, `study-vanilla` and `study-frozen`, kept apart
+ * so that the pre-registered confirmation stays on its own seeds.
+ */
 export function studySection(stored: Map<string, CalRun[]>, env?: string): string {
   const arms: ArmRuns[] = [];
-  const add = (arm: StudyArm, cell: string) => {
-    const runs = stored.get(cell);
-    if (runs) arms.push(armRuns(arm, runs));
+  const add = (arm: StudyArm, ...cells: string[]) => {
+    const runs = cells.flatMap((c) => stored.get(c) ?? []).sort((a, b) => a.config.seed - b.config.seed);
+    if (runs.length > 0) arms.push(armRuns(arm, runs));
   };
-  add('vanilla', 'confirm-vanilla');
-  add('frozen', 'confirm-frozen');
+  add('vanilla', 'confirm-vanilla', 'study-vanilla');
+  add('frozen', 'confirm-frozen', 'study-frozen');
   for (const arm of STUDY_ARMS) if (arm !== 'vanilla' && arm !== 'frozen') add(arm, `study-${arm}`);
   if (arms.length <= 2) return '';
-  const seeds = new Set(arms.flatMap((a) => a.runs.map((r) => r.seed)));
+  const seeds = [...new Set(arms.flatMap((a) => a.runs.map((r) => r.seed)))].sort((a, b) => a - b);
+  const span = `seeds ${seeds[0]}–${seeds.at(-1)}`;
+  const short = seeds.length < STUDY_SEEDS;
   return [
     env
       ? `### ${env}: the study's arms, at the chosen cell`
-      : '## 9. The study of the arms, at the chosen cell (seeds 201–208 so far)',
+      : `## 9. The study of the arms, at the chosen cell (${span}${short ? ' so far' : ''})`,
     '',
-    `The arms of section 4 at the chosen cell's budget, on the ${seeds.size} confirmation seeds; an arm with fewer runs has not finished yet. Eight seeds are below the study's planned 12: read the intervals.`,
+    `The arms of section 4 at the chosen cell's budget, on ${seeds.length} study seeds (${span}; 201–208 are the confirmation's); an arm with fewer runs has not finished yet.${short ? ` ${seeds.length} seeds are below the study's planned ${STUDY_SEEDS}: read the intervals.` : ''}`,
     '',
     armsMarkdown(arms),
     '',

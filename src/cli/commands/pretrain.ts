@@ -165,7 +165,6 @@ const FLAGS: readonly FlagSpec[] = [
 
 const USAGE = `usage: npm run pretrain -- --env <id> [--size nano] [options]\n\n${flagHelp(FLAGS)}`;
 
-
 /**
  * The SFT corpus: noisy expert demonstrations drawn in `demoEnv`, openings (more episodes cut
  * after their first turns, where the copying the agent must learn sits; their own seed stream),

@@ -90,4 +90,31 @@ describe('spliceBetween', () => {
     expect(spliceBetween('# D\n', '<R>', '<S>', '<R>\nnew')).toBe('# D\n\n<R>\nnew\n');
     expect(spliceBetween('# D\n\n<S>\ns\n', '<R>', '<S>', '<R>\nnew')).toBe('# D\n\n<R>\nnew\n\n<S>\ns\n');
   });
+
+  it("takes the study's vanilla and frozen arms from the confirmation's seeds and the later ones", async () => {
+    const { studySection } = await import('../commands/echo-trap-round.js');
+    const seeds = (from: number, to: number, f: (i: number) => number) =>
+      Array.from({ length: to - from + 1 }, (_, k) => run(from + k, f));
+    const flat = () => 0.25;
+    const eight = new Map<string, CalRun[]>([
+      ['confirm-vanilla', seeds(201, 208, riseAndFall)],
+      ['confirm-frozen', seeds(201, 208, flat)],
+      ['study-s-steps', seeds(201, 208, flat)],
+    ]);
+    const before = studySection(eight);
+    expect(before).toContain('(seeds 201–208 so far)');
+    expect(before).toContain("8 seeds are below the study's planned 12");
+    expect(before).toMatch(/\| vanilla \| 8 of 8 /);
+    const twelve = new Map([
+      ...eight,
+      ['study-vanilla', seeds(209, 212, riseAndFall)],
+      ['study-frozen', seeds(209, 212, flat)],
+      ['study-s-steps', seeds(201, 212, flat)],
+    ]);
+    const after = studySection(twelve);
+    expect(after).toContain('## 9. The study of the arms, at the chosen cell (seeds 201–212)');
+    expect(after).not.toContain('below the study');
+    expect(after).toMatch(/\| vanilla \| 12 of 12 /);
+    expect(after).toMatch(/\| frozen \| 0 of 12 /);
+  });
 });
