@@ -30,3 +30,23 @@ test('chart and field explanations open from their "?" and close', async ({ page
   // The page opens on the echo-trap preset: its learning rate.
   await expect(page.getByTestId('field-lr')).toHaveValue('0.002');
 });
+
+test('Escape closes the dialog on top, and only it', async ({ page }) => {
+  await page.goto('/');
+  for (const [open, dialog] of [
+    ['btn-sweeps', 'sweeps-dialog'],
+    ['btn-fanout', 'fanout-panel'],
+  ]) {
+    await page.getByTestId(open as string).click();
+    await expect(page.getByTestId(dialog as string)).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId(dialog as string)).toHaveCount(0);
+  }
+  // An explanation opened over the page closes first; a second Escape has nothing left to close.
+  await page.getByTestId('explain-chart-success').click();
+  await expect(page.getByTestId('explain-popover')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('explain-popover')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('setup-panel').or(page.locator('body'))).toBeVisible();
+});

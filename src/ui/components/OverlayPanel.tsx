@@ -4,6 +4,33 @@
 // backdrop, and Escape is left to the page.
 import { type ReactNode, useEffect, useRef } from 'react';
 
+/** Close handlers of the open overlays, the last opened last: Escape closes only the top one. */
+const openOverlays: { close: () => void }[] = [];
+
+function onEscape(e: KeyboardEvent): void {
+  if (e.key !== 'Escape') return;
+  openOverlays.at(-1)?.close();
+}
+
+/**
+ * While `active`, Escape calls `onClose` — unless an overlay opened later is still open (an
+ * explanation over a dialog closes first).
+ */
+export function useEscapeToClose(active: boolean, onClose: () => void): void {
+  const latest = useRef(onClose);
+  latest.current = onClose;
+  useEffect(() => {
+    if (!active) return;
+    const entry = { close: () => latest.current() };
+    openOverlays.push(entry);
+    if (openOverlays.length === 1) window.addEventListener('keydown', onEscape);
+    return () => {
+      openOverlays.splice(openOverlays.indexOf(entry), 1);
+      if (openOverlays.length === 0) window.removeEventListener('keydown', onEscape);
+    };
+  }, [active]);
+}
+
 export interface OverlayPanelProps {
   /** The dialog's own class beside `overlay-panel`. */
   className: string;
@@ -35,14 +62,7 @@ export function OverlayPanel({
   data = {},
   children,
 }: OverlayPanelProps) {
-  useEffect(() => {
-    if (embedded) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [embedded, onClose]);
+  useEscapeToClose(!embedded, onClose);
   const attrs = Object.fromEntries(Object.entries(data).map(([k, v]) => [`data-${k}`, v]));
   return (
     <div className={embedded ? 'compare-embedded' : 'overlay-backdrop'} role="presentation">

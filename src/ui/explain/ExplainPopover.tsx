@@ -1,9 +1,9 @@
 // The explanation popover: for each item (a metric, a field or a detector signal) its name,
 // "what it is", "why it matters here" and the formula where there is one. Closes on Escape
 // or on the Close button.
-import { useEffect } from 'react';
 import { fieldByKey } from '../../core/config.js';
 import { metricByKey } from '../../core/metrics/keys.js';
+import { useEscapeToClose } from '../components/OverlayPanel.js';
 import { useApp } from '../store/index.js';
 import type { ExplainItem } from './explainSlice.js';
 import { explain } from './texts.js';
@@ -18,14 +18,7 @@ export function ExplainPopover() {
   const items = useApp((s) => s.explainItems);
   const title = useApp((s) => s.explainTitle);
   const close = useApp((s) => s.closeExplain);
-  useEffect(() => {
-    if (!items) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [items, close]);
+  useEscapeToClose(Boolean(items), close);
   if (!items) return null;
   return (
     <div className="explain-backdrop" role="presentation">
