@@ -16,6 +16,7 @@ import { RESULTS_MARKER, roundReport, STUDY_MARKER, spliceBetween } from '../com
 import { runSweep } from '../sweepRunner.js';
 import { planArms } from './arms.js';
 import { type CalRun, finishedRuns } from './calibrate.js';
+import { judgeRun } from './round.js';
 
 export interface ArmsStudyOptions {
   envs: readonly string[];
@@ -140,16 +141,32 @@ const last10 = (run: CalRun) => {
 };
 
 /**
+ * Where each run ended: on the risky arm (last 10 iterations ≥ 0.8), on the safe one (≤ 0.2), or
+ * between. Descriptive, not pre-registered: a learner on the Bandit ends committed to one arm, so
+ * a mean over seeds hides that.
+ */
+function endings(runs: readonly CalRun[]): string {
+  const risky = runs.filter((r) => last10(r) >= 0.8).length;
+  const safe = runs.filter((r) => last10(r) <= 0.2).length;
+  return `${risky} / ${safe} / ${runs.length - risky - safe}`;
+}
+
+/** The detector's verdicts, judged again from the stored rows. */
+const trapped = (runs: readonly CalRun[]) =>
+  `${runs.filter((r) => judgeRun('bandit', r).trapped).length} of ${runs.length}`;
+
+/**
  * The Bandit re-measurement judged as pre-registered: each arm's mean success (choosing the risky
  * arm) over its last 10 iterations against the frozen control on the same seeds, one-sided
- * signed-rank in the predicted direction, p < 0.05. Arms with no finished run are said to be so.
+ * signed-rank in the predicted direction, p < 0.05, with the detector's verdicts beside it. Arms
+ * with no finished run are said to be so.
  */
 export async function banditSection(dir = BANDIT_DIR): Promise<string> {
   const frozen = new Map((await finishedRuns(join(dir, 'frozen'), dir)).map((r) => [r.config.seed, r]));
   const learners = await finishedRuns(join(dir, 'learners'), dir);
   const rows = BANDIT_PREDICTIONS.map(([algo, predicted]) => {
     const runs = learners.filter((r) => r.config.algorithm === algo && frozen.has(r.config.seed));
-    if (runs.length === 0) return `| ${algo} | ${predicted} | 0 | – | – | – | not run yet |`;
+    if (runs.length === 0) return `| ${algo} | ${predicted} | 0 | – | – | – | not run yet | – | – |`;
     const diffs = runs.map((r) => last10(r) - last10(frozen.get(r.config.seed) as CalRun));
     const t = signedRank(diffs);
     const p = predicted === 'risky' ? t.pGreater : t.pLess;
@@ -161,7 +178,7 @@ export async function banditSection(dir = BANDIT_DIR): Promise<string> {
         : against < 0.05
           ? `against the prediction (p ${against.toFixed(3)} the other way)`
           : 'not separated from the control';
-    return `| ${algo} | ${predicted} | ${runs.length} | ${mean(runs.map(last10)).toFixed(2)} | ${mean(diffs) >= 0 ? '+' : ''}${mean(diffs).toFixed(2)} | ${p.toFixed(3)} | ${runs.length < 8 ? `${runs.length} of 8 seeds run: not judged yet` : verdict} |`;
+    return `| ${algo} | ${predicted} | ${runs.length} | ${mean(runs.map(last10)).toFixed(2)} | ${mean(diffs) >= 0 ? '+' : ''}${mean(diffs).toFixed(2)} | ${p.toFixed(3)} | ${runs.length < 8 ? `${runs.length} of 8 seeds run: not judged yet` : verdict} | ${endings(runs)} | ${trapped(runs)} |`;
   });
   const f = [...frozen.values()];
   return [
@@ -169,9 +186,12 @@ export async function banditSection(dir = BANDIT_DIR): Promise<string> {
     '',
     `Pre-registered in the Bandit section above; seeds 201–208, judged from the stored runs in \`${dir}\`. Success is choosing the risky arm. The frozen control's last 10 iterations: ${f.length ? (f.map(last10).reduce((a, b) => a + b, 0) / f.length).toFixed(2) : '–'} (${f.length} runs).`,
     '',
-    '| arm | predicted | seeds | last 10 | − frozen (paired mean) | signed-rank p (predicted side) | verdict |',
-    '|---|---|---|---|---|---|---|',
+    '| arm | predicted | seeds | last 10 | − frozen (paired mean) | signed-rank p (predicted side) | verdict | ended risky / safe / between | echo trap (detector) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    `| frozen | – | ${f.length} | ${f.length ? (f.map(last10).reduce((a, b) => a + b, 0) / f.length).toFixed(2) : '–'} | – | – | the control | ${endings(f)} | ${trapped(f)} |`,
     ...rows,
+    '',
+    '"Ended risky / safe / between": runs whose last 10 iterations chose the risky arm ≥ 80%, ≤ 20%, or in between (descriptive, not pre-registered). The echo-trap column is the detector judged again from the stored rows.',
     '',
   ].join('\n');
 }

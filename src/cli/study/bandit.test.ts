@@ -1,6 +1,7 @@
 // The Bandit re-measurement's report, judged as pre-registered, on fake stored runs: an arm is
 // compared with the frozen control on the same seeds over its last 10 iterations, one-sided in
-// the predicted direction; an arm with fewer than 8 seeds is not judged yet.
+// the predicted direction; an arm with fewer than 8 seeds is not judged yet; where each run ended
+// and the detector's verdicts stand beside.
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,5 +40,9 @@ describe('the Bandit re-measurement report', () => {
     expect(md).toMatch(/\| starpo-ppo \| risky \| 3 \| .* \| 3 of 8 seeds run: not judged yet \|/);
     expect(md).toMatch(/\| starpo-drgrpo \| risky \| 0 \| – .* not run yet \|/);
     expect(md).toMatch(/frozen control's last 10 iterations: 0\.50 \(8 runs\)/);
+    // Where each run ended (risky ≥ 0.8 / safe ≤ 0.2 / between) and the detector's verdicts.
+    expect(md).toMatch(/\| frozen \| – \| 8 \| 0\.50 \| .* \| 0 \/ 0 \/ 8 \| 0 of 8 \|/);
+    expect(md).toMatch(/\| starpo-grpo \| .* \| as predicted \| 0 \/ 8 \/ 0 \| 0 of 8 \|/);
+    expect(md).toMatch(/\| starpo-ppo \| .* \| 3 \/ 0 \/ 0 \| 0 of 3 \|/);
   });
 });
