@@ -1,6 +1,6 @@
 // Every preset button, pressed in turn as a person would (issue 17): each sets up a run the
 // shipped base model for its env can train, and 2 iterations of it run on WASM with no error
-// (the echo-trap, Bandit vanilla and webshop-pool presets run 3 iterations in parity.spec.ts). No
+// (the echo-trap, Bandit vanilla and webshop-pool presets run 2 iterations in parity.spec.ts, at their full batch). No
 // mocking. To keep the suite's time, each runs 2 start states (Groups 2) with the preset's own
 // group size, env, base model, episode settings, algorithm, filter arm and optimizer: at its
 // full batch a Sokoban iteration takes tens of seconds on 2 cores. The presets are split into
