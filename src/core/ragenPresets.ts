@@ -91,14 +91,14 @@ const RAGEN_ENVS: readonly RagenEnv[] = [
       stable: 'near 1.0 at step 200 in the paper',
     },
     measured: {
-      lr: 'measured on Bandit before this round’s fixes, with independent rollout streams (the code now shares a group’s stream): 5e-3 broke the answer format within one iteration (no rise, so no echo trap to watch); at 1e-3 (2 seeds × 80 iterations) vanilla StarPO rose from ~0.3 to ~0.99 training success and held while its entropy fell about tenfold. Under shared streams a group’s rollouts see the same payout, so GRPO’s per-group z-score and the top-25% std filter act on luck the whole group shares: “GRPO collapses, StarPO-S holds” on Bandit follows from the expected gradient, not from echo-trap dynamics (not yet re-measured)',
+      lr: 'measured on Bandit before this round’s fixes, with independent rollout streams (the code now shares a group’s stream): 5e-3 broke the answer format within one iteration (no rise, so no echo trap to watch); at 1e-3 (2 seeds × 80 iterations) vanilla StarPO rose from ~0.3 to ~0.99 training success and held while its entropy fell about tenfold. Under shared streams a group’s rollouts see the same payout, so GRPO’s per-group z-score and the top-25% std filter act on luck the whole group shares: “GRPO collapses, StarPO-S holds” on Bandit follows from the expected gradient, not from echo-trap dynamics. Re-measured under shared streams at this budget (seeds 201–208, docs/echo-trap.md section 11): GRPO went to the safe arm in 8 of 8 seeds, as that gradient predicts; StarPO ended on the risky arm in 6 of 8 and StarPO-S in 5 of 8, neither separated from the frozen control (48% risky)',
       iterations:
-        'measured: 80 iterations, the study’s length here; vanilla StarPO had not collapsed by then in 2/2 seeds (the paper’s PPO falls after step ~100 of 200)',
+        'measured: 80 iterations, the study’s length here; under shared streams no run of vanilla StarPO was called an echo trap in 80 iterations (8 seeds; the paper’s PPO falls after step ~100 of 200)',
     },
     outcome: {
-      trap: 'in runs made before this round’s fixes (independent streams) it rose to ~0.99 and held over 80 iterations in 2/2 seeds; not re-measured under shared streams',
+      trap: 'under shared streams (seeds 201–208, 80 iterations) every run settled on one arm, the risky one in 6 of 8 and the safe one in 2; none was called an echo trap',
       stable:
-        'in 2 seeds made before this round’s fixes (independent streams, critic warm-up) seed 2 crashed to the safe arm at iteration 8 without a rise and seed 1 dipped before learning to ~0.9: not the paper’s stable curve; not re-measured',
+        'under shared streams (seeds 201–208, steps matched) every run settled on one arm, the risky one in 5 of 8 and the safe one in 3, not separated from the frozen control; none was called an echo trap: not the paper’s stable curve',
     },
   },
   {
