@@ -105,7 +105,13 @@ for (const preset of ['echo-trap', 'bandit-starpo', 'webshop-pool']) {
   });
 }
 
-test(`a 2-seed group side by side gives the two CLI runs' metric rows (echo-trap, WASM, ${ITERATIONS} iterations)`, async ({
+// Seeds side by side as a person uses it: the page as loaded (the echo-trap preset, the shipped
+// DoorKey base, WASM), 2 seeds with a frozen-control lane each. Every lane reaches "finished"
+// (lanes beyond the logical cores minus one wait as queued), the group says "k of 2" with its
+// interval and the frozen control's count, every lane's success is on the overlaid chart, each
+// lane lands in the Runs tab, and the group's export holds the two learners' rows, which are the
+// two CLI runs'.
+test(`a 2-seed group side by side with frozen controls gives the two CLI runs' metric rows and is stored (echo-trap, WASM, ${ITERATIONS} iterations)`, async ({
   page,
 }) => {
   test.setTimeout(1_500_000);
@@ -115,23 +121,34 @@ test(`a 2-seed group side by side gives the two CLI runs' metric rows (echo-trap
     await page.getByTestId('backend-override').selectOption('wasm');
     await page.getByTestId('btn-fanout').click();
     await page.getByTestId('fanout-seeds').fill('2');
-    await page.getByTestId('fanout-frozen').uncheck();
+    await expect(page.getByTestId('fanout-frozen')).toBeChecked();
+    await expect(page.getByTestId('fanout-start')).toHaveText('Start 4 runs');
     await expect(page.getByTestId('fanout-start')).toBeEnabled({ timeout: 60_000 });
     await page.getByTestId('fanout-start').click();
     const lanes = page.getByTestId('fanout-lane');
-    await expect(lanes).toHaveCount(2);
-    for (let i = 0; i < 2; i++)
+    await expect(lanes).toHaveCount(4);
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    if (Math.max(1, cores - 1) < 4)
+      await expect(page.locator('[data-testid="fanout-lane"][data-state="queued"]').first()).toBeVisible();
+    for (let i = 0; i < 4; i++)
       await expect(lanes.nth(i)).toHaveAttribute('data-state', 'finished', { timeout: 900_000 });
+    await expect(page.locator('[data-testid="fanout-lane"][data-frozen="true"]')).toHaveCount(2);
     await expect(page.getByTestId('fanout-count')).toHaveAttribute('data-finished', '2');
-    // The group is stored as a sweep: its export holds both runs' rows.
+    await expect(page.getByTestId('fanout-count')).toContainText('of 2 finished seeds (95% interval');
+    await expect(page.getByTestId('fanout-count')).toContainText('the frozen control in');
+    await expect(page.getByTestId('fanout-panel').getByTestId('chart-success')).toBeVisible();
     await page.getByTestId('fanout-close').click();
+    await page.getByTestId('tab-runs').click();
+    await expect(page.getByTestId('run-item')).toHaveCount(4);
+    // The group is stored as a sweep: its export holds every lane's rows.
     await page.getByTestId('btn-sweeps').click();
     const download = page.waitForEvent('download');
     await page.getByTestId('sweep-export').first().click();
     const bundle = JSON.parse(await readFile(await (await download).path(), 'utf8')) as {
-      runs: { path: string; config: { seed: number }; metrics: Row[] }[];
+      runs: { path: string; config: { seed: number; lr: number }; metrics: Row[] }[];
     };
-    return new Map(bundle.runs.map((r) => [r.config.seed, r.metrics]));
+    expect(bundle.runs).toHaveLength(4);
+    return new Map(bundle.runs.filter((r) => r.config.lr > 0).map((r) => [r.config.seed, r.metrics]));
   };
   const [cli1, cli2, group] = await Promise.all([
     cliRows('echo-trap', 1),

@@ -53,11 +53,28 @@ test('auto chooses WASM over the SwiftShader adapter and says why; a forced webg
   await expect(page.getByTestId('btn-start')).toBeEnabled({ timeout: 30_000 });
 });
 
-test('a 1-layer transformer trained in the worker on WebGPU matches CPU within 1e-4 over 3 Adam steps', async ({
+test('on a forced webgpu the start-up compiles its shaders with a progress line, and a 1-layer transformer trained in the worker matches CPU within 1e-4 over 3 Adam steps', async ({
   page,
 }) => {
-  // Forced: auto would not pick the software adapter.
+  test.setTimeout(240_000);
+  const phases = new Set<string>();
+  await page.exposeFunction('notePhase', (p: string) => phases.add(p));
+  await page.addInitScript(() => {
+    // Every phase the start-up line passes through, however briefly it shows.
+    new MutationObserver(() => {
+      const el = document.querySelector('[data-testid="startup-status"]');
+      const phase = el?.getAttribute('data-phase');
+      if (phase) (window as unknown as { notePhase(p: string): void }).notePhase(phase);
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  // Forced: 'auto' never picks the software adapter (it takes WASM), so nothing would compile.
   await page.goto('/#backend=webgpu');
+  const line = page.getByTestId('startup-status');
+  await expect(line).toHaveAttribute('data-phase', 'done', { timeout: 100_000 });
+  const startup = (await line.textContent()) ?? '';
+  expect(startup).toMatch(/WebGPU shaders ready: \d+ compiled/);
+  expect(Number(/ready: (\d+)/.exec(startup)?.[1])).toBeGreaterThan(10);
+  expect(phases.has('compile')).toBe(true);
   await expect(page.getByTestId('backend-status')).toHaveAttribute('data-backend', 'webgpu', {
     timeout: 60_000,
   });
