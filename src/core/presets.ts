@@ -72,7 +72,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'stable',
     title: 'StarPO-S, steps matched',
     summary:
-      'StarPO-S at the echo-trap setting, steps matched: 4 steps on the 2 of 8 groups with the highest reward std. Measured on 8 seeds: it fell to zero like vanilla in all 8, from a lower peak (0.09–0.18): StarPO-S did not prevent the collapse (docs/echo-trap.md)',
+      'StarPO-S at the echo-trap setting, steps matched: 4 steps on the 2 of 8 groups with the highest reward std. Measured on 12 seeds: it fell to zero like vanilla in all 12, from a lower peak (0.12–0.20, the mean’s 95% interval): StarPO-S did not prevent the collapse (docs/echo-trap.md)',
     algorithm: 'starpo-s',
     arm: 'steps-matched',
     time: 'about 1½ minutes on a 2-core laptop (WASM): 1.2–1.5 s an iteration, measured on the 8 runs of the study’s s-steps arm, two sharing 2 cores',
@@ -92,7 +92,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'stable-paper',
     title: 'StarPO-S, paper arm',
     summary:
-      'StarPO-S at the echo-trap setting as RAGEN ran it: keep the 2 of 8 groups with the highest reward std and train them in minibatches of 32 (one step where vanilla makes 4). Measured on 8 seeds: it fell to zero like vanilla in all 8, from a lower peak, and keeping a random 25% of groups at the same step count did the same, so it did not prevent the collapse (docs/echo-trap.md)',
+      'StarPO-S at the echo-trap setting as RAGEN ran it: keep the 2 of 8 groups with the highest reward std and train them in minibatches of 32 (one step where vanilla makes 4). Measured on 12 seeds: it fell to zero like vanilla in all 12, from a lower peak, and keeping a random 25% of groups at the same step count did the same, so it did not prevent the collapse (docs/echo-trap.md)',
     algorithm: 'starpo-s',
     arm: 'paper',
     overrides: {
