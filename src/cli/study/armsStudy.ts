@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { type Config, formatErrors } from '../../core/config.js';
 import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
 import { STUDY_ARMS, type StudyArm } from '../../core/rl/studyArms.js';
-import { signedRank } from '../../core/stats.js';
+import { mean, signedRank } from '../../core/stats.js';
 import { envIds } from '../../envs/registry.js';
 import type { CliIo } from '../command.js';
 import { RESULTS_MARKER, roundReport, STUDY_MARKER, spliceBetween } from '../commands/echo-trap-round.js';
@@ -135,10 +135,7 @@ const BANDIT_PREDICTIONS: readonly [string, 'risky' | 'safe'][] = [
   ['starpo-drgrpo', 'risky'],
 ];
 
-const last10 = (run: CalRun) => {
-  const xs = run.rows.slice(-10).map((r) => r['rollout/successRate'] as number);
-  return xs.reduce((a, b) => a + b, 0) / xs.length;
-};
+const last10 = (run: CalRun) => mean(run.rows.slice(-10).map((r) => r['rollout/successRate'] as number));
 
 /**
  * Where each run ended: on the risky arm (last 10 iterations ≥ 0.8), on the safe one (≤ 0.2), or
@@ -170,7 +167,6 @@ export async function banditSection(dir = BANDIT_DIR): Promise<string> {
     const diffs = runs.map((r) => last10(r) - last10(frozen.get(r.config.seed) as CalRun));
     const t = signedRank(diffs);
     const p = predicted === 'risky' ? t.pGreater : t.pLess;
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const against = predicted === 'risky' ? t.pLess : t.pGreater;
     const verdict =
       p < 0.05
@@ -181,14 +177,15 @@ export async function banditSection(dir = BANDIT_DIR): Promise<string> {
     return `| ${algo} | ${predicted} | ${runs.length} | ${mean(runs.map(last10)).toFixed(2)} | ${mean(diffs) >= 0 ? '+' : ''}${mean(diffs).toFixed(2)} | ${p.toFixed(3)} | ${runs.length < 8 ? `${runs.length} of 8 seeds run: not judged yet` : verdict} | ${endings(runs)} | ${trapped(runs)} |`;
   });
   const f = [...frozen.values()];
+  const frozenLast10 = f.length ? mean(f.map(last10)).toFixed(2) : '–';
   return [
     '## 11. Bandit under shared streams, re-measured',
     '',
-    `Pre-registered in the Bandit section above; seeds 201–208, judged from the stored runs in \`${dir}\`. Success is choosing the risky arm. The frozen control's last 10 iterations: ${f.length ? (f.map(last10).reduce((a, b) => a + b, 0) / f.length).toFixed(2) : '–'} (${f.length} runs).`,
+    `Pre-registered in the Bandit section above; seeds 201–208, judged from the stored runs in \`${dir}\`. Success is choosing the risky arm. The frozen control's last 10 iterations: ${frozenLast10} (${f.length} runs).`,
     '',
     '| arm | predicted | seeds | last 10 | − frozen (paired mean) | signed-rank p (predicted side) | verdict | ended risky / safe / between | echo trap (detector) |',
     '|---|---|---|---|---|---|---|---|---|',
-    `| frozen | – | ${f.length} | ${f.length ? (f.map(last10).reduce((a, b) => a + b, 0) / f.length).toFixed(2) : '–'} | – | – | the control | ${endings(f)} | ${trapped(f)} |`,
+    `| frozen | – | ${f.length} | ${frozenLast10} | – | – | the control | ${endings(f)} | ${trapped(f)} |`,
     ...rows,
     '',
     '"Ended risky / safe / between": runs whose last 10 iterations chose the risky arm ≥ 80%, ≤ 20%, or in between (descriptive, not pre-registered). The echo-trap column is the detector judged again from the stored rows.',
