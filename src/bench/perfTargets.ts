@@ -51,6 +51,17 @@ function shortBy(value: number, wanted: number, unit: string): string {
   return `missed by ${round(wanted - value)}${unit}: ${round(value / wanted)} of the target`;
 }
 
+/** An at-least speed-up target ("× "): met or not, and by how much when missed; null: not measured. */
+function speedupTarget(name: string, value: number | null, wanted: number): Target {
+  return {
+    name,
+    target: `>= ${wanted}x`,
+    value,
+    met: value === null ? null : value >= wanted,
+    ...(value !== null && value < wanted ? { note: shortBy(value, wanted, '×') } : {}),
+  };
+}
+
 /** The decoding row the targets read: wasm, nano, the most rows. */
 function decodeRow(m: Measured) {
   return m.rollout
@@ -79,38 +90,32 @@ export function speedTargets(m: Measured): Target[] {
   const presetSpeedup = m.beforeAfter
     ? (m.beforeAfter.preset?.speedup ?? null)
     : CHEAPER_PASSES_RECORDED.presetSpeedup;
-  out.push({
-    name: `echo-trap preset iteration: cheaper passes off ÷ on, same run${recorded}`,
-    target: `>= ${TARGETS.presetSpeedup}x`,
-    value: presetSpeedup,
-    met: presetSpeedup === null ? null : presetSpeedup >= TARGETS.presetSpeedup,
-    ...(presetSpeedup !== null && presetSpeedup < TARGETS.presetSpeedup
-      ? { note: shortBy(presetSpeedup, TARGETS.presetSpeedup, '×') }
-      : {}),
-  });
+  out.push(
+    speedupTarget(
+      `echo-trap preset iteration: cheaper passes off ÷ on, same run${recorded}`,
+      presetSpeedup,
+      TARGETS.presetSpeedup,
+    ),
+  );
   const d = decodeRow(m);
   const vsBefore = d ? round(d.cachedTokensPerSec / BEFORE_ISSUE_22.decodeTokensPerSec) : null;
-  out.push({
-    name: `decoding tokens/s (wasm, nano, ${d?.rows ?? 64} rows) ÷ before (${BEFORE_ISSUE_22.decodeTokensPerSec}/s, another run and load)`,
-    target: `>= ${TARGETS.decodeSpeedup}x`,
-    value: vsBefore,
-    met: vsBefore === null ? null : vsBefore >= TARGETS.decodeSpeedup,
-    ...(vsBefore !== null && vsBefore < TARGETS.decodeSpeedup
-      ? { note: shortBy(vsBefore, TARGETS.decodeSpeedup, '×') }
-      : {}),
-  });
+  out.push(
+    speedupTarget(
+      `decoding tokens/s (wasm, nano, ${d?.rows ?? 64} rows) ÷ before (${BEFORE_ISSUE_22.decodeTokensPerSec}/s, another run and load)`,
+      vsBefore,
+      TARGETS.decodeSpeedup,
+    ),
+  );
   const decSpeedup = m.beforeAfter
     ? (m.beforeAfter.decoding?.speedup ?? null)
     : CHEAPER_PASSES_RECORDED.decodingSpeedup;
-  out.push({
-    name: `decoding tokens/s: cheaper decoding on ÷ off, same run${recorded}`,
-    target: `>= ${TARGETS.decodeSpeedup}x`,
-    value: decSpeedup,
-    met: decSpeedup === null ? null : decSpeedup >= TARGETS.decodeSpeedup,
-    ...(decSpeedup !== null && decSpeedup < TARGETS.decodeSpeedup
-      ? { note: shortBy(decSpeedup, TARGETS.decodeSpeedup, '×') }
-      : {}),
-  });
+  out.push(
+    speedupTarget(
+      `decoding tokens/s: cheaper decoding on ÷ off, same run${recorded}`,
+      decSpeedup,
+      TARGETS.decodeSpeedup,
+    ),
+  );
   const row = m.roofline?.rows.find((r) => r.backend === 'wasm');
   const step = row?.phases.find((x) => x.phase === 'trainingStep' && x.size === 'nano');
   out.push({
