@@ -81,17 +81,18 @@ describe('cheaper model paths on wasm', () => {
       );
     // tfjs's plain kernels and autodiff: the model's weights move to the CPU backend and back.
     await setupNodeBackend('cpu');
-    const cpuRead = async (t: tf.Tensor) => {
-      const out = tf.tensor(await t.data(), t.shape);
+    const read = async (t: tf.Tensor) => {
+      const out = { values: await t.data(), shape: t.shape };
       t.dispose();
       return out;
     };
-    const [cpuFull, cpuDecode] = [await cpuRead(full()), await cpuRead(decodeLogits(rows, 5))];
+    const [cpuFull, cpuDecode] = [await read(full()), await read(decodeLogits(rows, 5))];
     await setupNodeBackend('wasm');
     expect(tf.getBackend()).toBe('wasm');
-    const oldFull = tf.tensor(await cpuFull.data(), cpuFull.shape);
-    const oldDecode = tf.tensor(await cpuDecode.data(), cpuDecode.shape);
-    tf.dispose([cpuFull, cpuDecode]);
+    const [oldFull, oldDecode] = [cpuFull, cpuDecode].map((c) => tf.tensor(c.values, c.shape)) as [
+      tf.Tensor,
+      tf.Tensor,
+    ];
     const [newFull, newDecode] = [full(), decodeLogits(rows, 5)];
     // The cached steps give the full pass's logits at each position, both ways.
     const fullCopy = newFull.clone();
