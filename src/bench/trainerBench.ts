@@ -81,9 +81,11 @@ export async function benchTrainer(
       const total = performance.now() - t0;
       const rollout = row['time/rolloutMs'] ?? 0;
       const update = row['time/updateMs'] ?? 0;
+      // Evaluation and MI (the measurement) run between the rollout and the update.
+      const measure = row['time/measureMs'] ?? 0;
       // Scoring ends where the first gradient is taken (no update step at all: all scoring).
-      const scoringEnd = firstGrad ?? t0 + rollout + update;
-      const scoring = Math.max(0, scoringEnd - t0 - rollout);
+      const scoringEnd = firstGrad ?? t0 + rollout + measure + update;
+      const scoring = Math.max(0, scoringEnd - t0 - rollout - measure);
       perIteration.push({
         rolloutMs: Math.max(0, rollout - pool.ms),
         envMs: pool.ms,

@@ -48,6 +48,7 @@ export const METRICS = [
   { key: 'actor/samplesPerStep', label: 'Samples per step', help: 'Trajectories per optimizer step.' },
   { key: 'time/rolloutMs', label: 'Rollout time', help: 'Milliseconds spent sampling and stepping environments.' },
   { key: 'time/updateMs', label: 'Update time', help: 'Milliseconds spent scoring and updating.' },
+  { key: 'time/measureMs', label: 'Measurement time', help: 'Milliseconds spent on held-out evaluation and the reasoning MI.' },
   { key: 'perf/tokensPerSec', label: 'Tokens/s', help: 'Generated tokens per second during rollouts.' },
   { key: 'perf/envStepsPerSec', label: 'Env steps/s', help: 'Environment steps per second of rollout time.' },
   { key: 'memory/numTensors', label: 'Tensors', help: 'Live tfjs tensors after the iteration; must stay flat.' },

@@ -302,4 +302,56 @@ describe('Trainer', () => {
       }
     }
   });
+
+  it('measures iteration 0 on the base: evaluation and MI run before the update', async () => {
+    const config = tinyConfig('starpo-grpo', { lr: 1e-2, evalEvery: 1, miEvery: 1, iterations: 2 });
+    const mc = { vocabSize: tok.size, dModel: 16, nLayers: 1, nHeads: 2, context: 128, mlpRatio: 2 };
+    const policy = createPolicy(mc, new Rng(3));
+    const fingerprint = async () => {
+      const sums = await Promise.all(
+        policy.names.map(async (n) => {
+          const t = (policy.weights[n] as tf.Variable).sum();
+          const d = await t.data();
+          t.dispose();
+          return d[0] as number;
+        }),
+      );
+      return sums.join(',');
+    };
+    const atEvaluation: string[] = [];
+    const evalInner = new InProcessEnvPool(() => new SideEnv());
+    const evalPool = {
+      get stepsTaken() {
+        return evalInner.stepsTaken;
+      },
+      // The policy's weights at the moment the evaluation starts its episodes.
+      reset: async (seeds: readonly number[], instances?: readonly number[]) => {
+        atEvaluation.push(await fingerprint());
+        return evalInner.reset(seeds, instances);
+      },
+      step: (batch: Parameters<InProcessEnvPool['step']>[0]) => evalInner.step(batch),
+    };
+    const base = await fingerprint();
+    const trainer = new Trainer({
+      config,
+      tokenizer: tok,
+      policy,
+      critic: null,
+      pool: new InProcessEnvPool(() => new SideEnv()),
+      evalPool,
+    });
+    const row0 = await trainer.step();
+    const afterFirst = await fingerprint();
+    await trainer.step();
+    trainer.dispose();
+    disposeModel(policy);
+    // The update moved the weights, yet iteration 0 was evaluated on the base and iteration 1 on
+    // the policy after one update (the one that made iteration 1's rollouts).
+    expect(afterFirst).not.toBe(base);
+    expect(atEvaluation.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(atEvaluation.slice(0, atEvaluation.length / 2))).toEqual(new Set([base]));
+    expect(new Set(atEvaluation.slice(atEvaluation.length / 2))).toEqual(new Set([afterFirst]));
+    expect(row0['eval/successRate']).toBeDefined();
+    expect(row0['reasoning/mi']).toBeDefined();
+  });
 });

@@ -1,5 +1,6 @@
-// The trainer: one iteration = rollout → filter → old/ref log-probs and values
-// → advantages → update → metrics → detector events. It reports only through callbacks, stops
+// The trainer: one iteration = rollout → periodic evaluation and MI (of the policy that made the
+// rollout, so iteration 0's are the base model's) → filter → old/ref log-probs and values →
+// advantages → update → metrics → detector events. It reports only through callbacks, stops
 // cleanly on request, and never applies a non-finite step: it restores the weights the
 // iteration started with and emits an error event instead (faults.ts); after three such
 // iterations in a row it pauses the run with a suggestion.
@@ -491,18 +492,9 @@ export class Trainer {
     Object.assign(row, rolloutMetrics(trajectories, this.tok.special['</think>']));
     Object.assign(row, pairedSuccess(trajectories, c.groups));
 
-    // 2–4. Filter, score, advantages, update — skipped by a frozen control (lr 0): its policy
-    // cannot move, so the iteration is a rollout and its measurements, at a fraction of the cost.
-    const u0 = now();
-    if (c.lr > 0) await this.learn(row, trajectories, rolled, it);
-    else {
-      row['rollout/filterKeptRatio'] = 1;
-      row['actor/optimizerSteps'] = 0;
-      row['actor/samplesPerStep'] = 0;
-    }
-    const updateMs = now() - u0;
-
-    // 5. Periodic evaluation and reasoning MI.
+    // 2. Periodic evaluation and reasoning MI, before any update: iteration `it`'s measurements
+    // describe the policy that made its rollouts (iteration 0's are the base model's).
+    const m0 = now();
     if (c.evalEvery > 0 && (it % c.evalEvery === 0 || it === c.iterations - 1)) {
       const e = await this.evaluate();
       row['eval/successRate'] = e.greedy;
@@ -524,9 +516,22 @@ export class Trainer {
           retrievalAcc: r.retrievalAcc,
         };
     }
+    const measureMs = now() - m0;
+
+    // 3–5. Filter, score, advantages, update — skipped by a frozen control (lr 0): its policy
+    // cannot move, so the iteration is a rollout and its measurements, at a fraction of the cost.
+    const u0 = now();
+    if (c.lr > 0) await this.learn(row, trajectories, rolled, it);
+    else {
+      row['rollout/filterKeptRatio'] = 1;
+      row['actor/optimizerSteps'] = 0;
+      row['actor/samplesPerStep'] = 0;
+    }
+    const updateMs = now() - u0;
 
     row['time/rolloutMs'] = rolloutMs;
     row['time/updateMs'] = updateMs;
+    row['time/measureMs'] = measureMs;
     row['perf/tokensPerSec'] = stats.sampleMs > 0 ? (1000 * stats.tokens) / stats.sampleMs : 0;
     row['perf/envStepsPerSec'] = stats.envMs > 0 ? (1000 * stats.envSteps) / stats.envMs : 0;
     row['memory/numTensors'] = tf.memory().numTensors;

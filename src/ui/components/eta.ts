@@ -1,11 +1,11 @@
 // Time per iteration and the ETA toward the planned iterations, from the run's own timings.
 import type { MetricRow } from '../../core/metrics/keys.js';
 
-/** Mean rollout + update milliseconds over the last `window` rows; null before any. */
+/** Mean rollout + update + measurement milliseconds over the last `window` rows; null before any. */
 export function msPerIteration(rows: readonly MetricRow[], window = 10): number | null {
   const recent = rows.slice(-window);
   if (recent.length === 0) return null;
-  const total = recent.reduce((a, r) => a + (r['time/rolloutMs'] ?? 0) + (r['time/updateMs'] ?? 0), 0);
+  const total = recent.reduce((a, r) => a + (r['time/rolloutMs'] ?? 0) + (r['time/updateMs'] ?? 0) + (r['time/measureMs'] ?? 0), 0);
   return total / recent.length;
 }
 

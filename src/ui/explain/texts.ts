@@ -52,6 +52,7 @@ export const METRIC_TEXTS: Readonly<Record<string, Explanation>> = {
   'actor/samplesPerStep': { what: 'Trajectories per optimizer step.', why: 'Fewer samples per step means noisier gradients; report it beside any comparison of algorithms.' },
   'time/rolloutMs': { what: 'Milliseconds spent sampling responses and stepping the environments this iteration.', why: 'Where time goes: rollouts grow with group count, group size, turns and tokens per turn.' },
   'time/updateMs': { what: 'Milliseconds spent scoring trajectories and updating the policy (and critic).', why: 'Grows with steps per iteration and sequence length; the other half of the iteration’s time.' },
+  'time/measureMs': { what: 'Milliseconds spent on the held-out evaluation and the reasoning-MI proxy this iteration (0 on iterations that measure neither).', why: 'They run before the update, on the policy that made the iteration’s rollouts; their cost shows as spikes every “evaluate every” iterations.' },
   'perf/tokensPerSec': { what: 'Generated tokens per second during rollouts.', why: 'A throughput figure for comparing backends (WebGPU, WASM, CPU) and model sizes.' },
   'perf/envStepsPerSec': { what: 'Environment steps per second of rollout time.', why: 'Shows whether the environments (in their workers) or the model limit the rollout speed.' },
   'memory/numTensors': { what: 'Live tfjs tensors after the iteration.', why: 'Must stay flat: a rising count is a memory leak that eventually stalls the tab.' },
