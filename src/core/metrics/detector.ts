@@ -281,11 +281,15 @@ export interface RunSummary {
 }
 
 /** The collapse rule's reading of a run at one point: its rise, fall and their z. */
-interface Reading {
+export interface Reading {
   start: number;
   peak: number;
   peakAt: number;
   now: number;
+  /** Standard errors of the start, peak and last-window means (windowStdError, groups as units). */
+  seStart: number;
+  sePeak: number;
+  seNow: number;
   riseZ: number;
   fallZ: number;
   /** The rule holds: both z above the threshold and `now` at or below the start. */
@@ -325,6 +329,11 @@ export class EchoTrapDetector {
   }
 
   /** The run's start: mean success over the warm-up (NaN until it is complete). */
+  /** Success points read so far (iterations that carried the success series). */
+  get pointCount(): number {
+    return this.rawSuccess.length;
+  }
+
   get startSuccess(): number {
     const { warmup } = this.options;
     return this.rawSuccess.length >= warmup ? meanOf(this.rawSuccess.slice(0, warmup)) : Number.NaN;
@@ -429,6 +438,9 @@ export class EchoTrapDetector {
       peak,
       peakAt: this.successAt[peakStart + window - 1] as number,
       now,
+      seStart,
+      sePeak,
+      seNow,
       riseZ,
       fallZ,
       holds: riseZ > z && fallZ > z && now <= start,

@@ -1,0 +1,58 @@
+// The four verdicts on hand-made series with a constant between-group spread (std 0.2 over 4
+// groups), so every standard error is worked out by hand: a 5-point window's SE is
+// sqrt(0.04 / (5 · 4)) = 0.0447, a 10-point window's sqrt(0.04 / (10 · 4)) = 0.0316.
+import { describe, expect, it } from 'vitest';
+import type { MetricRow } from './keys.js';
+import { verdictOfRows, verdictText } from './verdict.js';
+
+const config = { groups: 4, groupSize: 8 };
+
+/** Rows whose paired success follows `values`, with the group spread fixed at 0.2. */
+function rows(values: readonly number[]): MetricRow[] {
+  return values.map((v, i) => ({
+    iteration: i,
+    'rollout/pairedSuccessRate': v,
+    'rollout/groupSuccessStd': 0.2,
+  }));
+}
+
+const seq = (...parts: [number, number][]) => parts.flatMap(([v, n]) => Array<number>(n).fill(v));
+const se5 = Math.sqrt(0.04 / 20);
+const se10 = Math.sqrt(0.04 / 40);
+
+describe('verdictOf', () => {
+  it('trapped: a rise of 0.4 and a fall of 0.5, both beyond 3 SE, ending below the start', () => {
+    const v = verdictOfRows(config, rows(seq([0.2, 5], [0.6, 15], [0.1, 10])));
+    expect(v.verdict).toBe('trapped');
+    expect(v.start).toBeCloseTo(0.2, 10);
+    expect(v.peak).toBeCloseTo(0.6, 10);
+    expect(v.last).toBeCloseTo(0.1, 10);
+    expect(v.seStart).toBeCloseTo(se5, 10);
+    expect(v.sePeak).toBeCloseTo(se5, 10);
+    expect(v.seLast).toBeCloseTo(se10, 10);
+    expect(v.riseZ).toBeCloseTo(0.4 / Math.hypot(se5, se5), 6); // 6.32
+    expect(v.fallZ).toBeCloseTo(0.5 / Math.hypot(se5, se10), 6); // 9.13
+    expect(verdictText(v)).toMatch(/^Trapped: .*Start 0\.20 ± 0\.04, peak 0\.60 ± 0\.04 \(iteration \d+\), last 10 0\.10 ± 0\.03/);
+  });
+
+  it('collapsed: no rise, and the last 10 are 0.2 below the start (3 SE is 0.164)', () => {
+    const v = verdictOfRows(config, rows(seq([0.3, 20], [0.1, 10])));
+    expect(v.verdict).toBe('collapsed');
+    expect(v.riseZ).toBeCloseTo(0, 10);
+    expect(verdictText(v)).toMatch(/^Collapsed without a rise/);
+  });
+
+  it('held: 0.15 below the start is within 3 SE (0.164)', () => {
+    expect(3 * Math.hypot(se5, se10)).toBeCloseTo(0.1643, 4);
+    const v = verdictOfRows(config, rows(seq([0.3, 20], [0.15, 10])));
+    expect(v.verdict).toBe('held');
+    expect(verdictText(v)).toMatch(/^Held/);
+  });
+
+  it('too short: the rule reads 5 + 5 + 10 = 20 iterations', () => {
+    const short = verdictOfRows(config, rows(seq([0.2, 5], [0.6, 5], [0.0, 9])));
+    expect(short).toMatchObject({ verdict: 'too-short', iterations: 19, minIterations: 20 });
+    expect(verdictText(short)).toBe('Too short to judge: the rule reads at least 20 iterations and this run has 19.');
+    expect(verdictOfRows(config, rows(seq([0.2, 5], [0.6, 5], [0.0, 10]))).verdict).toBe('trapped');
+  });
+});

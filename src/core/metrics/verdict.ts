@@ -1,0 +1,103 @@
+// A run's verdict under the pre-registered collapse rule (detector.ts), in four words a person
+// can act on, with the numbers behind it: trapped (rose beyond the noise, then fell back to its
+// start or below), collapsed (ended below its start beyond the noise without such a rise), held
+// (neither), or too short to judge (fewer iterations than the rule reads). The page's end-of-run
+// banner, the Runs list, the seeds side by side and the round's pick rule all read this one.
+import type { Config } from '../config.js';
+import { detectRun, type EchoTrapDetector } from './detector.js';
+import type { MetricRow } from './keys.js';
+
+export type Verdict = 'trapped' | 'collapsed' | 'held' | 'too-short';
+
+export const VERDICTS: readonly Verdict[] = ['trapped', 'collapsed', 'held', 'too-short'];
+
+/** What a person reads for each verdict. */
+export const VERDICT_LABELS: Readonly<Record<Verdict, string>> = {
+  trapped: 'Trapped',
+  collapsed: 'Collapsed without a rise',
+  held: 'Held',
+  'too-short': 'Too short to judge',
+};
+
+export interface RunVerdict {
+  verdict: Verdict;
+  iterations: number;
+  /** Iterations the rule needs before it can judge (warm-up + peak window + final window). */
+  minIterations: number;
+  /** Standard errors the rise and the fall must each exceed. */
+  z: number;
+  /** Absent when too short to judge. */
+  start?: number;
+  seStart?: number;
+  peak?: number;
+  sePeak?: number;
+  /** The iteration the peak window ended at. */
+  peakIteration?: number;
+  /** Mean success over the last `finalWindow` iterations. */
+  last?: number;
+  seLast?: number;
+  riseZ?: number;
+  fallZ?: number;
+  /** The iteration at which the collapse rule first held (trapped runs). */
+  collapseIteration?: number | null;
+}
+
+/** The verdict of a detector that has read a run's rows. */
+export function verdictOf(detector: EchoTrapDetector): RunVerdict {
+  const { warmup, window, finalWindow, z } = detector.options;
+  const minIterations = warmup + window + finalWindow;
+  const s = detector.summary();
+  const r = detector.reading();
+  const iterations = detector.pointCount;
+  if (!r) return { verdict: 'too-short', iterations, minIterations, z };
+  const fellBelowStart = r.start - r.now > z * Math.hypot(r.seStart, r.seNow);
+  const verdict: Verdict = s.echoTrap ? 'trapped' : fellBelowStart ? 'collapsed' : 'held';
+  return {
+    verdict,
+    iterations,
+    minIterations,
+    z,
+    start: r.start,
+    seStart: r.seStart,
+    peak: r.peak,
+    sePeak: r.sePeak,
+    peakIteration: r.peakAt,
+    last: r.now,
+    seLast: r.seNow,
+    riseZ: r.riseZ,
+    fallZ: r.fallZ,
+    collapseIteration: s.collapseIteration,
+  };
+}
+
+/** The verdict of a stored run of `config`, judged again from its rows. */
+export function verdictOfRows(config: Pick<Config, 'groups' | 'groupSize'>, rows: readonly MetricRow[]): RunVerdict {
+  return verdictOf(detectRun(config, rows));
+}
+
+const pm = (x: number | undefined, se: number | undefined) =>
+  `${(x ?? Number.NaN).toFixed(2)} ± ${(se ?? Number.NaN).toFixed(2)}`;
+
+/** The verdict in one or two sentences, numbers included. */
+export function verdictText(v: RunVerdict): string {
+  if (v.verdict === 'too-short')
+    return `Too short to judge: the rule reads at least ${v.minIterations} iterations and this run has ${v.iterations}.`;
+  const numbers = `start ${pm(v.start, v.seStart)}, peak ${pm(v.peak, v.sePeak)} (iteration ${v.peakIteration}), last 10 ${pm(v.last, v.seLast)} (mean ± standard error)`;
+  const zs = `rise ${fmtZ(v.riseZ)} and fall ${fmtZ(v.fallZ)} standard errors; the rule needs both above ${v.z}`;
+  switch (v.verdict) {
+    case 'trapped':
+      return `Trapped: success rose beyond the noise, then fell back to its start or below (first at iteration ${v.collapseIteration}). ${cap(numbers)}; ${zs}.`;
+    case 'collapsed':
+      return `Collapsed without a rise: success ended below its start beyond the noise, with no rise beyond the noise first. ${cap(numbers)}; ${zs}.`;
+    default:
+      return `Held: success did not end below its start beyond the noise. ${cap(numbers)}; ${zs}.`;
+  }
+}
+
+function fmtZ(x: number | undefined): string {
+  if (x === undefined || Number.isNaN(x)) return '–';
+  if (!Number.isFinite(x)) return x > 0 ? '∞' : '−∞';
+  return x.toFixed(1);
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
