@@ -10,6 +10,7 @@ import { echoTrapRoundCommand } from './echo-trap-round.js';
 import { exportRagenCommand } from './export-ragen.js';
 import { minigridReplayCommand } from './minigrid-replay.js';
 import { pretrainCommand } from './pretrain.js';
+import { roundCommand } from './round.js';
 import { soakCommand } from './soak.js';
 import { sweepCommand } from './sweep.js';
 import { sweepBundleCommand } from './sweep-bundle.js';
@@ -23,6 +24,7 @@ export const commands: readonly Command[] = [
   sweepBundleCommand,
   calibrateCommand,
   echoTrapRoundCommand,
+  roundCommand,
   pretrainCommand,
   exportRagenCommand,
   benchCommand,

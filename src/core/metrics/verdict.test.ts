@@ -32,7 +32,9 @@ describe('verdictOf', () => {
     expect(v.seLast).toBeCloseTo(se10, 10);
     expect(v.riseZ).toBeCloseTo(0.4 / Math.hypot(se5, se5), 6); // 6.32
     expect(v.fallZ).toBeCloseTo(0.5 / Math.hypot(se5, se10), 6); // 9.13
-    expect(verdictText(v)).toMatch(/^Trapped: .*Start 0\.20 ± 0\.04, peak 0\.60 ± 0\.04 \(iteration \d+\), last 10 0\.10 ± 0\.03/);
+    expect(verdictText(v)).toMatch(
+      /^Trapped: .*Start 0\.20 ± 0\.04, peak 0\.60 ± 0\.04 \(iteration \d+\), last 10 0\.10 ± 0\.03/,
+    );
   });
 
   it('collapsed: no rise, and the last 10 are 0.2 below the start (3 SE is 0.164)', () => {
@@ -52,7 +54,9 @@ describe('verdictOf', () => {
   it('too short: the rule reads 5 + 5 + 10 = 20 iterations', () => {
     const short = verdictOfRows(config, rows(seq([0.2, 5], [0.6, 5], [0.0, 9])));
     expect(short).toMatchObject({ verdict: 'too-short', iterations: 19, minIterations: 20 });
-    expect(verdictText(short)).toBe('Too short to judge: the rule reads at least 20 iterations and this run has 19.');
+    expect(verdictText(short)).toBe(
+      'Too short to judge: the rule reads at least 20 iterations and this run has 19.',
+    );
     expect(verdictOfRows(config, rows(seq([0.2, 5], [0.6, 5], [0.0, 10]))).verdict).toBe('trapped');
   });
 });

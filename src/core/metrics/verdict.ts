@@ -71,7 +71,10 @@ export function verdictOf(detector: EchoTrapDetector): RunVerdict {
 }
 
 /** The verdict of a stored run of `config`, judged again from its rows. */
-export function verdictOfRows(config: Pick<Config, 'groups' | 'groupSize'>, rows: readonly MetricRow[]): RunVerdict {
+export function verdictOfRows(
+  config: Pick<Config, 'groups' | 'groupSize'>,
+  rows: readonly MetricRow[],
+): RunVerdict {
   return verdictOf(detectRun(config, rows));
 }
 

@@ -5,7 +5,10 @@ import type { MetricRow } from '../../core/metrics/keys.js';
 export function msPerIteration(rows: readonly MetricRow[], window = 10): number | null {
   const recent = rows.slice(-window);
   if (recent.length === 0) return null;
-  const total = recent.reduce((a, r) => a + (r['time/rolloutMs'] ?? 0) + (r['time/updateMs'] ?? 0) + (r['time/measureMs'] ?? 0), 0);
+  const total = recent.reduce(
+    (a, r) => a + (r['time/rolloutMs'] ?? 0) + (r['time/updateMs'] ?? 0) + (r['time/measureMs'] ?? 0),
+    0,
+  );
   return total / recent.length;
 }
 

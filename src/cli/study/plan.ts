@@ -1,0 +1,117 @@
+// A round's plan: one YAML (or JSON) file that pre-registers everything a round does — the shape
+// every run shares, the candidate cells with their reasons, the tuning / stage-2 / confirmation
+// seeds, the nulls with their pass rules, the trap rule and its z, the pick rule, the
+// confirmation's thresholds and the compute estimate. `starpo round run` executes it and
+// `starpo round report` judges it (cli/commands/round.ts); nothing about a round lives elsewhere.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { DEFAULT_DETECTOR } from '../../core/metrics/detector.js';
+
+/** Flag values as the command line takes them (`lr: 6e-4` is `--lr 6e-4`). */
+const flagValues = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+const seedList = z.array(z.number().int().nonnegative()).min(1);
+const cellName = z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'lower-case letters, digits, "." and "-"');
+
+const cellSchema = z.object({
+  name: cellName,
+  algo: z.string(),
+  flags: flagValues.default({}),
+  reason: z.string().min(1),
+});
+
+const nullSchema = cellSchema.extend({
+  /** What the null stands for: a policy that cannot move, or a learner expected to hold. */
+  kind: z.enum(['frozen', 'holding']),
+  seeds: seedList,
+  /** The null passes when at most this many of its runs are flagged trapped. */
+  maxFlagged: z.number().int().nonnegative(),
+  /** Where in the queue it runs: after stage 1, or after the confirmation runs. */
+  after: z.enum(['stage1', 'confirmation']),
+});
+
+export const planSchema = z.object({
+  round: z.string().min(1),
+  title: z.string().min(1),
+  /** Where the report goes: a Markdown file (relative to the project root) and its section. */
+  report: z.object({ docs: z.string().min(1), heading: z.string().min(1) }),
+  /** Flags every run shares. */
+  shape: flagValues,
+  trapRule: z.object({
+    /** The detector whose rule judges every run (core/metrics/detector.ts, pre-registered). */
+    detector: z.literal('pre-registered'),
+    z: z.number().positive(),
+  }),
+  seeds: z.object({ tuning: seedList, stage2: seedList, confirmation: seedList }),
+  cells: z.array(cellSchema).min(1),
+  pick: z.object({
+    /** How many of stage 1's best cells stage 2 runs on its seeds. */
+    stage2Cells: z.number().int().positive(),
+    rule: z.string().min(1),
+  }),
+  confirmation: z.object({
+    /** The picked cell's confirmation passes with at least this many trapped runs. */
+    minTrapped: z.number().int().positive(),
+    /** The frozen control on the confirmation seeds, passing with at most this many flagged. */
+    frozen: cellSchema.extend({ maxFlagged: z.number().int().nonnegative() }),
+  }),
+  nulls: z.array(nullSchema),
+  compute: z.string().min(1),
+});
+
+export type Plan = z.infer<typeof planSchema>;
+export type PlanCell = z.infer<typeof cellSchema>;
+export type PlanNull = z.infer<typeof nullSchema>;
+
+/** A plan as read: its text's SHA-256 (recorded in every run) and the folder its runs live in. */
+export interface LoadedPlan {
+  plan: Plan;
+  path: string;
+  /** The folder beside the plan file that holds one sub-folder per cell. */
+  dir: string;
+  hash: string;
+}
+
+/** Parses and checks a plan's text; errors name the field. */
+export function parsePlan(text: string, path: string): Plan {
+  let raw: unknown;
+  try {
+    raw = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw new Error(
+      `${path}: not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`,
+    );
+  }
+  const r = planSchema.safeParse(raw);
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`);
+    throw new Error(`${path}: ${issues.join('; ')}`);
+  }
+  const plan = r.data;
+  const names = [...plan.cells, ...plan.nulls].map((c) => c.name);
+  const reserved = new Set(['confirm-vanilla', 'confirm-frozen']);
+  for (const n of names) {
+    if (reserved.has(n)) throw new Error(`${path}: cell name "${n}" is reserved for the confirmation`);
+    if (names.indexOf(n) !== names.lastIndexOf(n)) throw new Error(`${path}: cell name "${n}" appears twice`);
+  }
+  const confirmation = new Set(plan.seeds.confirmation);
+  for (const s of [...plan.seeds.tuning, ...plan.seeds.stage2])
+    if (confirmation.has(s)) throw new Error(`${path}: seed ${s} is both a tuning and a confirmation seed`);
+  if (plan.trapRule.z !== DEFAULT_DETECTOR.z)
+    throw new Error(
+      `${path}: trapRule.z is ${plan.trapRule.z} but the pre-registered detector judges at z ${DEFAULT_DETECTOR.z}`,
+    );
+  return plan;
+}
+
+export async function loadPlan(path: string): Promise<LoadedPlan> {
+  const text = await readFile(path, 'utf8');
+  return {
+    plan: parsePlan(text, path),
+    path,
+    dir: dirname(resolve(path)),
+    hash: createHash('sha256').update(text).digest('hex'),
+  };
+}
