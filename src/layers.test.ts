@@ -25,17 +25,46 @@ describe('layers', () => {
     expect(layerViolations(files)).toEqual([]);
   });
 
-  it('core has no import circle, and a circle would be found', () => {
-    expect(importCycles(sources('src'), 'src/core')).toEqual([]);
-    const fake: SourceFile[] = [
+  it('src has no import circle, type-only imports included', () => {
+    expect(importCycles(sources('src'), 'src')).toEqual([]);
+  });
+
+  it('would find a circle in core, ui or bench, through types and .tsx files', () => {
+    const core: SourceFile[] = [
       { path: 'src/core/rl/a.ts', text: "import { b } from './b.js';" },
       { path: 'src/core/rl/b.ts', text: "import type { C } from './c.js';" },
       { path: 'src/core/rl/c.ts', text: "import { a } from './a.js';" },
       { path: 'src/core/rl/a.test.ts', text: "import { c } from './c.js';" },
     ];
-    expect(importCycles(fake, 'src/core/rl')).toEqual([
+    expect(importCycles(core, 'src')).toEqual([
       ['src/core/rl/a.ts', 'src/core/rl/b.ts', 'src/core/rl/c.ts', 'src/core/rl/a.ts'],
     ]);
+    // The store's old loop: the store builds a slice, the slice takes AppState's type from it.
+    const ui: SourceFile[] = [
+      { path: 'src/ui/store/index.ts', text: "import { createSweepSlice } from '../sweeps/sweepSlice.js';" },
+      { path: 'src/ui/sweeps/sweepSlice.ts', text: "import type { AppState } from '../store/index.js';" },
+      { path: 'src/ui/App.tsx', text: "import { Panel } from './Panel.js';" },
+      { path: 'src/ui/Panel.tsx', text: "export { App } from './App.js';" },
+    ];
+    expect(importCycles(ui, 'src')).toEqual([
+      ['src/ui/store/index.ts', 'src/ui/sweeps/sweepSlice.ts', 'src/ui/store/index.ts'],
+      ['src/ui/App.tsx', 'src/ui/Panel.tsx', 'src/ui/App.tsx'],
+    ]);
+    const bench: SourceFile[] = [
+      { path: 'src/bench/schema.ts', text: "import { speedTargets } from './perfTargets.js';" },
+      { path: 'src/bench/perfTargets.ts', text: "import type { Measured } from './schema.js';" },
+    ];
+    expect(importCycles(bench, 'src')).toEqual([
+      ['src/bench/schema.ts', 'src/bench/perfTargets.ts', 'src/bench/schema.ts'],
+    ]);
+  });
+
+  it('takes a worker or child-process URL for a program of its own, not an import', () => {
+    const fake: SourceFile[] = [
+      { path: 'src/cli/main.ts', text: "import { run } from './sweepRunner.js';" },
+      { path: 'src/cli/sweepRunner.ts', text: "const MAIN = new URL('./main.ts', import.meta.url);" },
+    ];
+    expect(importCycles(fake, 'src')).toEqual([]);
   });
 
   it('finds every kind of import', () => {

@@ -61,10 +61,14 @@ export function layerOf(path: string): Layer | null {
   return top !== undefined && top in LAYERS ? (top as Layer) : null;
 }
 
+/** The modules a source text loads: static, type-only, re-exports, import(). */
+function modulesOf(source: string): string[] {
+  return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
+}
+
 /** Every module specifier a source text imports: static, type-only, re-exports, import(), new URL(). */
 export function importsOf(source: string): string[] {
-  const info = ts.preProcessFile(source, true, true);
-  const specs = info.importedFiles.map((f) => f.fileName);
+  const specs = modulesOf(source);
   for (const m of source.matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url/g)) {
     if (m[1]) specs.push(m[1]);
   }
@@ -116,9 +120,20 @@ export function layerViolations(files: readonly SourceFile[]): Violation[] {
   return out;
 }
 
+/** The file of `known` a relative specifier names: `./a.js` is `a.ts` or `a.tsx`. */
+function resolveFile(from: string, spec: string, known: ReadonlySet<string>): string | null {
+  const base = resolveRelative(from, spec);
+  const stem = base.replace(/\.(js|jsx)$/, '');
+  for (const candidate of [base, `${stem}.ts`, `${stem}.tsx`]) if (known.has(candidate)) return candidate;
+  return null;
+}
+
 /**
  * Import circles among the files under `folder` (tests and fixtures left out), each as the
- * chain of paths that closes it; empty when there is none.
+ * chain of paths that closes it; empty when there is none. Every module a file loads is an edge,
+ * type-only imports included (a type ties the files as much as a value); a `new URL(...)` is not:
+ * it names a worker or a child process, a program of its own that the file starts, not a module
+ * it evaluates.
  */
 export function importCycles(files: readonly SourceFile[], folder: string): string[][] {
   const inside = files.filter(
@@ -128,10 +143,10 @@ export function importCycles(files: readonly SourceFile[], folder: string): stri
   const deps = new Map(
     inside.map((f) => [
       f.path,
-      importsOf(f.text)
+      modulesOf(f.text)
         .filter((s) => s.startsWith('.'))
-        .map((s) => resolveRelative(f.path, s).replace(/\.js$/, '.ts'))
-        .filter((p) => known.has(p)),
+        .map((s) => resolveFile(f.path, s, known))
+        .filter((p): p is string => p !== null),
     ]),
   );
   const cycles: string[][] = [];

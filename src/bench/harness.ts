@@ -24,6 +24,7 @@ import {
   timeSteps,
   trainingStep,
 } from '../workers/stepTiming.js';
+import { deriveRatios, deriveTargets } from './derived.js';
 import { countDispatches } from './dispatch.js';
 import { benchEnvFamilies, benchEnvPath } from './envBench.js';
 import type { GpuChildSettings } from './gpuChild.js';
@@ -37,8 +38,6 @@ import {
   type BenchResults,
   benchResults,
   type DispatchRow,
-  deriveRatios,
-  deriveTargets,
   type Measured,
   type ModelRow,
   type ProbeRow,

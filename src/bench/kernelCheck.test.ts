@@ -3,7 +3,7 @@
 // Skips, saying why, where no SwiftShader ICD is installed; the same check runs in Chromium in
 // tests/e2e/kernels.spec.ts.
 import { describe, expect, it } from 'vitest';
-import type { KernelCheckReport } from './kernelCheck.js';
+import type { KernelCheckReport } from './checkRows.js';
 import { runGpuChild, swiftshaderIcd } from './nodeGpu.js';
 
 const icd = swiftshaderIcd();

@@ -17,23 +17,8 @@ import { createPolicy, modelVariables } from '../core/model/params.js';
 import { policyLogProbs } from '../core/model/scoring.js';
 import { forward, lmLogits, MASKED } from '../core/model/transformer.js';
 import { Rng } from '../core/rng.js';
+import type { KernelCheckReport, KernelCheckRow } from './checkRows.js';
 import { checkOptimizer } from './optimizerCheck.js';
-
-/** One comparison: largest absolute differences of values and of gradients. */
-export interface KernelCheckRow {
-  name: string;
-  valueDiff: number;
-  /** null for forward-only kernels. */
-  gradDiff: number | null;
-  ok: boolean;
-}
-
-export interface KernelCheckReport {
-  backend: string;
-  tolerance: number;
-  rows: KernelCheckRow[];
-  ok: boolean;
-}
 
 function randn(rng: Rng, shape: number[], std = 1): tf.Tensor {
   const n = shape.reduce((a, b) => a * b, 1);

@@ -15,7 +15,7 @@ import { createPolicy, disposeModel, modelVariables } from '../core/model/params
 import { policyStep } from '../core/rl/update.js';
 import { Rng } from '../core/rng.js';
 import { syntheticMinibatch } from '../workers/stepTiming.js';
-import type { KernelCheckRow } from './kernelCheck.js';
+import type { KernelCheckRow } from './checkRows.js';
 
 const SHAPES = [[5, 7], [7], [3, 4, 2], [130]];
 /** Per step: clipping scale the trainer would pass (1 = none). */

@@ -3,8 +3,9 @@
 // two builds — written into the `wasmThreads` section of an existing results file (the full
 // `npm run bench` measures it too). Needs Debian's Chromium (or STARPO_CHROMIUM).
 import { readFile, writeFile } from 'node:fs/promises';
+import { deriveRatios, deriveTargets } from '../../bench/derived.js';
 import { measureWasmThreads } from '../../bench/harness.js';
-import { type BenchResults, benchResults, deriveRatios, deriveTargets } from '../../bench/schema.js';
+import { type BenchResults, benchResults } from '../../bench/schema.js';
 import { formatWasmThreads } from '../../bench/table.js';
 import { type Command, UsageError } from '../command.js';
 

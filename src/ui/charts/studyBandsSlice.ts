@@ -4,7 +4,6 @@
 // file is no error for the app: the charts draw without bands and a short note says why.
 import type { StateCreator } from 'zustand';
 import { parseStudyBands, type StudyBands } from '../../core/metrics/studyBands.js';
-import type { AppState } from '../store/index.js';
 
 /** Where the file is, relative to the app's base URL. */
 export const STUDY_BANDS_PATH = 'study/echo-trap.json';
@@ -23,7 +22,7 @@ export interface StudyBandsSlice {
   setStudyBands(patch: Partial<StudyBandsState>): void;
 }
 
-export const createStudyBandsSlice: StateCreator<AppState, [], [], StudyBandsSlice> = (set) => ({
+export const createStudyBandsSlice: StateCreator<StudyBandsSlice> = (set) => ({
   studyBands: { status: 'idle', file: null, note: '', show: true },
   setStudyBands: (patch) => set((s) => ({ studyBands: { ...s.studyBands, ...patch } })),
 });

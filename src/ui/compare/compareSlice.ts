@@ -6,7 +6,7 @@ import type { StateCreator } from 'zustand';
 import type { Config } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
-import type { AppState } from '../store/index.js';
+import type { SweepSlice } from '../sweeps/sweepSlice.js';
 
 /** One run in the compare view. */
 export interface CompareRun {
@@ -28,7 +28,12 @@ export interface CompareSlice {
   closeCompare(): void;
 }
 
-export const createCompareSlice: StateCreator<AppState, [], [], CompareSlice> = (set, get) => ({
+export const createCompareSlice: StateCreator<
+  CompareSlice & Pick<SweepSlice, 'sweepsOpen'>,
+  [],
+  [],
+  CompareSlice
+> = (set, get) => ({
   compareView: null,
   openCompare: (title, runs, from) =>
     set(

@@ -1,7 +1,6 @@
 // Which explanation is open (at most one popover at a time): a list of (kind, key) items, e.g.
 // every metric a chart draws, or the one signal an echo-trap marker fired.
 import type { StateCreator } from 'zustand';
-import type { AppState } from '../store/index.js';
 import type { ExplainKind } from './texts.js';
 
 export interface ExplainItem {
@@ -17,7 +16,7 @@ export interface ExplainSlice {
   closeExplain(): void;
 }
 
-export const createExplainSlice: StateCreator<AppState, [], [], ExplainSlice> = (set) => ({
+export const createExplainSlice: StateCreator<ExplainSlice> = (set) => ({
   explainItems: null,
   explainTitle: '',
   openExplain: (explainTitle, explainItems) => set({ explainTitle, explainItems }),

@@ -4,7 +4,6 @@ import type { StateCreator } from 'zustand';
 import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
-import type { AppState } from '../store/index.js';
 
 export type LaneState = 'queued' | 'running' | 'finished' | 'failed';
 
@@ -31,7 +30,7 @@ export interface FanoutSlice {
   patchLane(i: number, patch: Partial<Lane>): void;
 }
 
-export const createFanoutSlice: StateCreator<AppState, [], [], FanoutSlice> = (set, get) => ({
+export const createFanoutSlice: StateCreator<FanoutSlice> = (set, get) => ({
   fanoutOpen: false,
   lanes: [],
   fanoutRunning: false,

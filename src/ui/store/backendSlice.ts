@@ -1,28 +1,6 @@
 // Which tfjs backend the train worker really runs on, and the cross-check result.
 import type { StateCreator } from 'zustand';
-import type { BackendReport, StartupStatus } from '../../workers/backendInfo.js';
-import type { SelfCheckResult } from '../../workers/protocol.js';
-import type { AppState } from './index.js';
-
-export type BackendStatus = 'starting' | 'ready' | 'failed';
-
-export interface BackendSlice {
-  backendStatus: BackendStatus;
-  backendReport: BackendReport | null;
-  backendError: string | null;
-  /** The latest start-up progress line (backend probe, shader warm-up); null before any. */
-  startupStatus: StartupStatus | null;
-  selfCheck: {
-    running: boolean;
-    results: SelfCheckResult[];
-    maxAbsDiff: number | null;
-    error: string | null;
-  };
-  setBackendReady(report: BackendReport): void;
-  setBackendFailed(message: string): void;
-  setSelfCheck(patch: Partial<BackendSlice['selfCheck']>): void;
-  setStartupStatus(status: StartupStatus): void;
-}
+import type { AppState, BackendSlice } from './types.js';
 
 export const createBackendSlice: StateCreator<AppState, [], [], BackendSlice> = (set, get) => ({
   backendStatus: 'starting',

@@ -13,12 +13,12 @@ import {
   fieldByKey,
   parseFieldText,
 } from '../../core/config.js';
-import { EPISODE_KEYS, type FieldSource, resolveConfig } from '../../core/resolve.js';
+import { EPISODE_KEYS, resolveConfig } from '../../core/resolve.js';
 import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import { decodeHashFields } from '../../core/urlHash.js';
 import { envIds } from '../../envs/registry.js';
-import type { AppState } from './index.js';
 import { setupLayers } from './setupLayers.js';
+import type { AppState, ConfigSlice } from './types.js';
 
 /** The experiment the page opens with: the echo-trap preset, ready to Start. */
 export const START_PRESET = 'echo-trap';
@@ -36,36 +36,6 @@ export function presetEdited(edits: Partial<Config>): boolean {
 
 const ENV_IDS = envIds();
 const SWITCH_KEYS = Object.keys(ALGORITHMS['starpo-ppo'].switches) as ConfigKey[];
-
-export interface ConfigSlice {
-  /** The last runnable config: what Start, Step and sweeps use. */
-  config: Config;
-  /** The resolved value of every field, valid or not (what the form shows). */
-  values: Config;
-  /** Which layer each value came from (the form marks the base model's). */
-  sources: Record<ConfigKey, FieldSource>;
-  /** The preset chosen (null: none). */
-  preset: string | null;
-  /** The fields the user set (form, URL hash), applied last. */
-  edits: Partial<Config>;
-  /** Text typed into a field that does not parse, per field. */
-  drafts: Record<string, string>;
-  /** Field-named problems; Start is blocked while any exist. */
-  configErrors: FieldError[];
-  /** Sets one field from form text. */
-  setField(key: string, text: string): void;
-  /** Applies a preset: its values over the base model's, the user's earlier edits dropped. */
-  applyPreset(name: string): FieldError[];
-  /** Sets several fields at once, as edits; returns the errors (empty when runnable). */
-  applyOverrides(overrides: Partial<Config>): FieldError[];
-  /**
-   * Takes the setup from a URL hash: its valid fields become edits over the start preset, every
-   * bad one is named in the returned errors (the caller shows them and leaves the hash as typed).
-   */
-  loadHash(hash: string): FieldError[];
-  /** Resolves again (the base models, the base choice or the stored runs changed). */
-  resolveSetup(): void;
-}
 
 /** Drops the edits and drafts of `keys`. */
 function without<T extends object>(o: T, keys: readonly string[]): T {

@@ -2,27 +2,11 @@
 // in public/models/index.json, with the one chosen for the next run. Each change re-resolves
 // the setup, since the base model's episode settings are one of its layers.
 import type { StateCreator } from 'zustand';
-import type { RunMeta } from '../../core/files/runFile.js';
 import type { BaseModelEntry } from '../../core/model/modelIndex.js';
 import { EPISODE_KEYS } from '../../core/resolve.js';
-import type { AppState } from './index.js';
+import type { AppState, LibrarySlice } from './types.js';
 
 export type { BaseModelEntry };
-
-export interface LibrarySlice {
-  storedRuns: RunMeta[];
-  baseModels: BaseModelEntry[];
-  /** False until the models index has been read (or failed): Start waits for it. */
-  baseModelsReady: boolean;
-  /**
-   * 'auto' = the shipped model for the env and size, else untrained; '' = untrained (random
-   * init); `model:<id>`; `run:<runId>` = a stored run's checkpoint.
-   */
-  baseChoice: string;
-  setStoredRuns(runs: RunMeta[]): void;
-  setBaseModels(models: BaseModelEntry[]): void;
-  setBaseChoice(choice: string): void;
-}
 
 export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = (set, get) => ({
   storedRuns: [],

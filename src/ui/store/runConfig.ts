@@ -2,8 +2,8 @@
 // of the live run (written before it starts). Null when neither is known — viewers then fall
 // back to what the env itself says.
 import type { Config } from '../../core/config.js';
-import type { AppState } from './index.js';
 import { useApp } from './index.js';
+import type { AppState } from './types.js';
 
 /** The shown run's config, or null. */
 export function runConfigOf(s: Pick<AppState, 'openedRun' | 'storedRuns' | 'runId'>): Config | null {

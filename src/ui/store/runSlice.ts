@@ -2,78 +2,16 @@
 // status, progress, metric rows, events and sampled trajectories as they arrive in batches — or
 // a stored run opened read-only from the run list (its rows, events and samples, nothing live).
 import type { StateCreator } from 'zustand';
-import type { Config } from '../../core/config.js';
-import type { RunData } from '../../core/files/runFile.js';
-import type { RunSummary } from '../../core/metrics/detector.js';
-import type { MetricRow } from '../../core/metrics/keys.js';
-import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
-import type { FaultKind, RunPhase, RunStartInfo } from '../../workers/protocol.js';
-import type { AppState } from './index.js';
+import type { AppState, RunSlice, RunStatus } from './types.js';
 
-export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stopping' | 'finished' | 'failed';
-
-/** A fault the workers were restarted for (issue 10), as the banner tells it. */
-export interface RecoveryNote {
-  state: 'recovering' | 'recovered';
-  fault: FaultKind;
-  message: string;
-  /** Where the run continues (its last checkpoint; 0 without one). */
-  iteration: number;
-  /** The backend it continues on (null while recovering). */
-  backend: string | null;
-  /** Whether a run was restarted (false: the workers only, between runs). */
-  hadRun: boolean;
-}
+// The banner's type, declared with the slice in types.ts.
+export type { RecoveryNote } from './types.js';
 
 /** Samples kept in memory for browsing (older ones stay in IndexedDB, thinned). */
 export const MAX_SAMPLES_IN_MEMORY = 300;
 
 /** The run id under which a stored run is shown when opened read-only. */
 export const openedRunId = (storedId: string) => `opened:${storedId}`;
-
-export interface RunSlice {
-  runStatus: RunStatus;
-  runId: string | null;
-  runName: string;
-  /** The env id of the run (the setup form may change after it ends). */
-  runEnv: string;
-  phase: RunPhase | null;
-  /** While compiling: the GPU pipelines compiled so far. */
-  compiled: number | null;
-  iteration: number;
-  planned: number;
-  rows: MetricRow[];
-  events: TrainerEvent[];
-  samples: SampledTrajectory[];
-  startInfo: RunStartInfo | null;
-  summary: RunSummary | null;
-  runError: string | null;
-  /** The stored run shown read-only (opened from the run list), else null. */
-  openedRun: { id: string; config: Config } | null;
-  /** A request (pause, step, …) is in flight: buttons wait for its reply. */
-  busy: boolean;
-  /** The latest worker restart after a fault, until dismissed. */
-  recovery: RecoveryNote | null;
-  setRecovery(note: RecoveryNote | null): void;
-  /** Drops rows, events and samples from `iteration` on (the run continues from a checkpoint). */
-  rewindRun(iteration: number): void;
-  setRunStatus(status: RunStatus): void;
-  setBusy(busy: boolean): void;
-  beginRun(runId: string, name: string, planned: number, env: string): void;
-  setStartInfo(info: RunStartInfo): void;
-  /** Appends a batch; the iteration counter goes up to the last row's iteration + 1 if below it. */
-  addReports(
-    rows: readonly MetricRow[],
-    events: readonly TrainerEvent[],
-    samples: readonly SampledTrajectory[],
-  ): void;
-  setProgress(iteration: number, planned: number, phase: RunPhase, compiled?: number): void;
-  finishRun(summary: RunSummary): void;
-  failRun(message: string): void;
-  clearRun(): void;
-  /** Shows a stored run read-only as the current run (charts, banner, viewer); not while one trains. */
-  openRun(data: RunData): boolean;
-}
 
 const empty = {
   runStatus: 'idle' as RunStatus,

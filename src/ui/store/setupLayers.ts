@@ -4,7 +4,7 @@
 import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
 import { type BaseLayer, layersEnv, type MemoryBudget } from '../../core/resolve.js';
 import { baseLayerOf, chooseBase } from './baseChoice.js';
-import type { AppState } from './index.js';
+import type { AppState } from './types.js';
 
 export interface SetupLayers {
   preset: string | null;

@@ -1,10 +1,10 @@
 // What the user is looking at: the right-hand tab, the iteration they jumped to, the sample
 // and turn in the viewer, and the stored runs overlaid on the charts or compared.
 import type { StateCreator } from 'zustand';
-import type { MetricRow } from '../../core/metrics/keys.js';
-import type { AppState } from './index.js';
+import type { AppState, ViewSlice } from './types.js';
 
-export type RightTab = 'trajectory' | 'play' | 'runs';
+// The tab's type, declared with the slice in types.ts.
+export type { RightTab } from './types.js';
 
 /** Colours: the current run first, then overlays (distinct, colour-blind-friendly order). */
 export const RUN_COLORS = [
@@ -17,48 +17,6 @@ export const RUN_COLORS = [
   '#ca8a04',
   '#db2777',
 ];
-
-export interface Overlay {
-  id: string;
-  name: string;
-  color: string;
-  rows: MetricRow[];
-}
-
-export interface ViewSlice {
-  rightTab: RightTab;
-  focusIteration: number | null;
-  /** Index into the run's samples; null follows the latest. */
-  sampleIndex: number | null;
-  turnIndex: number;
-  overlays: Overlay[];
-  compareIds: string[];
-  notice: { kind: 'info' | 'error'; text: string } | null;
-  /**
-   * A run the last tab left running or paused, found at load: its id, name, the iteration it
-   * reached and its last checkpoint's (null: none saved, so it cannot be resumed).
-   */
-  interrupted: {
-    id: string;
-    name: string;
-    iteration: number;
-    checkpointAt: number | null;
-    /** The checkpoint carries the trainer's state, so the resumed run writes the rows it would have. */
-    exact: boolean;
-  } | null;
-  setInterrupted(i: ViewSlice['interrupted']): void;
-  /** The iteration whose reasoning across inputs is open (null: the panel is closed). */
-  reasoningIteration: number | null;
-  openReasoning(iteration: number | null): void;
-  setRightTab(tab: RightTab): void;
-  jumpTo(iteration: number | null): void;
-  setSampleIndex(i: number | null): void;
-  setTurnIndex(i: number): void;
-  addOverlay(o: Omit<Overlay, 'color'>): void;
-  removeOverlay(id: string): void;
-  toggleCompare(id: string): void;
-  setNotice(n: ViewSlice['notice']): void;
-}
 
 export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set, get) => ({
   rightTab: 'trajectory',

@@ -1,7 +1,6 @@
 // Sweeps as the UI sees them: the dialog open or not, the stored sweeps, the one shown, and the
 // progress of the sweep running in the train worker (one run at a time).
 import type { StateCreator } from 'zustand';
-import type { AppState } from '../store/index.js';
 import type { SweepRecord } from './sweepsDb.js';
 
 export interface SweepProgress {
@@ -22,7 +21,7 @@ export interface SweepSlice {
   ): void;
 }
 
-export const createSweepSlice: StateCreator<AppState, [], [], SweepSlice> = (set) => ({
+export const createSweepSlice: StateCreator<SweepSlice> = (set) => ({
   sweepsOpen: false,
   sweeps: [],
   selectedSweep: null,

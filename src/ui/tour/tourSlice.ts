@@ -1,7 +1,6 @@
 // The guided tour's state: open or not, the step shown, the replay speed (iterations per
 // second; Infinity jumps), whether the recordings are loading or failed, and the replay position.
 import type { StateCreator } from 'zustand';
-import type { AppState } from '../store/index.js';
 
 export type TourLoad = 'idle' | 'loading' | 'ready' | 'failed';
 
@@ -17,7 +16,7 @@ export interface TourSlice {
   setTour(patch: Partial<Omit<TourSlice, 'setTour'>>): void;
 }
 
-export const createTourSlice: StateCreator<AppState, [], [], TourSlice> = (set) => ({
+export const createTourSlice: StateCreator<TourSlice> = (set) => ({
   tourOpen: false,
   tourStep: 0,
   tourSpeed: 10,
