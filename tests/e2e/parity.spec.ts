@@ -122,11 +122,16 @@ test(`a 2-seed group side by side with frozen controls gives the two CLI runs' m
     await page.getByTestId('btn-fanout').click();
     await page.getByTestId('fanout-seeds').fill('2');
     await expect(page.getByTestId('fanout-frozen')).toBeChecked();
+    // The length comes from the setup, in view and changeable.
+    await expect(page.getByTestId('fanout-iterations')).toHaveValue(String(ITERATIONS));
     await expect(page.getByTestId('fanout-start')).toHaveText('Start 4 runs');
     await expect(page.getByTestId('fanout-start')).toBeEnabled({ timeout: 60_000 });
     await page.getByTestId('fanout-start').click();
     const lanes = page.getByTestId('fanout-lane');
     await expect(lanes).toHaveCount(4);
+    // While the group runs, the main Start waits and the group has its own Stop.
+    await expect(page.getByTestId('fanout-stop')).toBeVisible();
+    await expect(page.getByTestId('btn-start')).toBeDisabled();
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     if (Math.max(1, cores - 1) < 4)
       await expect(page.locator('[data-testid="fanout-lane"][data-state="queued"]').first()).toBeVisible();
@@ -134,8 +139,13 @@ test(`a 2-seed group side by side with frozen controls gives the two CLI runs' m
       await expect(lanes.nth(i)).toHaveAttribute('data-state', 'finished', { timeout: 900_000 });
     await expect(page.locator('[data-testid="fanout-lane"][data-frozen="true"]')).toHaveCount(2);
     await expect(page.getByTestId('fanout-count')).toHaveAttribute('data-finished', '2');
-    await expect(page.getByTestId('fanout-count')).toContainText('of 2 finished seeds (95% interval');
+    // A few iterations are too few for the rule: every lane says so, and none is counted.
+    await expect(page.getByTestId('fanout-short')).toBeVisible();
+    await expect(page.locator('[data-testid="fanout-lane"][data-verdict="too-short"]')).toHaveCount(4);
+    await expect(page.getByTestId('fanout-count')).toHaveAttribute('data-judged', '0');
+    await expect(page.getByTestId('fanout-count')).toContainText('4 finished lanes are too short to judge');
     await expect(page.getByTestId('fanout-count')).toContainText('the frozen control in');
+    await expect(page.getByTestId('fanout-stop')).toHaveCount(0);
     await expect(page.getByTestId('fanout-panel').getByTestId('chart-success')).toBeVisible();
     await page.getByTestId('fanout-close').click();
     await page.getByTestId('tab-runs').click();

@@ -5,8 +5,9 @@
 // fired in the nulls. Written to <round>/report.{md,json} and into the plan's docs section.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { verdictOfRows } from '../../core/metrics/detector.js';
 import { type Mechanism, mechanismOf, ONSET_RULES, ONSETS } from '../../core/metrics/mechanism.js';
-import { type RunVerdict, VERDICT_LABELS, verdictOfRows } from '../../core/metrics/verdict.js';
+import { type RunVerdict, VERDICT_LABELS } from '../../core/metrics/verdict.js';
 import { mean, wilsonInterval } from '../../core/stats.js';
 import { type CalRun, finishedRuns } from './calibrate.js';
 import type { LoadedPlan } from './plan.js';

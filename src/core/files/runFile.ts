@@ -68,6 +68,24 @@ const summarySchema = z.object({
   firstWarningLead: z.number().int().nullable(),
   falseWarnings: nonNegInt,
   firstFired: z.record(z.string(), z.number()),
+  verdict: z
+    .object({
+      verdict: z.enum(['trapped', 'collapsed', 'held', 'too-short']),
+      iterations: nonNegInt,
+      minIterations: nonNegInt,
+      z: finite,
+      start: finite.optional(),
+      seStart: finite.optional(),
+      peak: finite.optional(),
+      sePeak: finite.optional(),
+      peakIteration: z.number().int().optional(),
+      last: finite.optional(),
+      seLast: finite.optional(),
+      riseZ: finite.optional(),
+      fallZ: finite.optional(),
+      collapseIteration: z.number().int().nullable().optional(),
+    })
+    .optional(),
 });
 
 const metaSchema = z.object({

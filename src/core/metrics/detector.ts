@@ -24,6 +24,7 @@
 // every few iterations, after 2).
 import type { Config } from '../config.js';
 import type { MetricRow } from './keys.js';
+import { type RunVerdict, verdictFrom } from './verdict.js';
 
 export type EventKind = 'warning' | 'context' | 'collapse' | 'recovery' | 'convergence';
 
@@ -278,6 +279,11 @@ export interface RunSummary {
   falseWarnings: number;
   /** Iterations of each signal's first firing. */
   firstFired: Record<string, number>;
+  /**
+   * The verdict in four words with its numbers (verdict.ts); absent in summaries stored before it
+   * existed (judge those again from their rows with detectRun).
+   */
+  verdict?: RunVerdict;
 }
 
 /** The collapse rule's reading of a run at one point: its rise, fall and their z. */
@@ -329,11 +335,6 @@ export class EchoTrapDetector {
   }
 
   /** The run's start: mean success over the warm-up (NaN until it is complete). */
-  /** Success points read so far (iterations that carried the success series). */
-  get pointCount(): number {
-    return this.rawSuccess.length;
-  }
-
   get startSuccess(): number {
     const { warmup } = this.options;
     return this.rawSuccess.length >= warmup ? meanOf(this.rawSuccess.slice(0, warmup)) : Number.NaN;
@@ -523,6 +524,14 @@ export class EchoTrapDetector {
           ? this.collapsedAt - firstWarningIteration
           : null,
       falseWarnings: this.collapsedAt === null ? warnings.length : 0,
+      verdict: verdictFrom({
+        reading: r,
+        trapped,
+        collapseIteration: this.collapsedAt,
+        iterations: this.rawSuccess.length,
+        minIterations: this.options.warmup + this.options.window + this.options.finalWindow,
+        z: this.options.z,
+      }),
       firstFired,
     };
   }
@@ -550,4 +559,12 @@ export function detectRun(
   const d = new EchoTrapDetector({ ...detectorOptionsFor(config), ...options });
   for (const r of [...rows].sort((a, b) => a.iteration - b.iteration)) d.update(r);
   return d;
+}
+
+/** The verdict of a stored run of `config`, judged again from its rows. */
+export function verdictOfRows(
+  config: Pick<Config, 'groups' | 'groupSize'>,
+  rows: readonly MetricRow[],
+): RunVerdict {
+  return detectRun(config, rows).summary().verdict as RunVerdict;
 }

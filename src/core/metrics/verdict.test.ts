@@ -2,8 +2,9 @@
 // groups), so every standard error is worked out by hand: a 5-point window's SE is
 // sqrt(0.04 / (5 · 4)) = 0.0447, a 10-point window's sqrt(0.04 / (10 · 4)) = 0.0316.
 import { describe, expect, it } from 'vitest';
+import { verdictOfRows } from './detector.js';
 import type { MetricRow } from './keys.js';
-import { verdictOfRows, verdictText } from './verdict.js';
+import { verdictText } from './verdict.js';
 
 const config = { groups: 4, groupSize: 8 };
 

@@ -2,10 +2,8 @@
 // can act on, with the numbers behind it: trapped (rose beyond the noise, then fell back to its
 // start or below), collapsed (ended below its start beyond the noise without such a rise), held
 // (neither), or too short to judge (fewer iterations than the rule reads). The page's end-of-run
-// banner, the Runs list, the seeds side by side and the round's pick rule all read this one.
-import type { Config } from '../config.js';
-import { detectRun, type EchoTrapDetector } from './detector.js';
-import type { MetricRow } from './keys.js';
+// banner, the Runs list, the seeds side by side and the round's pick rule all read this one:
+// the detector's summary carries it (detector.ts), so a stored run keeps the verdict it ended with.
 
 export type Verdict = 'trapped' | 'collapsed' | 'held' | 'too-short';
 
@@ -42,40 +40,53 @@ export interface RunVerdict {
   collapseIteration?: number | null;
 }
 
-/** The verdict of a detector that has read a run's rows. */
-export function verdictOf(detector: EchoTrapDetector): RunVerdict {
-  const { warmup, window, finalWindow, z } = detector.options;
-  const minIterations = warmup + window + finalWindow;
-  const s = detector.summary();
-  const r = detector.reading();
-  const iterations = detector.pointCount;
-  if (!r) return { verdict: 'too-short', iterations, minIterations, z };
-  const fellBelowStart = r.start - r.now > z * Math.hypot(r.seStart, r.seNow);
-  const verdict: Verdict = s.echoTrap ? 'trapped' : fellBelowStart ? 'collapsed' : 'held';
-  return {
-    verdict,
-    iterations,
-    minIterations,
-    z,
-    start: r.start,
-    seStart: r.seStart,
-    peak: r.peak,
-    sePeak: r.sePeak,
-    peakIteration: r.peakAt,
-    last: r.now,
-    seLast: r.seNow,
-    riseZ: r.riseZ,
-    fallZ: r.fallZ,
-    collapseIteration: s.collapseIteration,
-  };
+/** What the verdict reads: the collapse rule's reading at the end (null before it can judge). */
+export interface VerdictInput {
+  reading: {
+    start: number;
+    seStart: number;
+    peak: number;
+    sePeak: number;
+    peakAt: number;
+    now: number;
+    seNow: number;
+    riseZ: number;
+    fallZ: number;
+  } | null;
+  /** The rule holds at the end (detector summary's echoTrap). */
+  trapped: boolean;
+  collapseIteration: number | null;
+  iterations: number;
+  minIterations: number;
+  z: number;
 }
 
-/** The verdict of a stored run of `config`, judged again from its rows. */
-export function verdictOfRows(
-  config: Pick<Config, 'groups' | 'groupSize'>,
-  rows: readonly MetricRow[],
-): RunVerdict {
-  return verdictOf(detectRun(config, rows));
+/** Drops non-finite numbers (they would not survive JSON; the text shows them as "–"). */
+const finite = (x: number): number | undefined => (Number.isFinite(x) ? x : undefined);
+
+/** The verdict from the rule's reading at the end of a run. */
+export function verdictFrom(v: VerdictInput): RunVerdict {
+  const { reading: r, iterations, minIterations, z } = v;
+  if (!r) return { verdict: 'too-short', iterations, minIterations, z };
+  const fellBelowStart = r.start - r.now > z * Math.hypot(r.seStart, r.seNow);
+  const verdict: Verdict = v.trapped ? 'trapped' : fellBelowStart ? 'collapsed' : 'held';
+  const out: RunVerdict = { verdict, iterations, minIterations, z, collapseIteration: v.collapseIteration };
+  const fields: [keyof RunVerdict, number][] = [
+    ['start', r.start],
+    ['seStart', r.seStart],
+    ['peak', r.peak],
+    ['sePeak', r.sePeak],
+    ['peakIteration', r.peakAt],
+    ['last', r.now],
+    ['seLast', r.seNow],
+    ['riseZ', r.riseZ],
+    ['fallZ', r.fallZ],
+  ];
+  for (const [k, x] of fields) {
+    const f = finite(x);
+    if (f !== undefined) (out as unknown as Record<string, number>)[k] = f;
+  }
+  return out;
 }
 
 const pm = (x: number | undefined, se: number | undefined) =>

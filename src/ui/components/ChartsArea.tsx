@@ -1,4 +1,4 @@
-// The centre region: the fault and echo-trap banners, then one fixed-height chart per entry of CHARTS,
+// The centre region: the fault, verdict and echo-trap banners, then one fixed-height chart per entry of CHARTS,
 // each drawing the current run and any overlaid stored runs (and, faintly, the echo-trap study's
 // bands for the run's env, with their switch in the head). While a run trains the charts take
 // its rows at a pace the machine can draw (charts/pacing.ts), so the page keeps answering.
@@ -14,6 +14,7 @@ import { RUN_COLORS } from '../store/viewSlice.js';
 import { EchoBanner } from './EchoBanner.js';
 import { FaultBanner } from './FaultBanner.js';
 import { InterruptedBanner } from './InterruptedBanner.js';
+import { RunVerdictBanner } from './RunVerdictBanner.js';
 
 export function ChartsArea() {
   const liveRows = useApp((s) => s.rows);
@@ -44,6 +45,7 @@ export function ChartsArea() {
       </div>
       <InterruptedBanner />
       <FaultBanner />
+      <RunVerdictBanner />
       <EchoBanner />
       {status === 'idle' && rows.length === 0 && overlays.length === 0 ? (
         <p className="empty-note">

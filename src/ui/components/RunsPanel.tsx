@@ -2,6 +2,7 @@
 // result; open it (read-only, in the charts and viewer), rename, delete, overlay on the charts,
 // compare summaries side by side, and export or import runs and checkpoints as files.
 // Interrupted runs (a tab closed mid-run) keep their data.
+import { VERDICT_LABELS, verdictText } from '../../core/metrics/verdict.js';
 import { compareStoredRuns } from '../compare/openCompare.js';
 import {
   deleteStoredRun,
@@ -43,7 +44,10 @@ export function RunsPanel() {
         {runs.map((r) => {
           const overlay = overlays.find((o) => o.id === r.id);
           const opened = currentId === openedRunId(r.id);
-          const success = r.summary ? `final success ${(r.summary.finalSuccess * 100).toFixed(0)}%` : '';
+          const success = r.summary
+            ? `success over the last 10 iterations ${(r.summary.finalSuccess * 100).toFixed(0)}%`
+            : '';
+          const verdict = r.summary?.verdict;
           return (
             <li
               key={r.id}
@@ -69,8 +73,27 @@ export function RunsPanel() {
                 {r.status}
               </span>
               <span className="run-meta">
-                {r.config.env} · {r.config.algorithm} · it {r.iteration}/{r.config.iterations} {success}
-                {r.summary?.echoTrap ? ' · echo trap' : ''}
+                {r.config.env} · {r.config.algorithm} · it {r.iteration}/{r.config.iterations}{' '}
+                <span title="The mean success of the last 10 iterations' rollouts (the number the verdict reads as “last 10”)">
+                  {success}
+                </span>
+                {verdict ? (
+                  <>
+                    {' · '}
+                    <span
+                      className="verdict-tag"
+                      data-testid="run-item-verdict"
+                      data-verdict={verdict.verdict}
+                      title={verdictText(verdict)}
+                    >
+                      {VERDICT_LABELS[verdict.verdict].toLowerCase()}
+                    </span>
+                  </>
+                ) : r.summary?.echoTrap ? (
+                  ' · echo trap'
+                ) : (
+                  ''
+                )}
               </span>
               <span className="run-actions">
                 <button

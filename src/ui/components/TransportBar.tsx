@@ -34,12 +34,19 @@ export function TransportBar() {
   const setField = useApp((s) => s.setField);
   const planned = status === 'idle' ? configPlanned : runPlanned;
   const ready = useApp((s) => s.baseModelsReady);
-  const blocked = errors.length > 0 || !ready;
+  // Seeds side by side and sweeps hold the train workers: one thing trains at a time.
+  const fanoutRunning = useApp((s) => s.fanoutRunning);
+  const sweeping = useApp((s) => s.sweepProgress !== null);
+  const blocked = errors.length > 0 || !ready || fanoutRunning || sweeping;
   const reason = errors.length
     ? `Fix the setup first: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`
-    : ready
-      ? ''
-      : 'Loading the base models…';
+    : !ready
+      ? 'Loading the base models…'
+      : fanoutRunning
+        ? 'Seeds are running side by side: stop them or wait for them to finish'
+        : sweeping
+          ? 'A sweep is running: stop it or wait for it to finish'
+          : '';
   const active =
     status === 'running' || status === 'paused' || status === 'starting' || status === 'stopping';
   const canStart =

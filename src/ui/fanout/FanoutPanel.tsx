@@ -2,7 +2,9 @@
 // frozen-control lane per seed. One lane per run with its state and verdict, every seed's success
 // overlaid with its collapse marker, and "trapped in k of N" with its 95% interval. The group is
 // stored as a sweep (lr × seed) and each lane as a run, so it reloads, exports and compares.
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { DEFAULT_DETECTOR } from '../../core/metrics/detector.js';
+import { VERDICT_LABELS, type Verdict } from '../../core/metrics/verdict.js';
 import { wilsonInterval } from '../../core/stats.js';
 import type { ChartRun } from '../charts/chartData.js';
 import { CHARTS } from '../charts/chartSpecs.js';
@@ -10,27 +12,66 @@ import { MetricChart } from '../charts/MetricChart.js';
 import { OverlayPanel } from '../components/OverlayPanel.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
-import { defaultParallel, runFanout } from './fanoutRunner.js';
+import {
+  defaultParallel,
+  type FanoutControl,
+  newFanoutControl,
+  runFanout,
+  stopFanout,
+} from './fanoutRunner.js';
 import type { Lane } from './fanoutSlice.js';
 
 const SUCCESS = CHARTS.find((c) => c.id === 'success');
 const FROZEN_COLOR = '#9ca3af';
 
-/** "trapped in k of N (95%: lo–hi)" over finished lanes of one kind. */
-export function trapCount(lanes: readonly Lane[]): { k: number; n: number; interval: [number, number] } {
+/** Iterations the rule reads before it can judge (warm-up 5 + peak window 5 + last 10). */
+const MIN_JUDGED = DEFAULT_DETECTOR.warmup + DEFAULT_DETECTOR.window + DEFAULT_DETECTOR.finalWindow;
+
+/**
+ * "trapped in k of N (95%: lo–hi)" over the finished lanes of one kind that the rule could judge;
+ * `finished` counts every finished lane, `tooShort` those too short to judge.
+ */
+export function trapCount(lanes: readonly Lane[]): {
+  k: number;
+  n: number;
+  finished: number;
+  tooShort: number;
+  interval: [number, number];
+} {
   const done = lanes.filter((l) => l.state === 'finished' && l.summary);
-  const k = done.filter((l) => l.summary?.echoTrap).length;
-  return { k, n: done.length, interval: wilsonInterval(k, done.length) };
+  const judged = done.filter((l) => laneVerdict(l) !== 'too-short');
+  const k = judged.filter((l) => laneVerdict(l) === 'trapped').length;
+  return {
+    k,
+    n: judged.length,
+    finished: done.length,
+    tooShort: done.length - judged.length,
+    interval: wilsonInterval(k, judged.length),
+  };
 }
 
-function verdict(l: Lane): string {
+/** A finished lane's verdict (a summary stored before verdicts existed: trapped or held). */
+export function laneVerdict(l: Lane): Verdict | null {
+  const s = l.summary;
+  if (l.state !== 'finished' || !s) return null;
+  return s.verdict?.verdict ?? (s.echoTrap ? 'trapped' : 'held');
+}
+
+function laneText(l: Lane): string {
   if (l.state === 'failed') return `failed: ${l.error ?? 'unknown error'}`;
+  if (l.state === 'stopped') return `stopped at iteration ${l.iteration} of ${l.planned}`;
   if (l.state === 'queued') return 'queued';
   if (l.state === 'running') return `iteration ${l.iteration} of ${l.planned}`;
+  const v = laneVerdict(l);
+  if (!v) return 'finished';
   const s = l.summary;
-  if (!s) return 'finished';
-  if (s.echoTrap) return `trapped (collapse marked at iteration ${s.collapseIteration})`;
-  return s.recovered ? `recovered after a collapse at ${s.collapseIteration}` : 'not trapped';
+  if (v === 'trapped') return `trapped (collapse marked at iteration ${s?.collapseIteration})`;
+  return VERDICT_LABELS[v].toLowerCase();
+}
+
+/** How the lanes run, in words: "4 at a time" or "one after another". */
+export function parallelText(parallel: number): string {
+  return parallel > 1 ? `${parallel} at a time` : 'one after another';
 }
 
 export function FanoutPanel() {
@@ -46,6 +87,8 @@ export function FanoutPanel() {
     typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency,
   );
   const [count, setCount] = useState('4');
+  const [iterations, setIterations] = useState<string | null>(null);
+  const control = useRef<FanoutControl | null>(null);
   const [frozen, setFrozen] = useState(true);
   const [problem, setProblem] = useState<string | null>(null);
   const runs = useMemo<ChartRun[]>(
@@ -68,12 +111,20 @@ export function FanoutPanel() {
   );
   if (!open) return null;
   const n = Number(count);
-  const valid = Number.isInteger(n) && n >= 1 && n <= 32;
+  const validSeeds = Number.isInteger(n) && n >= 1 && n <= 32;
+  // Iterations per seed: the setup's, unless changed here.
+  const itersText = iterations ?? String(config.iterations);
+  const iters = Number(itersText);
+  const validIters = Number.isInteger(iters) && iters >= 1 && iters <= 2000;
+  const valid = validSeeds && validIters;
   const busy = status === 'running' || status === 'starting' || status === 'stopping' || status === 'paused';
   const start = () => {
     setProblem(null);
     const seeds = Array.from({ length: n }, (_, i) => config.seed + i);
-    runFanout(config, seeds, frozen, parallel).catch((err: Error) => setProblem(err.message));
+    control.current = newFanoutControl();
+    runFanout({ ...config, iterations: iters }, seeds, frozen, parallel, control.current).catch(
+      (err: Error) => setProblem(err.message),
+    );
   };
   const learners = trapCount(lanes.filter((l) => !l.frozen));
   const controls = trapCount(lanes.filter((l) => l.frozen));
@@ -88,8 +139,9 @@ export function FanoutPanel() {
     >
       <p className="note">
         The echo trap is a property of seeds: it happens in some runs and not others. This runs the current
-        setup on seeds {config.seed}…{config.seed + Math.max(0, n - 1)} at once, {parallel} at a time (one
-        train worker each; the rest wait), beside a frozen control (lr 0) on the same seeds if ticked.
+        setup on seeds {config.seed}…{config.seed + Math.max(0, n - 1)}, {parallelText(parallel)} (one train
+        worker each; the rest wait), beside a frozen control (lr 0) on the same seeds if ticked. Each lane
+        ends with the rule's verdict: trapped, collapsed without a rise, held, or too short to judge.
       </p>
       <div className="fanout-form">
         <label>
@@ -100,6 +152,16 @@ export function FanoutPanel() {
             data-testid="fanout-seeds"
             value={count}
             onChange={(e) => setCount(e.target.value)}
+          />
+        </label>
+        <label>
+          Iterations per seed{' '}
+          <input
+            type="text"
+            size={5}
+            data-testid="fanout-iterations"
+            value={itersText}
+            onChange={(e) => setIterations(e.target.value)}
           />
         </label>
         <label>
@@ -121,8 +183,28 @@ export function FanoutPanel() {
         >
           Start {valid ? n * (frozen ? 2 : 1) : ''} runs
         </button>
+        {running ? (
+          <button
+            type="button"
+            data-testid="fanout-stop"
+            onClick={() => {
+              if (control.current) void stopFanout(control.current);
+            }}
+          >
+            Stop
+          </button>
+        ) : null}
       </div>
-      {!valid ? <p className="field-error">Seeds: a whole number from 1 to 32.</p> : null}
+      {!validSeeds ? <p className="field-error">Seeds: a whole number from 1 to 32.</p> : null}
+      {!validIters ? (
+        <p className="field-error">Iterations per seed: a whole number from 1 to 2000.</p>
+      ) : null}
+      {validIters && iters < MIN_JUDGED ? (
+        <p className="note" data-testid="fanout-short">
+          {iters} iterations are too few for the rule to judge (it reads at least {MIN_JUDGED}): each lane
+          will say “too short to judge”. Fine for a quick look; use {MIN_JUDGED} or more to count traps.
+        </p>
+      ) : null}
       {problem ? (
         <p className="field-error" role="alert">
           {problem}
@@ -134,14 +216,18 @@ export function FanoutPanel() {
             className="fanout-count"
             data-testid="fanout-count"
             data-trapped={learners.k}
-            data-finished={learners.n}
+            data-judged={learners.n}
+            data-finished={learners.finished}
           >
             Trapped in{' '}
             <b>
               {learners.k} of {learners.n}
             </b>{' '}
-            finished seeds (95% interval {learners.interval[0].toFixed(2)}–{learners.interval[1].toFixed(2)})
-            {controls.n > 0 ? `; the frozen control in ${controls.k} of ${controls.n}` : ''}.
+            judged seeds (95% interval {learners.interval[0].toFixed(2)}–{learners.interval[1].toFixed(2)})
+            {controls.finished > 0 ? `; the frozen control in ${controls.k} of ${controls.n}` : ''}.
+            {learners.tooShort + controls.tooShort > 0
+              ? ` ${learners.tooShort + controls.tooShort} finished lane${learners.tooShort + controls.tooShort === 1 ? ' is' : 's are'} too short to judge (the rule reads at least ${MIN_JUDGED} iterations) and not counted.`
+              : ''}
           </p>
           <ul className="fanout-lanes">
             {lanes.map((l) => (
@@ -151,9 +237,10 @@ export function FanoutPanel() {
                 data-state={l.state}
                 data-seed={l.seed}
                 data-frozen={l.frozen}
+                data-verdict={laneVerdict(l) ?? undefined}
               >
                 seed {l.seed}
-                {l.frozen ? ' · frozen control' : ''} — {verdict(l)}
+                {l.frozen ? ' · frozen control' : ''} — {laneText(l)}
               </li>
             ))}
           </ul>

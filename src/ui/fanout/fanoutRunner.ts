@@ -13,6 +13,31 @@ import { refreshSweeps } from '../sweeps/sweepRunner.js';
 import { putSweep, type SweepRecord } from '../sweeps/sweepsDb.js';
 import type { Lane } from './fanoutSlice.js';
 
+/**
+ * A group's stop switch, made by the panel for each group (never module state): Stop marks it
+ * cancelled, aborts every lane in flight and closes their train workers; queued lanes never start.
+ */
+export interface FanoutControl {
+  cancelled: boolean;
+  clients: Set<TrainClient>;
+  aborts: Set<(e: Error) => void>;
+}
+
+export function newFanoutControl(): FanoutControl {
+  return { cancelled: false, clients: new Set(), aborts: new Set() };
+}
+
+/** Stops a running group: lanes in flight and queued end as "stopped"; finished lanes are kept. */
+export async function stopFanout(control: FanoutControl): Promise<void> {
+  control.cancelled = true;
+  for (const abort of control.aborts) abort(new Error('stopped'));
+  for (const c of control.clients) c.dispose();
+  const { lanes, patchLane } = useApp.getState();
+  lanes.forEach((l, i) => {
+    if (l.state === 'queued' || l.state === 'running') patchLane(i, { state: 'stopped' });
+  });
+}
+
 /** Lanes at once by default: the logical cores minus one (the page itself), at least 1. */
 export function defaultParallel(cores: number | undefined): number {
   return Math.max(1, (cores ?? 2) - 1);
@@ -43,9 +68,16 @@ export function laneConfig(config: Config, lane: Pick<Lane, 'seed' | 'frozen'>):
 /** A lane's path in the group's sweep (lr × seed, as a CLI sweep lays runs out). */
 const lanePath = (c: Config) => `lr=${c.lr}/${c.algorithm}/seed-${c.seed}`;
 
-async function runLane(client: TrainClient, record: SweepRecord, i: number, config: Config): Promise<void> {
+async function runLane(
+  client: TrainClient,
+  record: SweepRecord,
+  i: number,
+  config: Config,
+  control: FanoutControl,
+): Promise<void> {
   const { patchLane } = useApp.getState();
   patchLane(i, { state: 'running' });
+  let abort: ((e: Error) => void) | null = null;
   try {
     const { files, summary } = await runToEnd(client, {
       runId: `${record.id}:${i}`,
@@ -55,12 +87,22 @@ async function runLane(client: TrainClient, record: SweepRecord, i: number, conf
       preset: `lr=${config.lr}`,
       onReports: (rows, events) =>
         patchLane(i, { rows: [...rows], events: [...events], iteration: rows.length }),
+      onAbortable: (a) => {
+        if (abort) control.aborts.delete(abort);
+        abort = a;
+        if (a) control.aborts.add(a);
+      },
     });
     patchLane(i, { state: 'finished', rows: files.metrics, summary });
     record.runs.push(files);
     await putSweep(record);
   } catch (err) {
-    patchLane(i, { state: 'failed', error: (err as Error).message });
+    patchLane(
+      i,
+      control.cancelled ? { state: 'stopped' } : { state: 'failed', error: (err as Error).message },
+    );
+  } finally {
+    if (abort) control.aborts.delete(abort);
   }
 }
 
@@ -73,6 +115,7 @@ export async function runFanout(
   seeds: readonly number[],
   frozen: boolean,
   parallel: number,
+  control: FanoutControl = newFanoutControl(),
 ): Promise<void> {
   const s = useApp.getState();
   if (s.fanoutRunning) throw new Error('seeds are already running side by side');
@@ -91,21 +134,27 @@ export async function runFanout(
   await putSweep(record);
   let next = 0;
   const worker = async (): Promise<void> => {
+    if (control.cancelled) return;
     const client = new TrainClient();
+    control.clients.add(client);
     try {
       await client.init(config.backend, config.modelSize);
-      while (next < lanes.length) {
+      while (next < lanes.length && !control.cancelled) {
         const i = next++;
-        await runLane(client, record, i, laneConfig(config, lanes[i] as Lane));
+        await runLane(client, record, i, laneConfig(config, lanes[i] as Lane), control);
       }
     } catch (err) {
-      // The worker could not start: its remaining lanes are failed, not left queued.
+      // The worker could not start: its remaining lanes are failed (stopped, after Stop), not left queued.
       const { lanes: now, patchLane } = useApp.getState();
       now.forEach((l, i) => {
         if (l.state === 'queued' || l.state === 'running')
-          patchLane(i, { state: 'failed', error: (err as Error).message });
+          patchLane(
+            i,
+            control.cancelled ? { state: 'stopped' } : { state: 'failed', error: (err as Error).message },
+          );
       });
     } finally {
+      control.clients.delete(client);
       client.dispose();
     }
   };

@@ -5,7 +5,7 @@ import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
 
-export type LaneState = 'queued' | 'running' | 'finished' | 'failed';
+export type LaneState = 'queued' | 'running' | 'finished' | 'failed' | 'stopped';
 
 export interface Lane {
   seed: number;
