@@ -3,7 +3,7 @@
 // - SFT `words-full`: the step as pretraining ran before pieces — the word vocabulary (every
 //   product id fragment its own row), uniform batches padded to their longest sequence's bucket,
 //   the loss as the RL scorer computes it (LM head and entropy over every position, masked mean).
-// - SFT `pieces-targets`: the step as it runs now (core/rl/sft.ts) — the pieces vocabulary,
+// - SFT `pieces-targets`: the step as it runs now (core/sft/sft.ts) — the pieces vocabulary,
 //   batches from one length bucket, the LM head on the agent's target tokens only.
 // Both on the same demonstrations (the base model's episode settings) and the same model size,
 // on the active backend; the first step of each is a warm-up, left out of the median.
@@ -13,8 +13,8 @@ import { createPolicy, disposeModel, modelVariables } from '../core/model/params
 import { bucketLength, padRows, policyLogProbs } from '../core/model/scoring.js';
 import { promptTemplateTexts } from '../core/prompt.js';
 import { maskedMean } from '../core/rl/losses.js';
-import { type SftSequence, sftSequences, sftTrain } from '../core/rl/sft.js';
 import { Rng } from '../core/rng.js';
+import { type SftSequence, sftSequences, sftTrain } from '../core/sft/sft.js';
 import { buildVocabulary, Tokenizer } from '../core/tokenizer.js';
 import { collectDemos, demoExamples, exploreTexts } from '../envs/demos.js';
 import type { BackendName } from '../workers/backend.js';
@@ -114,7 +114,7 @@ async function timeLegacy(
   return row('words-full', tok, s, lengths, times);
 }
 
-/** The step pretraining takes now (core/rl/sft.ts sftTrain). */
+/** The step pretraining takes now (core/sft/sft.ts sftTrain). */
 async function timeCurrent(
   tok: Tokenizer,
   sequences: readonly SftSequence[],

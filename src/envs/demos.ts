@@ -5,8 +5,8 @@
 // with the expert's thinking, or the expert's action with another turn's thinking — so the base
 // agent starts at a moderate success rate with varied, partly ungrounded reasoning, like an
 // instruct LLM before RL.
-import type { SftExample } from '../core/rl/sft.js';
 import { Rng } from '../core/rng.js';
+import type { SftExample } from '../core/sft/sft.js';
 import { envSpec } from './registry.js';
 import type { TextEnv } from './types.js';
 
@@ -103,7 +103,7 @@ export function collectDemos(envId: string, options: DemoOptions): Demo[] {
   return demos;
 }
 
-/** Demonstrations as SFT examples (core/rl/sft.ts): each turn's observation, budget, response, reward. */
+/** Demonstrations as SFT examples (core/sft/sft.ts): each turn's observation, budget, response, reward. */
 export function demoExamples(demos: readonly Demo[]): SftExample[] {
   return demos.map((x) => ({
     instruction: x.instruction,

@@ -17,8 +17,8 @@ import { promptTemplateTexts } from '../../core/prompt.js';
 import { EPISODE_KEYS, type EpisodeSettings, episodeSettings } from '../../core/resolve.js';
 import type { EnvPool } from '../../core/rl/envPool.js';
 import { type EvalResult, evaluatePolicy } from '../../core/rl/evaluate.js';
-import { copyDrills, type SftOptions, type SftSequence, sftSequences, sftTrain } from '../../core/rl/sft.js';
 import { Rng } from '../../core/rng.js';
+import { copyDrills, type SftOptions, type SftSequence, sftSequences, sftTrain } from '../../core/sft/sft.js';
 import { buildVocabulary, Tokenizer } from '../../core/tokenizer.js';
 import { collectDemos, type Demo, demoExamples, exploreTexts } from '../../envs/demos.js';
 import { evalPool } from '../../envs/pools.js';
@@ -73,7 +73,7 @@ const OPTIONS = {
   batch: { flag: 'batch', kind: 'int', min: 1, max: 1024, default: 16, help: 'sequences per SFT step' },
   lr: { flag: 'lr', kind: 'number', min: 0, max: 1, default: 1e-3, help: 'Adam learning rate' },
   warmup: { flag: 'warmup', kind: 'int', min: 0, max: 1_000_000, default: 0, help: 'steps of linear learning-rate warm-up' },
-  drills: { flag: 'drills', kind: 'int', min: 0, max: 1_000_000, default: 0, help: 'copy drills to make from the demonstrations’ texts (0: none; see core/rl/sft.ts copyDrills)' },
+  drills: { flag: 'drills', kind: 'int', min: 0, max: 1_000_000, default: 0, help: 'copy drills to make from the demonstrations’ texts (0: none; see core/sft/sft.ts copyDrills)' },
   positionInit: { flag: 'position-init', kind: 'choice', options: ['random', 'sinusoid', 'prevtok', 'prevtok2'], default: 'random', help: 'random (normal, std 0.02); sinusoid: the position table starts as sinusoids; prevtok: sinusoids and a previous-token head in layer 0 (core/model/positionInit.ts); prevtok2: that and a second head two tokens back' },
   openings: { flag: 'openings', kind: 'int', min: 0, max: 1_000_000, default: 0, help: 'extra expert episodes cut after --opening-turns turns, trained on with the drills' },
   openingTurns: { flag: 'opening-turns', kind: 'int', min: 1, max: 50, default: 2, help: 'turns an opening keeps: 1 the search alone, 2 search and pick' },
