@@ -10,6 +10,7 @@ import * as tf from '@tensorflow/tfjs';
 import { type ModelSize, modelConfig } from '../core/model/config.js';
 import { disposeModel } from '../core/model/params.js';
 import { resolveConfig } from '../core/resolve.js';
+import { FROZEN_CONTROL } from '../core/rl/frozenControl.js';
 import { Rng } from '../core/rng.js';
 import { inProcessPools } from '../envs/pools.js';
 import { envIds, envSpec } from '../envs/registry.js';
@@ -296,7 +297,7 @@ export async function runBench(
     preset = await benchPreset('echo-trap', runOn, s.presetIterations);
     // Its frozen control (lr 0) skips the update: what a null lane costs beside a learner.
     log(`bench: echo-trap preset's frozen control, ${s.presetIterations} iterations on ${runOn}`);
-    frozenPreset = await benchPreset('echo-trap', runOn, s.presetIterations, { lr: 0 });
+    frozenPreset = await benchPreset('echo-trap', runOn, s.presetIterations, FROZEN_CONTROL);
   }
   const webshop = await benchWebshop(runOn, s.webshop, log);
 

@@ -33,7 +33,7 @@ export async function benchPreset(
   name: string,
   backend: BackendName,
   iterations: number,
-  /** Config edits on top of the preset (e.g. `{ lr: 0 }`: its frozen control). */
+  /** Config edits on top of the preset (e.g. `FROZEN_CONTROL`, core/rl/frozenControl.ts). */
   edits: Partial<Config> = {},
 ): Promise<PresetBench> {
   const { env, modelSize } = layersEnv({ preset: name });

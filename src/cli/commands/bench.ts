@@ -10,6 +10,7 @@ import { type BenchResults, benchResults } from '../../bench/schema.js';
 import { formatTables, formatWebshop } from '../../bench/table.js';
 import { benchWebshop } from '../../bench/webshopBench.js';
 import type { ModelSize } from '../../core/model/config.js';
+import { FROZEN_CONTROL } from '../../core/rl/frozenControl.js';
 import type { BackendName } from '../../workers/backend.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
@@ -102,7 +103,7 @@ async function frozenControlOnly(a: Args, io: CliIo): Promise<number> {
   const n = Math.max(2, a.settings.presetIterations);
   io.stderr.write(`bench: echo-trap preset and its frozen control, ${n} iterations each on ${backend}\n`);
   const preset = await benchPreset('echo-trap', backend, n);
-  const frozenPreset = await benchPreset('echo-trap', backend, n, { lr: 0 });
+  const frozenPreset = await benchPreset('echo-trap', backend, n, FROZEN_CONTROL);
   const ratio = Number((preset.secondsPerIteration / frozenPreset.secondsPerIteration).toFixed(2));
   const results = benchResults.parse({
     ...existing,

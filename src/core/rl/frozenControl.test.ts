@@ -10,6 +10,7 @@ import { createCritic, createPolicy, disposeModel, type Model } from '../model/p
 import { Rng } from '../rng.js';
 import { applyAlgorithm } from './algorithms.js';
 import { InProcessEnvPool } from './envPool.js';
+import { FROZEN_CONTROL, isFrozenControl } from './frozenControl.js';
 import { SideEnv, sideEnvTokenizer } from './sideEnv.fixture.js';
 import { Trainer } from './trainer.js';
 
@@ -90,6 +91,12 @@ describe('frozen control (lr 0)', () => {
   it('is a valid learning rate', () => {
     expect(validateConfig({ ...defaultConfig(), lr: 0 }).ok).toBe(true);
     expect(validateConfig({ ...defaultConfig(), lr: -1e-4 }).ok).toBe(false);
+  });
+
+  it('is what FROZEN_CONTROL makes and isFrozenControl names: lr exactly 0', () => {
+    expect(isFrozenControl({ ...defaultConfig(), ...FROZEN_CONTROL })).toBe(true);
+    expect(isFrozenControl(defaultConfig())).toBe(false);
+    expect(isFrozenControl({ lr: Number.MIN_VALUE })).toBe(false);
   });
 
   it('Adam with step size 0 leaves a variable bit-identical, whatever the gradient', async () => {

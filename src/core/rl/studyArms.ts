@@ -6,6 +6,7 @@
 // critic with GAE, ε 0.2/0.28, no KL, entropy 0.001 and no critic warm-up (`critic_warmup: 0`).
 import type { Config } from '../config.js';
 import { applyAlgorithm } from './algorithms.js';
+import { FROZEN_CONTROL, isFrozenControl } from './frozenControl.js';
 
 export const STUDY_ARMS = [
   'vanilla',
@@ -49,7 +50,7 @@ export const STUDY_ARM_SPECS: Readonly<Record<StudyArm, StudyArmSpec>> = {
     answers: 'lr 0, the null: how often noise alone reads as a trap',
     algorithm: 'starpo-ppo',
     // lr 0 leaves nothing for a warm-up to ramp: none, as the frozen runs were made.
-    overrides: () => ({ lr: 0, lrWarmup: 0 }),
+    overrides: () => ({ ...FROZEN_CONTROL, lrWarmup: 0 }),
   },
   's-paper': {
     name: 's-paper',
@@ -105,7 +106,7 @@ export function armConfig(vanilla: Config, arm: StudyArm): Config {
  * summary.json names its arm.
  */
 export function studyArmOf(c: Config): StudyArm | null {
-  if (c.lr === 0) return 'frozen';
+  if (isFrozenControl(c)) return 'frozen';
   const paperSteps = c.stepsPerIteration === 0;
   switch (c.algorithm) {
     case 'starpo-grpo':

@@ -29,6 +29,7 @@ import { estimatorOf } from './estimators.js';
 import { EVAL_SEED_BASE, type EvalResult, evaluatePolicy } from './evaluate.js';
 import { faultSuggestion, MAX_CONSECUTIVE_FAULTS, weightsFinite } from './faults.js';
 import { dropOutliers, FILTERS, groupsToRollOut, groupsWithSpread } from './filter.js';
+import { isFrozenControl } from './frozenControl.js';
 import { objectiveOf } from './objectives.js';
 import { type UpdateReport, updateMetrics } from './optimize.js';
 import { computeAdvantages, scoreSamples } from './prepare.js';
@@ -472,7 +473,7 @@ export class Trainer {
     // dynamic sampling rolls out P more groups while fewer than P have any reward spread.
     let rolled = groupsToRollOut(c.groups, c.filterMode, c.filterRatio);
     let { trajectories, stats } = await this.rolloutGroups(it, 0, rolled);
-    if (FILTERS[c.filterMode].refills && c.lr > 0) {
+    if (FILTERS[c.filterMode].refills && !isFrozenControl(c)) {
       for (
         let batch = 1;
         batch < DYNAMIC_BATCHES && groupsWithSpread(rewardsByGroup(trajectories, rolled)) < c.groups;
@@ -521,7 +522,7 @@ export class Trainer {
     // 3–5. Filter, score, advantages, update — skipped by a frozen control (lr 0): its policy
     // cannot move, so the iteration is a rollout and its measurements, at a fraction of the cost.
     const u0 = now();
-    if (c.lr > 0) await this.learn(row, trajectories, rolled, it);
+    if (!isFrozenControl(c)) await this.learn(row, trajectories, rolled, it);
     else {
       row['rollout/filterKeptRatio'] = 1;
       row['actor/optimizerSteps'] = 0;
