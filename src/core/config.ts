@@ -78,7 +78,7 @@ const FIELD_TABLE = [
   { key: 'seed', flag: 'seed', group: 'run', kind: 'int', label: 'Seed', min: 0, max: U32_MAX, default: 1, help: 'Seeds every random choice; same seed and backend give the same run.' },
   { key: 'iterations', flag: 'iters', group: 'run', kind: 'int', label: 'Iterations', min: 1, max: 100000, default: 200, help: 'Planned rollout → update iterations.' },
   { key: 'backend', flag: 'backend', group: 'run', kind: 'enum', label: 'Backend', options: BACKEND_CHOICES, default: 'auto', help: 'auto picks WebGPU → WASM → CPU by a timed probe; the others force one.' },
-  { key: 'checkpointEvery', flag: 'checkpoint-every', group: 'run', kind: 'int', label: 'Checkpoint every', min: 0, max: 100000, default: 50, help: 'Save weights every k iterations (0: only at the end).' },
+  { key: 'checkpointEvery', flag: 'checkpoint-every', group: 'run', kind: 'int', label: 'Checkpoint every', min: 0, max: 100000, default: 50, help: 'Save weights, optimizer state and random streams every k iterations: a reload or a closed tab resumes the run exactly from the last one (0: only at the end, and between those a recovery checkpoint at most every 30 s).' },
   // rollout
   { key: 'groups', flag: 'groups', group: 'rollout', kind: 'int', label: 'Groups (P)', min: 1, max: 128, default: 8, help: 'Initial states per iteration; all rollouts of a group share the start seed.' },
   { key: 'groupSize', flag: 'group-size', group: 'rollout', kind: 'int', label: 'Group size (N)', min: 1, max: 64, default: 16, help: 'Rollouts per initial state.' },

@@ -26,7 +26,7 @@ const STUDY_COMMON: Partial<Config> = {
   evalEpisodes: 32,
   miEvery: 10,
   miSamples: 8,
-  checkpointEvery: 0,
+  checkpointEvery: 10,
 };
 
 // Measured on the DoorKey-5x5 nano base with starpo-ppo, 8 × 4 rollouts, 4 Adam steps per
@@ -41,6 +41,8 @@ const COMMON_REASONS: Partial<Record<keyof Config, string>> = {
     'measured: the DoorKey base succeeds ~25% per iteration at T = 0.7 but ~5% at T = 1 (sampling compounds over 15 actions)',
   stepsPerIteration:
     'optimizer steps matched across algorithms, so a filter cannot "protect" by updating less (a filter keeping 25% of a fixed batch otherwise makes 4× fewer updates)',
+  checkpointEvery:
+    'a checkpoint every 10 iterations (about every 40 s), so a reload or a closed tab resumes the run exactly where its last checkpoint was',
   iterations:
     'the search’s pre-registered length: 60 iterations (the time above is the vanilla arm’s); the collapse came by iteration ~20 in every run of this cell',
 };
@@ -52,7 +54,7 @@ const WEBSHOP_COMMON: Partial<Config> = {
   evalEvery: 10,
   evalEpisodes: 16,
   miEvery: 0,
-  checkpointEvery: 0,
+  checkpointEvery: 10,
 };
 
 const WEBSHOP_ENV_REASON = 'WebShop-lite (train goals, 9-action budget) with its shipped nano base model';
@@ -200,7 +202,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       iterations: 500,
       evalEvery: 0,
       miEvery: 0,
-      checkpointEvery: 0,
+      checkpointEvery: 50,
     },
     reasons: {
       groups: 'smallest batch that still has a group to normalise',

@@ -40,7 +40,7 @@ const COMMON: Partial<Config> = {
   evalEpisodes: 32,
   miEvery: 10,
   miSamples: 8,
-  checkpointEvery: 0,
+  checkpointEvery: 10,
 };
 
 const COMMON_REASONS: Reasons = {
@@ -56,7 +56,7 @@ const COMMON_REASONS: Reasons = {
   evalEpisodes: '32 held-out start states: a cheap validation curve (binomial standard error up to 0.09)',
   miEvery: 'reasoning-MI proxy every 10 iterations (RAGEN-2’s template-collapse signal)',
   miSamples: '8 prompts teacher-forced against each other (chance retrieval 1/8), kept small for CPU time',
-  checkpointEvery: 'no intermediate checkpoints: short runs, only the final weights',
+  checkpointEvery: 'a checkpoint every 10 iterations, so a reload or a closed tab resumes the run exactly',
 };
 
 const SHORT_CONTEXT: Reasons = {

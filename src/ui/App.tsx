@@ -84,7 +84,7 @@ export function App() {
         setHashError('a run is in progress: stop it first, then load the link again');
         return;
       }
-      const errors = st.loadHash(window.location.hash);
+      const errors = st.loadHash(window.location.hash, st.edits);
       restored.current = { edits: useApp.getState().edits, drafts: useApp.getState().drafts };
       setHashError(errors.length > 0 ? formatErrors(errors) : null);
     };
@@ -121,7 +121,7 @@ export function App() {
         </div>
         {hashError ? (
           <div className="banner banner-error" role="alert" data-testid="hash-error">
-            The link's settings were not applied: {hashError}
+            Some of the link's settings were not applied (the rest were): {hashError}
             <button type="button" onClick={() => setHashError(null)}>
               Dismiss
             </button>

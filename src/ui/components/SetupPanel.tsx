@@ -4,6 +4,7 @@
 // with its range and one-line help. Errors show at the field. While a run is active only the
 // live fields stay editable; their changes go to the trainer and leave a chart marker.
 import { type Config, FIELDS, type Field, type FieldGroup } from '../../core/config.js';
+import { PRESETS } from '../../core/presets.js';
 import { envIds } from '../../envs/registry.js';
 import { useController } from '../controller/context.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
@@ -31,6 +32,10 @@ function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
   const draft = useApp((s) => s.drafts[field.key]);
   const error = useApp((s) => s.configErrors.find((e) => e.field === field.key));
   const setField = useApp((s) => s.setField);
+  // The preset's reason for its value, shown where the value is set by it.
+  const reason = useApp((s) =>
+    source === 'preset' && s.preset ? PRESETS[s.preset]?.reasons[field.key as keyof Config] : undefined,
+  );
   const { applyLive } = useController();
   const id = `field-${field.key}`;
   const disabled = locked && !field.live;
@@ -124,6 +129,11 @@ function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
         {field.help}
         {range ? <span className="field-range"> Range {range}.</span> : null}
       </small>
+      {reason ? (
+        <small className="field-reason" data-testid={`reason-${field.key}`}>
+          Why this value: {reason}.
+        </small>
+      ) : null}
       {error ? (
         <small className="field-error" role="alert" data-testid={`field-error-${field.key}`}>
           {field.label}: {error.message}

@@ -4,7 +4,8 @@
 // and names every bad one.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BaseModelEntry } from '../../core/model/modelIndex.js';
-import { START_PRESET } from './configSlice.js';
+import { encodeConfigHash } from '../../core/urlHash.js';
+import { presetEdited, START_PRESET } from './configSlice.js';
 import { useApp } from './index.js';
 
 const entry = (env: string, id: string, settings: Record<string, number>): BaseModelEntry => ({
@@ -115,5 +116,24 @@ describe('the setup as layers', () => {
     expect(s().values.lr).toBeLessThanOrEqual(0.1);
     expect(s().values.seed).toBe(4);
     expect(s().configErrors).toEqual([]);
+  });
+
+  it('a link that holds the preset’s own values loads as the preset, not edited', () => {
+    const hash = `#${encodeConfigHash(s().config)}`;
+    expect(s().loadHash(hash)).toEqual([]);
+    expect(s().edits).toEqual({});
+    expect(presetEdited(s().edits)).toBe(false);
+    // One changed field is the one edit, whatever else the link spells out.
+    s().loadHash(hash.replace(/seed=\d+/, 'seed=77'));
+    expect(s().edits).toEqual({ seed: 77 });
+  });
+
+  it('a hash edited in the open tab keeps the setup’s other fields and its value for a refused one', () => {
+    s().setField('groups', '6');
+    s().setField('seed', '5');
+    const errors = s().loadHash('#seed=99&lr=banana', s().edits);
+    expect(errors.map((e) => e.field)).toEqual(['lr']);
+    expect(s().config.seed).toBe(99);
+    expect(s().config.groups).toBe(6);
   });
 });

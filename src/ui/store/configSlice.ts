@@ -44,6 +44,27 @@ function without<T extends object>(o: T, keys: readonly string[]): T {
   return out as T;
 }
 
+/**
+ * The fewest edits of `edits` that still give `target` over the start preset: a link (which
+ * carries every field) whose values are the preset's own loads as the preset, not "(edited)".
+ * An edit is dropped only if the setup without it resolves to the same value.
+ */
+function minimalEdits(s: AppState, target: Config, edits: Partial<Config>): Partial<Config> {
+  let kept: Partial<Config> = {};
+  const differs = (config: Config) =>
+    (Object.keys(edits) as ConfigKey[]).filter(
+      (k) => JSON.stringify(config[k]) !== JSON.stringify(target[k]),
+    );
+  // Add back, in rounds, the edits whose field the setup without them resolves differently (an
+  // env edit changes the base model, and with it other fields' values).
+  for (let guard = 0; guard <= FIELDS.length; guard++) {
+    const missing = differs(resolved(s, START_PRESET, kept, {}).config).filter((k) => !(k in kept));
+    if (missing.length === 0) break;
+    kept = { ...kept, ...Object.fromEntries(missing.map((k) => [k, edits[k]])) };
+  }
+  return kept;
+}
+
 /** The state after resolving `preset` and `edits` over the base the setup chooses. */
 function resolved(
   s: AppState,
@@ -135,28 +156,29 @@ export const createConfigSlice: StateCreator<AppState, [], [], ConfigSlice> = (s
     set(next);
     return next.configErrors;
   },
-  loadHash(hash) {
+  loadHash(hash, keep = {}) {
     // A rejected value is named in the returned errors but never enters the form: the field keeps
-    // the preset's (or the base model's) value, so the form shows what would actually run.
+    // the preset's (or the base model's) value — or, for a hash edited in an open tab, the value
+    // the setup had (`keep`: its edits) — so the form shows what would actually run.
     const { values, errors } = decodeHashFields(hash);
     // Validation reports some errors only once others are fixed (the env is checked after the
     // ranges), so drop refused fields until none of the link's own fields is refused.
-    let kept: Partial<Config> = values;
-    let next = resolved(get(), START_PRESET, kept, {});
+    let fromLink: Partial<Config> = values;
+    let next = resolved(get(), START_PRESET, { ...keep, ...fromLink }, {});
     const refused: FieldError[] = [];
     for (let guard = 0; guard < FIELDS.length; guard++) {
-      const bad = next.configErrors.filter((e) => e.field in kept);
+      const bad = next.configErrors.filter((e) => e.field in fromLink);
       if (bad.length === 0) break;
       refused.push(...bad);
-      kept = without(
-        kept,
+      fromLink = without(
+        fromLink,
         bad.map((e) => e.field),
       );
-      next = resolved(get(), START_PRESET, kept, {});
+      next = resolved(get(), START_PRESET, { ...keep, ...fromLink }, {});
     }
-    set(next);
+    set(resolved(get(), START_PRESET, minimalEdits(get(), next.config, { ...keep, ...fromLink }), {}));
     const seen = new Set<string>();
-    return [...errors, ...refused, ...next.configErrors].filter((e) => {
+    return [...errors, ...refused, ...get().configErrors].filter((e) => {
       const k = `${e.field}\u0000${e.message}`;
       if (seen.has(k)) return false;
       seen.add(k);

@@ -45,7 +45,11 @@ export interface ConfigSlice {
    * Takes the setup from a URL hash: its valid fields become edits over the start preset, every
    * bad one is named in the returned errors (the caller shows them and leaves the hash as typed).
    */
-  loadHash(hash: string): FieldError[];
+  /**
+   * Loads a link's setup over the start preset (`keep`: edits that fields absent from the link, or
+   * refused by it, keep — a hash edited in the open tab); returns the refused fields' errors.
+   */
+  loadHash(hash: string, keep?: Partial<Config>): FieldError[];
   /** Resolves again (the base models, the base choice or the stored runs changed). */
   resolveSetup(): void;
 }

@@ -1,0 +1,63 @@
+// What a teacher in front of a class trips over, pressed as they would: a reload or a shared link
+// of the loaded preset stays that preset (not "edited"); the preset says why each value is what it
+// is and checkpoints, so a reload mid-run can resume the default run from its last checkpoint; a
+// link with a bad field says the rest was applied; a hash edited in the open tab keeps the setup's
+// other fields.
+import { expect, test } from '@playwright/test';
+import { iteration } from './helpers.js';
+
+test('a reload and a shared link keep the preset unedited, with its reasons in view', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/');
+  const preset = page.getByTestId('preset-echo-trap');
+  await expect(preset).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('btn-start')).toBeEnabled({ timeout: 60_000 });
+  await expect(page.getByTestId('field-checkpointEvery')).toHaveValue('10');
+  await expect(page.getByTestId('reason-checkpointEvery')).toContainText('resumes the run exactly');
+  await expect(page.getByTestId('reason-lr')).toContainText('Why this value');
+  await page.reload();
+  await expect(page.getByTestId('btn-start')).toBeEnabled({ timeout: 60_000 });
+  await expect(preset).toHaveAttribute('aria-pressed', 'true');
+  await expect(preset).not.toContainText('(edited)');
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await expect(other.getByTestId('btn-start')).toBeEnabled({ timeout: 60_000 });
+  await expect(other.getByTestId('preset-echo-trap')).toHaveAttribute('aria-pressed', 'true');
+  await other.close();
+});
+
+test('a bad link says the rest was applied; a hash edited in the open tab keeps the other fields', async ({
+  page,
+}) => {
+  await page.goto('/#seed=7&lr=banana');
+  await expect(page.getByTestId('hash-error')).toContainText(
+    "Some of the link's settings were not applied (the rest were)",
+  );
+  await expect(page.getByTestId('field-seed')).toHaveValue('7');
+  await page.getByTestId('field-groups').fill('6');
+  await page.evaluate(() => {
+    window.location.hash = '#seed=99';
+  });
+  await expect(page.getByTestId('field-seed')).toHaveValue('99');
+  await expect(page.getByTestId('field-groups')).toHaveValue('6');
+});
+
+test('the default run, reloaded mid-run, resumes from its checkpoint at iteration 10', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.goto('/');
+  await page.getByTestId('backend-override').selectOption('wasm');
+  await expect(page.getByTestId('btn-start')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('btn-start').click();
+  await expect.poll(() => iteration(page), { timeout: 180_000 }).toBeGreaterThanOrEqual(11);
+  await page.waitForTimeout(1500);
+  await page.reload();
+  const banner = page.getByTestId('interrupted-banner');
+  await expect(banner).toBeVisible({ timeout: 30_000 });
+  const checkpoint = Number(await banner.getAttribute('data-checkpoint'));
+  expect(checkpoint % 10).toBe(0);
+  expect(checkpoint).toBeGreaterThanOrEqual(10);
+  await expect(banner).toHaveAttribute('data-exact', 'true');
+  await expect(page.getByTestId('interrupted-resume')).toBeEnabled({ timeout: 60_000 });
+});
