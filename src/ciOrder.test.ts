@@ -18,7 +18,10 @@ describe('npm test on a fresh machine', () => {
     expect(unit).toBeGreaterThan(chromium);
   });
 
-  it.skipIf(!existsSync('/usr/bin/chromium'))('finds the Vulkan ICD that comes with Chromium', () => {
+  const chromium = existsSync('/usr/bin/chromium');
+  const skipped = chromium ? '' : ' — skipped: no /usr/bin/chromium on this machine';
+  if (skipped) console.log(`ciOrder.test: Chromium's Vulkan ICD${skipped}`);
+  it.skipIf(!chromium)(`finds the Vulkan ICD that comes with Chromium${skipped}`, () => {
     expect(swiftshaderIcd()).toBeTruthy();
   });
 });

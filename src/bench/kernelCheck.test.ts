@@ -7,9 +7,11 @@ import type { KernelCheckReport } from './checkRows.js';
 import { runGpuChild, swiftshaderIcd } from './nodeGpu.js';
 
 const icd = swiftshaderIcd();
-if (!icd) console.log('kernelCheck.test: skipped — no SwiftShader Vulkan ICD (set STARPO_VK_ICD)');
+// A skip says why, in the output and in the suite's name (the reporters list it with the count).
+const skipped = icd ? '' : ' — skipped: no SwiftShader Vulkan ICD (set STARPO_VK_ICD)';
+if (skipped) console.log(`kernelCheck.test: fused WebGPU kernels${skipped}`);
 
-describe.skipIf(!icd)('fused WebGPU kernels (Node, software adapter)', () => {
+describe.skipIf(!icd)(`fused WebGPU kernels (Node, software adapter)${skipped}`, () => {
   it('match the unfused path within 1e-4, values and gradients', async () => {
     const report = (await runGpuChild(['kernels'], icd as string, () => {}, 110_000)) as KernelCheckReport;
     expect(report.backend).toBe('webgpu');

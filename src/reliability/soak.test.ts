@@ -97,10 +97,15 @@ describe('GPU plateau rule', () => {
 const CLI_MAIN = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const icd = swiftshaderIcd();
 const optedIn = process.env.STARPO_WEBGPU_SOAK === '1';
-if (!optedIn) console.log('soak.test: webgpu soak skipped — set STARPO_WEBGPU_SOAK=1 to run it (~90 s)');
-else if (!icd) console.log('soak.test: webgpu soak skipped — no SwiftShader Vulkan ICD (set STARPO_VK_ICD)');
+// A skip says why, in the output and in the suite's name (the reporters list it with the count).
+const skipped = !optedIn
+  ? ' — skipped: set STARPO_WEBGPU_SOAK=1 to run it (~90 s)'
+  : !icd
+    ? ' — skipped: no SwiftShader Vulkan ICD (set STARPO_VK_ICD)'
+    : '';
+if (skipped) console.log(`soak.test: webgpu soak${skipped}`);
 
-describe.skipIf(!icd || !optedIn)('soak on WebGPU (Node, software adapter)', () => {
+describe.skipIf(skipped !== '')(`soak on WebGPU (Node, software adapter)${skipped}`, () => {
   it('2 iterations report GPU bytes and pass', async () => {
     const r = (await runGpuChild(
       ['soak', '--backend', 'webgpu', '--iters', '2', '--env', 'frozenlake/FrozenLake-4x4-det', '--quiet'],

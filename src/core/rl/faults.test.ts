@@ -135,8 +135,13 @@ describe('Trainer faults', () => {
       expect(await snapshot(s.critic)).toEqual(c);
     }
     const summary = await s.trainer.run();
-    expect(summary).toBeDefined();
     expect(s.trainer.iteration).toBe(3);
+    // run() returns at the pause (of 10 iterations) with the summary of the three it ran: each
+    // faulted iteration still wrote its row, and the summary is made of those rows.
+    expect(s.rows.map((r) => r.iteration)).toEqual([0, 1, 2]);
+    const success = s.rows.map((r) => r['rollout/pairedSuccessRate'] as number);
+    expect(summary.peakIteration).toBe(2);
+    expect(summary.finalSuccess).toBeCloseTo((success[0]! + success[1]! + success[2]!) / 3, 12);
     const errs = errors(s.events);
     expect(errs.map((e) => e.consecutive)).toEqual([1, 2, 3]);
     expect(errs.map((e) => e.iteration)).toEqual([0, 1, 2]);

@@ -9,6 +9,7 @@ import { ALGORITHM_NAMES, DYNAMIC_BATCHES } from '../config.js';
 import type { MetricRow } from '../metrics/keys.js';
 import { miFromMatrix } from '../metrics/mi.js';
 import { createPolicy, disposeModel } from '../model/params.js';
+import { parseResponse } from '../parse.js';
 import { Rng } from '../rng.js';
 import { InProcessEnvPool } from './envPool.js';
 import { type FilterArm, filterArmOf, filterArmOverrides } from './filterArms.js';
@@ -289,18 +290,31 @@ describe('Trainer', () => {
   });
 
   it('keeps every paired group’s first turns, and the frozen base’s on MI iterations', async () => {
-    const { samples } = await runTiny(tinyConfig('starpo-grpo', { miEvery: 2, iterations: 2, groups: 3 }));
+    const config = tinyConfig('starpo-grpo', { miEvery: 2, iterations: 2, groups: 3 });
+    const { samples } = await runTiny(config);
+    const thinks: string[] = [];
     for (const s of samples) {
       const groups = s.reasoning?.groups ?? [];
       expect(groups).toHaveLength(3);
       for (const g of groups) {
         expect(g.rollouts).toHaveLength(4);
-        for (const t of g.rollouts) expect(typeof t.think).toBe('string');
+        thinks.push(...g.rollouts.map((t) => t.think));
         // The base's reasoning only where MI was computed (iteration 0 here), N of it per group.
         if (s.iteration === 0) expect(g.base).toHaveLength(4);
         else expect(g.base).toBeUndefined();
       }
+      // The sample is its group's first rollout: the same seed, thinking, first action and outcome.
+      const first = s.turns[0]!;
+      expect(groups[s.group]!.seed).toBe(s.seed);
+      expect(groups[s.group]!.rollouts[0]).toEqual({
+        think: parseResponse(first.responseText, { maxActionsPerTurn: config.maxActionsPerTurn }).think,
+        action: (first.actions[0] ?? '(none)').toLowerCase().trim(),
+        success: s.success,
+      });
     }
+    // The thinking is the rollouts' own: on these seeds some first turns close a </think>, so not
+    // every kept one is the '' of a turn without it.
+    expect(thinks.some((t) => t.length > 0)).toBe(true);
   });
 
   it('measures iteration 0 on the base: evaluation and MI run before the update', async () => {
