@@ -4,7 +4,7 @@
 // link with a bad field says the rest was applied; a hash edited in the open tab keeps the setup's
 // other fields.
 import { expect, test } from '@playwright/test';
-import { iteration } from './helpers.js';
+import { iteration, openTiny, runTinyToStop } from './helpers.js';
 
 test('a reload and a shared link keep the preset unedited, with its reasons in view', async ({
   page,
@@ -60,4 +60,49 @@ test('the default run, reloaded mid-run, resumes from its checkpoint at iteratio
   expect(checkpoint).toBeGreaterThanOrEqual(10);
   await expect(banner).toHaveAttribute('data-exact', 'true');
   await expect(page.getByTestId('interrupted-resume')).toBeEnabled({ timeout: 60_000 });
+});
+
+test('the keyboard: a dialog takes focus and keeps it, Escape ends the tour, Enter on a chart opens the reasoning', async ({
+  page,
+}) => {
+  await openTiny(page);
+  // A dialog opens with the focus inside it, Tab stays inside, and Escape gives it back.
+  const opener = page.getByTestId('btn-fanout');
+  await opener.click();
+  const dialog = page.getByTestId('fanout-panel');
+  await expect(dialog).toBeVisible();
+  const inDialog = () =>
+    page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="fanout-panel"]')));
+  expect(await inDialog()).toBe(true);
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    expect(await inDialog()).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(opener).toBeFocused();
+  // Escape ends the tour.
+  await page.getByTestId('btn-tour').click();
+  await expect(page.getByTestId('tour-card')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('tour-card')).toHaveCount(0);
+  // Enter on a focused chart opens the reasoning panel at an iteration.
+  await runTinyToStop(page, 2);
+  await page.getByTestId('chart-body-success').focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('reasoning-panel')).toBeVisible();
+});
+
+test('the algorithm reads by name, and its help describes the one chosen', async ({ page }) => {
+  await page.goto('/');
+  const select = page.getByTestId('field-algorithm');
+  await expect(select.locator('option[value="starpo-drgrpo"]')).toHaveText('Dr. GRPO');
+  await page.getByTestId('explain-field-algorithm').click();
+  await expect(page.getByTestId('explain-choice')).toContainText('StarPO (PPO)');
+  await expect(page.getByTestId('explain-what').first()).toContainText('GSPO');
+  await page.keyboard.press('Escape');
+  await select.selectOption('starpo-drgrpo');
+  await page.getByTestId('explain-field-algorithm').click();
+  await expect(page.getByTestId('explain-choice')).toContainText('Dr. GRPO');
 });

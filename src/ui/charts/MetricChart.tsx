@@ -21,6 +21,7 @@ import { ExplainButton } from '../explain/ExplainButton.js';
 import { MarkerLinks } from '../explain/MarkerLinks.js';
 import { useApp } from '../store/index.js';
 import { buildChartData, type ChartRun, paddedDomain, seriesOf } from './chartData.js';
+import { useChartKeyboard } from './chartKeyboard.js';
 import type { ChartSpec } from './chartSpecs.js';
 import { metricText } from './chartSpecs.js';
 import { seriesToCsv } from './csv.js';
@@ -107,6 +108,8 @@ export const MetricChart = memo(function MetricChart({
       .filter((m): m is NonNullable<typeof m> => m !== null);
     return all.slice(-MAX_MARKERS);
   }, [events, spec.keys]);
+  const iterations = useMemo(() => drawn.data.map((d) => Number(d.iteration)), [drawn.data]);
+  const keyboard = useChartKeyboard(spec.title, iterations, openReasoning);
   const help = spec.keys.map((k) => `${metricText(k).label}: ${metricText(k).help}`).join('\n');
   const exportCsv = () => {
     const series = runs.flatMap((run) =>
@@ -179,7 +182,7 @@ export const MetricChart = memo(function MetricChart({
           CSV
         </button>
       </figcaption>
-      <div className="chart-body">
+      <div className="chart-body" data-testid={`chart-body-${spec.id}`} {...keyboard.props}>
         {drawn.data.length === 0 ? (
           <div className="chart-empty">no data yet</div>
         ) : (
@@ -188,6 +191,7 @@ export const MetricChart = memo(function MetricChart({
               data={drawn.data}
               margin={{ top: 6, right: 10, bottom: 0, left: 0 }}
               style={{ cursor: 'pointer' }}
+              accessibilityLayer={false}
               onClick={(state) => {
                 // A click on an iteration opens the reasoning across inputs there.
                 const label = (state as { activeLabel?: unknown } | null)?.activeLabel;
@@ -258,6 +262,14 @@ export const MetricChart = memo(function MetricChart({
                   />
                 );
               })}
+              {keyboard.cursor !== null ? (
+                <ReferenceLine
+                  x={keyboard.cursor}
+                  stroke="#111827"
+                  strokeDasharray="2 2"
+                  ifOverflow="extendDomain"
+                />
+              ) : null}
               {focus !== null ? (
                 <ReferenceLine x={focus} stroke="#7c3aed" strokeWidth={2} ifOverflow="extendDomain" />
               ) : null}

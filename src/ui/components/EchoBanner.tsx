@@ -4,6 +4,7 @@
 // so nothing shows before the detector has its baseline.
 import type { TrainerEvent } from '../../core/rl/trainer.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
+import { signalLabel } from '../explain/texts.js';
 import { useApp } from '../store/index.js';
 
 /** The event the banner shows: the latest collapse, else the latest warning; null if none. */
@@ -33,7 +34,7 @@ export function EchoBanner() {
     >
       <strong>{collapse ? 'Echo trap' : 'Early warning'}</strong> at iteration {e.iteration}: {e.message}
       <ExplainButton
-        title={e.signal}
+        title={signalLabel(e.signal)}
         items={[{ kind: 'signal', key: e.signal }]}
         testId="echo-explain"
         label="What does this mean?"

@@ -31,6 +31,56 @@ export function useEscapeToClose(active: boolean, onClose: () => void): void {
   }, [active]);
 }
 
+/** The open dialogs that hold the keyboard, the last opened last. */
+const focusStack: HTMLElement[] = [];
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * While `active`, keeps the keyboard inside the dialog `ref`: focus moves into it when it opens,
+ * Tab and Shift+Tab wrap around its controls instead of walking the page under the backdrop, and
+ * focus goes back to what had it (the button that opened it) when it closes.
+ */
+export function useDialogFocus(ref: React.RefObject<HTMLElement | null>, active: boolean): void {
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!active || !dialog) return;
+    focusStack.push(dialog);
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const controls = () =>
+      [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+        (el) => el.offsetParent !== null || el === document.activeElement,
+      );
+    if (!dialog.contains(document.activeElement)) (controls()[0] ?? dialog).focus();
+    const onKey = (e: KeyboardEvent) => {
+      // Only the dialog on top keeps the keyboard (an explanation over a dialog).
+      if (e.key !== 'Tab' || focusStack.at(-1) !== dialog) return;
+      const list = controls();
+      if (list.length === 0) {
+        e.preventDefault();
+        return;
+      }
+      const first = list[0] as HTMLElement;
+      const last = list[list.length - 1] as HTMLElement;
+      const inside = dialog.contains(document.activeElement);
+      if (e.shiftKey && (document.activeElement === first || !inside)) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && (document.activeElement === last || !inside)) {
+        e.preventDefault();
+        first.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      focusStack.splice(focusStack.indexOf(dialog), 1);
+      document.removeEventListener('keydown', onKey);
+      if (opener && document.contains(opener)) opener.focus();
+    };
+  }, [ref, active]);
+}
+
 export interface OverlayPanelProps {
   /** The dialog's own class beside `overlay-panel`. */
   className: string;
@@ -63,12 +113,17 @@ export function OverlayPanel({
   children,
 }: OverlayPanelProps) {
   useEscapeToClose(!embedded, onClose);
+  const dialog = useRef<HTMLElement>(null);
+  useDialogFocus(dialog, !embedded);
   const attrs = Object.fromEntries(Object.entries(data).map(([k, v]) => [`data-${k}`, v]));
   return (
     <div className={embedded ? 'compare-embedded' : 'overlay-backdrop'} role="presentation">
       <section
+        ref={dialog}
+        tabIndex={-1}
         className={`overlay-panel ${className}`}
         role="dialog"
+        aria-modal={embedded ? undefined : true}
         aria-label={label}
         data-testid={testId}
         {...attrs}

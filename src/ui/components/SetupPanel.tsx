@@ -5,6 +5,7 @@
 // live fields stay editable; their changes go to the trainer and leave a chart marker.
 import { type Config, FIELDS, type Field, type FieldGroup } from '../../core/config.js';
 import { PRESETS } from '../../core/presets.js';
+import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import { envIds } from '../../envs/registry.js';
 import { useController } from '../controller/context.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
@@ -25,6 +26,12 @@ const GROUP_TITLES: Record<FieldGroup, string> = {
 };
 
 const ENV_IDS = envIds();
+
+/** What a person reads for an option: an algorithm's name ("Dr. GRPO"), else the option itself. */
+function optionLabel(key: string, option: string): string {
+  if (key === 'algorithm') return ALGORITHMS[option as keyof typeof ALGORITHMS]?.label ?? option;
+  return option;
+}
 
 function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
   const value = useApp((s) => s.values[field.key as keyof typeof s.values]);
@@ -68,8 +75,8 @@ function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
     input = (
       <select {...common} value={draft ?? String(value)} onChange={(e) => change(e.target.value)}>
         {field.options.map((o) => (
-          <option key={o} value={o}>
-            {o}
+          <option key={o} value={o} title={o}>
+            {optionLabel(field.key, o)}
           </option>
         ))}
       </select>

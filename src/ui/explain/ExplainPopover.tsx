@@ -1,28 +1,38 @@
 // The explanation popover: for each item (a metric, a field or a detector signal) its name,
 // "what it is", "why it matters here" and the formula where there is one. Closes on Escape
 // or on the Close button.
+
+import { useRef } from 'react';
 import { fieldByKey } from '../../core/config.js';
 import { metricByKey } from '../../core/metrics/keys.js';
-import { useEscapeToClose } from '../components/OverlayPanel.js';
+import { ALGORITHMS } from '../../core/rl/algorithms.js';
+import { useDialogFocus, useEscapeToClose } from '../components/OverlayPanel.js';
 import { useApp } from '../store/index.js';
 import type { ExplainItem } from './explainSlice.js';
-import { explain } from './texts.js';
+import { explain, signalLabel } from './texts.js';
 
 function nameOf(item: ExplainItem): string {
   if (item.kind === 'metric') return `${metricByKey.get(item.key)?.label ?? item.key} (${item.key})`;
   if (item.kind === 'field') return `${fieldByKey.get(item.key)?.label ?? item.key} (${item.key})`;
-  return `Detector signal: ${item.key}`;
+  return `Detector signal: ${signalLabel(item.key)}`;
 }
 
 export function ExplainPopover() {
   const items = useApp((s) => s.explainItems);
   const title = useApp((s) => s.explainTitle);
   const close = useApp((s) => s.closeExplain);
+  // The algorithm's "?" says what the chosen one does, not only what the choice is.
+  const algorithm = useApp((s) => s.values.algorithm);
+  const chosen = ALGORITHMS[algorithm as keyof typeof ALGORITHMS];
   useEscapeToClose(Boolean(items), close);
+  const dialog = useRef<HTMLDivElement>(null);
+  useDialogFocus(dialog, Boolean(items));
   if (!items) return null;
   return (
     <div className="explain-backdrop" role="presentation">
       <div
+        ref={dialog}
+        tabIndex={-1}
         className="explain-popover"
         role="dialog"
         aria-modal="true"
@@ -48,6 +58,11 @@ export function ExplainPopover() {
                   <p data-testid="explain-why">
                     <b>Why it matters here.</b> {e.why}
                   </p>
+                  {item.kind === 'field' && item.key === 'algorithm' && chosen ? (
+                    <p data-testid="explain-choice">
+                      <b>The one chosen: {chosen.label}.</b> {chosen.summary}
+                    </p>
+                  ) : null}
                   {e.formula ? (
                     <p className="explain-formula" data-testid="explain-formula">
                       <code>{e.formula}</code>

@@ -1,6 +1,7 @@
 // Under a chart's legend: one link per echo-trap signal that left a marker on the chart, each
 // opening the explanation of that signal (texts.ts), in the order the signals first fired.
 import { ExplainButton } from './ExplainButton.js';
+import { signalLabel } from './texts.js';
 
 export interface SignalMarker {
   x: number;
@@ -24,10 +25,10 @@ export function MarkerLinks({ chartId, markers }: { chartId: string; markers: re
       {markerSignals(markers).map((m) => (
         <li key={m.signal} className={`marker-link marker-${m.kind}`}>
           <ExplainButton
-            title={`${m.signal} (first at iteration ${m.x})`}
+            title={`${signalLabel(m.signal)} (first at iteration ${m.x})`}
             items={[{ kind: 'signal', key: m.signal }]}
             testId={`marker-explain-${chartId}-${m.signal}`}
-            label={m.signal}
+            label={signalLabel(m.signal)}
           />
         </li>
       ))}

@@ -6,7 +6,15 @@ import { FIELDS } from '../../core/config.js';
 import { DETECTOR_SIGNALS, EchoTrapDetector } from '../../core/metrics/detector.js';
 import { METRICS } from '../../core/metrics/keys.js';
 import { PRESETS } from '../../core/presets.js';
-import { type Explanation, explain, FIELD_TEXTS, METRIC_TEXTS, SIGNAL_TEXTS } from './texts.js';
+import {
+  type Explanation,
+  explain,
+  FIELD_TEXTS,
+  METRIC_TEXTS,
+  SIGNAL_LABELS,
+  SIGNAL_TEXTS,
+  signalLabel,
+} from './texts.js';
 
 function complete(e: Explanation | null): boolean {
   return Boolean(e && e.what.trim().length > 10 && e.why.trim().length > 10 && e.formula?.trim() !== '');
@@ -27,6 +35,13 @@ describe('explanations', () => {
     expect(DETECTOR_SIGNALS.length).toBeGreaterThanOrEqual(11);
     const missing = DETECTOR_SIGNALS.filter((s) => !complete(explain('signal', s)));
     expect(missing).toEqual([]);
+  });
+
+  it('give every detector signal a plain name, never its code id', () => {
+    for (const sig of DETECTOR_SIGNALS) {
+      expect(Object.keys(SIGNAL_LABELS)).toContain(sig);
+      expect(signalLabel(sig)).not.toMatch(/[a-z][A-Z]/);
+    }
   });
 
   it('explain nothing that does not exist', () => {

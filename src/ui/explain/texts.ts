@@ -6,6 +6,8 @@
 // StarPO-S, the echo trap and RAGEN-2's mutual-information proxy). vitest (texts.test.ts) checks
 // every key has an entry.
 
+import { ALGORITHMS } from '../../core/rl/algorithms.js';
+
 /** One explanation: what the thing is, why it matters here, and its formula if it has one. */
 export interface Explanation {
   what: string;
@@ -62,7 +64,7 @@ export const METRIC_TEXTS: Readonly<Record<string, Explanation>> = {
 // biome-ignore format: one entry per row reads as a table
 export const FIELD_TEXTS: Readonly<Record<string, Explanation>> = {
   env: { what: 'The text environment the agent plays: a MiniGrid room described in words, or a small WebShop.', why: 'The echo trap shows most clearly on tasks that do not saturate: on an easy room every rollout succeeds and reward variance vanishes by convergence, not collapse.' },
-  algorithm: { what: 'A preset of switches (sequence, advantage, filter, clip, KL): ppo-turn, starpo-ppo, starpo-grpo, starpo-s, starpo-s+, dpo-online.', why: 'The paper’s comparison: vanilla StarPO (GRPO collapses earliest) against StarPO-S (variance filter, critic, clip-higher, no KL).' },
+  algorithm: { what: `A preset of switches (sequence, advantage, filter, clip, KL), one of ${Object.keys(ALGORITHMS).length}: ${Object.values(ALGORITHMS).map((a) => a.label).join(', ')}. The one chosen is described below.`, why: 'The paper’s comparison: vanilla StarPO (GRPO collapses earliest) against StarPO-S (variance filter, critic, clip-higher, no KL); the 2026 variants (Dr. GRPO, GSPO, DAPO) each change one part of GRPO, so a run beside StarPO (GRPO) isolates it.' },
   modelSize: { what: 'The transformer’s width and depth: nano d64×2, micro d128×4, small d256×6.', why: 'Tiny models show the echo trap too, but only with a large step; bigger models need a GPU to train at a usable speed.' },
   seed: { what: 'The seed of every random choice: start states, sampling, initial weights of new heads, minibatch order.', why: 'Collapse is stochastic: compare algorithms on the same seeds, and over several seeds before concluding anything.' },
   iterations: { what: 'Planned rollout → update iterations.', why: 'The trap appears after an early peak, so a run must be long enough to pass it: the echo-trap preset runs 60 (its collapses came by iteration ~20), the Bandit, FrozenLake and Sokoban presets 80.' },
@@ -119,6 +121,26 @@ export const FIELD_TEXTS: Readonly<Record<string, Explanation>> = {
   miSamples: { what: 'How many prompts are teacher-forced against each other for the MI proxy.', why: 'MI is at most log N and retrieval chance is 1/N: more samples, a finer (and costlier) measure.' },
 };
 
+/** What a person reads for each detector signal (its id stays in tables and files). */
+export const SIGNAL_LABELS: Readonly<Record<string, string>> = {
+  rewardStdDrop: 'Reward spread fell',
+  entropyRise: 'Entropy jumped',
+  entropyDrop: 'Entropy fell',
+  gradNormSpike: 'Gradient-norm spike',
+  actionMiDrop: 'Actions stopped depending on the state',
+  thinkMiDrop: 'Reasoning stopped depending on the input',
+  modalThinkRise: 'One thinking string took over',
+  malformedRise: 'Malformed turns rose',
+  heldOutDrop: 'Held-out success fell',
+  successCollapse: 'Echo trap: rose, then fell back',
+  successRecovery: 'Recovered after a collapse',
+};
+
+/** A signal's plain name; its id when it has none. */
+export function signalLabel(signal: string): string {
+  return Object.hasOwn(SIGNAL_LABELS, signal) ? (SIGNAL_LABELS[signal] as string) : signal;
+}
+
 // biome-ignore format: one entry per row reads as a table
 export const SIGNAL_TEXTS: Readonly<Record<string, Explanation>> = {
   rewardStdDrop: { what: 'Context: the smoothed in-group reward std fell to a tenth of its start.', why: 'RAGEN’s first sign — rollouts from one state became near-identical, so GRPO advantages vanish. If success is high at the same time it is convergence, not a trap (the detector says so).', formula: 'fires when std ≤ 0.1 · baseline' },
@@ -127,7 +149,7 @@ export const SIGNAL_TEXTS: Readonly<Record<string, Explanation>> = {
   gradNormSpike: { what: 'Context: the gradient norm jumped to 5× its recent median.', why: 'RAGEN’s confirmation of collapse; in tiny models it came earliest but also fired in healthy runs, so it is shown as context, not a warning.', formula: 'fires when ‖g‖ > 5 · median(previous ‖g‖)' },
   actionMiDrop: { what: 'Context, not a warning: the MI between start state and first action fell to half its peak.', why: 'An agent that acts the same whatever it sees is input-agnostic, the heart of the echo trap — but with a few dozen rollouts this MI is noisy: it fired in 11 of 16 frozen-control runs, where the policy never changes (docs/echo-trap.md), so read it beside success.', formula: 'fires when I(S;A₁) ≤ 0.5 · peak' },
   thinkMiDrop: { what: 'Warning: the reasoning-MI proxy fell to half its peak.', why: 'The thinking no longer depends on the input: template collapse, which entropy cannot see.', formula: 'fires when MI ≤ 0.5 · peak' },
-  modalThinkRise: { what: 'Warning: at least half of all turns (and 30 points more than at the start) share one identical thinking string.', why: 'The reasoning became a template — RAGEN’s “My first action is to go for arm Dragon” for every input.', formula: 'fires when share ≥ max(0.5, baseline + 0.3)' },
+  modalThinkRise: { what: 'Warning: at least half of all turns (and 30 points more than at the start) share one identical thinking string.', why: 'The reasoning became a template: the same thinking whatever the agent sees (the reasoning panel shows the string). RAGEN saw the same in its Bandit, one sentence for every input.', formula: 'fires when share ≥ max(0.5, baseline + 0.3)' },
   malformedRise: { what: 'Warning: at least a quarter of turns (and 20 points more than at the start) are malformed or invalid.', why: 'Collapsed runs in the prototype ended with every turn malformed — the reward floor.', formula: 'fires when rate ≥ max(0.25, baseline + 0.2)' },
   heldOutDrop: { what: 'Warning: greedy success on held-out start states fell to 70% of its peak.', why: 'A policy that memorises a template generalises worse. Greedy success on fixed held-out seeds cannot move on a frozen policy, so this warning is not calibratable from a frozen control: its false-alarm rate is unknown.', formula: 'fires when eval success ≤ 0.7 · peak (peak ≥ 0.2)' },
   successCollapse: { what: 'The echo trap itself: success on the paired groups rose above the run’s own start (iterations 0–4) to a 5-iteration peak, and then fell back over 10 iterations to at or below that start; the rise and the fall each exceed 3 standard errors.', why: 'The definition the run summary, sweep tables and seed groups use, written down before any search looked at results (docs/echo-trap.md). A group’s rollouts share a start state, so the noise bound counts groups, not rollouts: 8 layouts of very different difficulty do not read as a rise and a fall. A learner that gives back part of its gain but stays above its start is not trapped.', formula: 'peak − start > 3·SE and peak − last10 > 3·SE and last10 ≤ start; SE² of a window = mean(s²ₜ) / (iterations × P), sₜ the between-group std' },

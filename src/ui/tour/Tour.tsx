@@ -5,6 +5,7 @@
 // Finish leaves the setup on the preset of the experiment the tour described, ready for Start.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { PRESETS } from '../../core/presets.js';
+import { useEscapeToClose } from '../components/OverlayPanel.js';
 import { useApp } from '../store/index.js';
 import { placeCard } from './cardPlacement.js';
 import { loadRecordings, type Recordings } from './recordings.js';
@@ -150,6 +151,13 @@ export function Tour() {
       window.removeEventListener('resize', place);
     };
   }, [open, boxes]);
+
+  // Escape ends the tour, as it closes every dialog (an explanation opened over it closes first).
+  useEscapeToClose(open, () => {
+    replayer.current?.stop();
+    useApp.getState().closeCompare();
+    setTour({ tourOpen: false, tourStep: 0 });
+  });
 
   if (!open) return null;
   const s = TOUR_STEPS[step];
