@@ -21,7 +21,9 @@ test('the verdict at the end of a run, in the banner and in the Runs list', asyn
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 120_000 });
   const verdict = await banner.getAttribute('data-verdict');
   expect(['trapped', 'collapsed', 'held']).toContain(verdict);
-  await expect(banner).toContainText(/Start \d\.\d\d ± \d\.\d\d, peak \d\.\d\d ± \d\.\d\d \(iteration \d+\), last 10/);
+  await expect(banner).toContainText(
+    /Start \d\.\d\d ± \d\.\d\d, peak \d\.\d\d ± \d\.\d\d \(iteration \d+\), last 10/,
+  );
   const item = page.locator('[data-testid="run-item"][data-status="finished"]');
   await expect(item.getByTestId('run-item-verdict')).toHaveAttribute('data-verdict', verdict as string);
 });
