@@ -1,9 +1,11 @@
+// The position-table starts of positionInit.ts: the previous-token heads' sinusoids and attention
+// pattern, the plain sinusoid start's values and row scale by hand, and the table by name.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../rng.js';
 import type { ModelConfig } from './config.js';
 import { createPolicy, disposeModel } from './params.js';
-import { previousTokenInit } from './positionInit.js';
+import { POSITION_INITS, previousTokenInit, sinusoidPositions } from './positionInit.js';
 
 const config: ModelConfig = { vocabSize: 50, dModel: 64, nLayers: 2, nHeads: 4, context: 48, mlpRatio: 4 };
 
@@ -91,6 +93,32 @@ describe('previousTokenInit', () => {
   it('refuses heads narrower than the sinusoid pairs', async () => {
     const policy = createPolicy({ ...config, dModel: 32, nHeads: 4 }, new Rng(1));
     await expect(previousTokenInit(policy)).rejects.toThrow(/head width 8/);
+    disposeModel(policy);
+  });
+});
+
+describe('sinusoid start', () => {
+  it('holds sin and cos of p / 10000^(2i/D) at row RMS `rms`', () => {
+    const [C, D, rms] = [5, 4, 0.02];
+    const t = sinusoidPositions(C, D, rms);
+    const s = rms * Math.SQRT2;
+    // p = 0: sin 0 = 0, cos 0 = 1 in every pair; p = 3, pair 1: angle 3 / 10000^(2/4) = 0.03.
+    expect(Array.from(t.slice(0, 4))).toEqual([0, s, 0, s].map(Math.fround));
+    expect(t[3 * D + 2]).toBeCloseTo(s * Math.sin(0.03), 7);
+    expect(t[3 * D + 3]).toBeCloseTo(s * Math.cos(0.03), 7);
+    for (let p = 0; p < C; p++) {
+      const row = Array.from(t.slice(p * D, (p + 1) * D));
+      expect(Math.sqrt(row.reduce((a, x) => a + x * x, 0) / D)).toBeCloseTo(rms, 7);
+    }
+  });
+
+  it('is what POSITION_INITS.sinusoid writes, and random leaves the weights as created', async () => {
+    const policy = createPolicy(config, new Rng(6));
+    const before = await policy.weights.wpe?.data();
+    await POSITION_INITS.random(policy);
+    expect(await policy.weights.wpe?.data()).toEqual(before);
+    await POSITION_INITS.sinusoid(policy);
+    expect(await policy.weights.wpe?.data()).toEqual(sinusoidPositions(config.context, config.dModel, 0.02));
     disposeModel(policy);
   });
 });

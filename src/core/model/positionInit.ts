@@ -12,6 +12,8 @@
 //     pos(j+2) and attends two tokens back, so layer 1 can match a two-token context (the
 //     "size :" before an option value in the instruction) and not one token alone.
 // Gradients may change all of it; it is an initialisation, not a constraint.
+// Also here: the plain sinusoid start (pretrain --position-init sinusoid) and POSITION_INITS, the
+// table of every start pretrain offers by name.
 import * as tf from '@tensorflow/tfjs';
 import type { Model } from './params.js';
 
@@ -83,3 +85,47 @@ export async function previousTokenInit(policy: Model, o: PreviousTokenInitOptio
     (policy.weights[qkvName] as tf.Variable).assign(tf.tensor2d(w, [D, O]));
   });
 }
+
+/**
+ * [context × D] sinusoidal positions (Vaswani et al. 2017) scaled so each row's RMS is `rms`:
+ * dimension 2i holds sin(p / 10000^(2i/D)), 2i+1 the cosine.
+ */
+export function sinusoidPositions(context: number, D: number, rms: number): Float32Array {
+  const out = new Float32Array(context * D);
+  // sin² + cos² = 1 per pair, so a row's mean square is 1/2 before scaling.
+  const scale = rms * Math.SQRT2;
+  for (let p = 0; p < context; p++) {
+    for (let i = 0; i < D / 2; i++) {
+      const angle = p / 10000 ** ((2 * i) / D);
+      out[p * D + 2 * i] = scale * Math.sin(angle);
+      out[p * D + 2 * i + 1] = scale * Math.cos(angle);
+    }
+  }
+  return out;
+}
+
+/**
+ * Sets `policy`'s position table (in place) to sinusoids at the token embeddings' scale (RMS
+ * 0.02): a fixed offset such as "the previous token" is then a rotation a query can learn at
+ * once, where random position rows must first be learned apart.
+ */
+function sinusoidInit(policy: Model): void {
+  const { context, dModel } = policy.config;
+  const table = tf.tensor2d(sinusoidPositions(context, dModel, 0.02), [context, dModel]);
+  (policy.weights.wpe as tf.Variable).assign(table);
+  table.dispose();
+}
+
+/** The names of the position-table starts, as pretrain's --position-init takes them. */
+export const POSITION_INIT_NAMES = ['random', 'sinusoid', 'prevtok', 'prevtok2'] as const;
+export type PositionInit = (typeof POSITION_INIT_NAMES)[number];
+
+/** Each start by name: sets a fresh policy's weights in place (random keeps createPolicy's). */
+export const POSITION_INITS: Record<PositionInit, (policy: Model) => Promise<void>> = {
+  // createPolicy's own: normal, std 0.02.
+  random: async () => {},
+  sinusoid: async (policy) => sinusoidInit(policy),
+  // Previous-token head in layer 0 (with its own sinusoids), and prevtok2 a second two tokens back.
+  prevtok: (policy) => previousTokenInit(policy, { offsets: [1] }),
+  prevtok2: (policy) => previousTokenInit(policy, { offsets: [1, 2] }),
+};
