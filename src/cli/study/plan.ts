@@ -28,15 +28,39 @@ const nullSchema = cellSchema.extend({
   seeds: seedList,
   /** The null passes when at most this many of its runs are flagged trapped. */
   maxFlagged: z.number().int().nonnegative(),
-  /** Where in the queue it runs: after stage 1, or after the confirmation runs. */
-  after: z.enum(['stage1', 'confirmation']),
+  /** Where in the queue it runs: first, after stage 1, or after the confirmation runs. */
+  after: z.enum(['start', 'stage1', 'confirmation']),
 });
+
+/**
+ * Any other runs a round makes (a study's arms, a measurement's groups): one or more algorithms on
+ * seeds, placed in the queue like the nulls; `onPick` layers its flags over the picked cell's
+ * (its algorithm, when it names none, is the picked cell's).
+ */
+const batchSchema = z.object({
+  name: cellName,
+  algo: z.union([z.string(), z.array(z.string()).min(1)]).optional(),
+  flags: flagValues.default({}),
+  seeds: seedList,
+  reason: z.string().min(1),
+  after: z.enum(['start', 'stage1', 'confirmation']),
+  onPick: z.boolean().default(false),
+  /** A pre-registered condition the batch runs under (roundRunner.ts BATCH_CONDITIONS); always when absent. */
+  onlyIf: z.enum(['stage1-rose-beyond-frozen']).optional(),
+});
+
+/** The report generators: this round format, or the one rounds 9 and 10 and the Bandit re-measurement were reported with. */
+export const REPORT_FORMATS = ['round', 'echo-trap-v1'] as const;
 
 export const planSchema = z.object({
   round: z.string().min(1),
   title: z.string().min(1),
   /** Where the report goes: a Markdown file (relative to the project root) and its section. */
-  report: z.object({ docs: z.string().min(1), heading: z.string().min(1) }),
+  report: z.object({
+    docs: z.string().min(1),
+    heading: z.string().min(1),
+    format: z.enum(REPORT_FORMATS).default('round'),
+  }),
   /** Flags every run shares. */
   shape: flagValues,
   trapRule: z.object({
@@ -44,26 +68,35 @@ export const planSchema = z.object({
     detector: z.literal('pre-registered'),
     z: z.number().positive(),
   }),
-  seeds: z.object({ tuning: seedList, stage2: seedList, confirmation: seedList }),
-  cells: z.array(cellSchema).min(1),
-  pick: z.object({
-    /** How many of stage 1's best cells stage 2 runs on its seeds. */
-    stage2Cells: z.number().int().positive(),
-    rule: z.string().min(1),
-  }),
-  confirmation: z.object({
-    /** The picked cell's confirmation passes with at least this many trapped runs. */
-    minTrapped: z.number().int().positive(),
-    /** The frozen control on the confirmation seeds, passing with at most this many flagged. */
-    frozen: cellSchema.extend({ maxFlagged: z.number().int().nonnegative() }),
-  }),
-  nulls: z.array(nullSchema),
+  seeds: z.object({ tuning: seedList, stage2: seedList, confirmation: seedList }).optional(),
+  /** The candidate cells; none for a measurement without a search (then no pick, no confirmation). */
+  cells: z.array(cellSchema).default([]),
+  pick: z
+    .object({
+      /** How many of stage 1's best cells stage 2 runs on its seeds. */
+      stage2Cells: z.number().int().positive(),
+      /** The ranking (roundRunner.ts PICK_RULES); the rule's words in `rule`. */
+      by: z.enum(['trapped-then-rise-first', 'trapped-then-drop']).default('trapped-then-rise-first'),
+      rule: z.string().min(1),
+    })
+    .optional(),
+  confirmation: z
+    .object({
+      /** The picked cell's confirmation passes with at least this many trapped runs. */
+      minTrapped: z.number().int().positive(),
+      /** The frozen control on the confirmation seeds, passing with at most this many flagged. */
+      frozen: cellSchema.extend({ maxFlagged: z.number().int().nonnegative() }),
+    })
+    .optional(),
+  nulls: z.array(nullSchema).default([]),
+  batches: z.array(batchSchema).default([]),
   compute: z.string().min(1),
 });
 
 export type Plan = z.infer<typeof planSchema>;
 export type PlanCell = z.infer<typeof cellSchema>;
 export type PlanNull = z.infer<typeof nullSchema>;
+export type PlanBatch = z.infer<typeof batchSchema>;
 
 /** A plan as read: its text's SHA-256 (recorded in every run) and the folder its runs live in. */
 export interface LoadedPlan {
@@ -90,14 +123,16 @@ export function parsePlan(text: string, path: string): Plan {
     throw new Error(`${path}: ${issues.join('; ')}`);
   }
   const plan = r.data;
-  const names = [...plan.cells, ...plan.nulls].map((c) => c.name);
+  if (plan.cells.length > 0 && (!plan.seeds || !plan.pick || !plan.confirmation))
+    throw new Error(`${path}: a plan with cells needs seeds, pick and confirmation`);
+  const names = [...plan.cells, ...plan.nulls, ...plan.batches].map((c) => c.name);
   const reserved = new Set(['confirm-vanilla', 'confirm-frozen']);
   for (const n of names) {
     if (reserved.has(n)) throw new Error(`${path}: cell name "${n}" is reserved for the confirmation`);
     if (names.indexOf(n) !== names.lastIndexOf(n)) throw new Error(`${path}: cell name "${n}" appears twice`);
   }
-  const confirmation = new Set(plan.seeds.confirmation);
-  for (const s of [...plan.seeds.tuning, ...plan.seeds.stage2])
+  const confirmation = new Set(plan.seeds?.confirmation ?? []);
+  for (const s of [...(plan.seeds?.tuning ?? []), ...(plan.seeds?.stage2 ?? [])])
     if (confirmation.has(s)) throw new Error(`${path}: seed ${s} is both a tuning and a confirmation seed`);
   if (plan.trapRule.z !== DEFAULT_DETECTOR.z)
     throw new Error(

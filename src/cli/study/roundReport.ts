@@ -4,11 +4,14 @@
 // RAGEN's mechanism in every run — each precursor's onset against the fall, and how often each
 // fired in the nulls. Written to <round>/report.{md,json} and into the plan's docs section.
 import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verdictOfRows } from '../../core/metrics/detector.js';
 import { type Mechanism, mechanismOf, ONSET_RULES, ONSETS } from '../../core/metrics/mechanism.js';
 import { type RunVerdict, VERDICT_LABELS } from '../../core/metrics/verdict.js';
+import { STUDY_ARMS } from '../../core/rl/studyArms.js';
 import { mean, wilsonInterval } from '../../core/stats.js';
+import { runArmsStudy, STUDY_DIRS, STUDY_SEEDS } from './armsStudy.js';
 import { type CalRun, finishedRuns } from './calibrate.js';
 import type { LoadedPlan } from './plan.js';
 import { judgeRun, type RoundRun } from './round.js';
@@ -118,19 +121,23 @@ export async function roundReport(
   lp: LoadedPlan,
 ): Promise<{ markdown: string; cells: Record<string, ReportRun[]> }> {
   const { plan } = lp;
-  const pick = (await readJson<PickRecord>(join(lp.dir, 'pick.json'))) ?? { rule: plan.pick.rule };
+  const { seeds, confirmation } = plan;
+  if (!seeds || !confirmation || plan.cells.length === 0)
+    throw new Error(`${lp.path}: the round report needs cells, seeds and a confirmation`);
+  const pick = (await readJson<PickRecord>(join(lp.dir, 'pick.json'))) ?? { rule: plan.pick?.rule ?? '' };
   const cells: Record<string, ReportRun[]> = {};
   for (const name of [
     ...plan.cells.map((c) => c.name),
     ...plan.nulls.map((n) => n.name),
     CONFIRM_VANILLA,
     CONFIRM_FROZEN,
+    ...plan.batches.map((b) => b.name),
   ])
     cells[name] = await cellRunsOf(lp, name);
   const all = Object.values(cells).flat();
   const commits = [...new Set(all.map((r) => r.commit ?? 'unrecorded'))];
   const hashes = [...new Set(all.map((r) => r.planHash ?? 'unrecorded'))];
-  const nConf = plan.seeds.confirmation.length;
+  const nConf = seeds.confirmation.length;
   const out: string[] = [];
   out.push(`### ${plan.title}: results`, '');
   out.push(
@@ -148,7 +155,7 @@ export async function roundReport(
       cellLine(
         c.name,
         cells[c.name] ?? [],
-        plan.seeds.tuning.length + (stage2.has(c.name) ? plan.seeds.stage2.length : 0),
+        seeds.tuning.length + (stage2.has(c.name) ? seeds.stage2.length : 0),
       ),
     );
   out.push('');
@@ -170,7 +177,7 @@ export async function roundReport(
           : `**fails** (flagged ${kOf(flagged, runs.length)}; at most ${n.maxFlagged} allowed)`;
     out.push(`- **${n.name}** (${n.kind}; ${n.algo} ${JSON.stringify(n.flags)}): ${state}.`);
   }
-  out.push('', '#### The confirmation (seeds ' + plan.seeds.confirmation.join(', ') + ')', '');
+  out.push('', `#### The confirmation (seeds ${seeds.confirmation.join(', ')})`, '');
   const cv = cells[CONFIRM_VANILLA] ?? [];
   const cf = cells[CONFIRM_FROZEN] ?? [];
   if (cv.length < nConf || cf.length < nConf) {
@@ -180,9 +187,9 @@ export async function roundReport(
   } else {
     const kv = cv.filter((r) => r.verdict.verdict === 'trapped').length;
     const kf = cf.filter((r) => r.verdict.verdict === 'trapped').length;
-    const ok = kv >= plan.confirmation.minTrapped && kf <= plan.confirmation.frozen.maxFlagged;
+    const ok = kv >= confirmation.minTrapped && kf <= confirmation.frozen.maxFlagged;
     out.push(
-      `${pick.chosen ?? 'the picked cell'} trapped ${kOf(kv, nConf)} (needed ≥ ${plan.confirmation.minTrapped}); frozen flagged ${kOf(kf, nConf)} (allowed ≤ ${plan.confirmation.frozen.maxFlagged}): **${ok ? 'confirmed' : 'not confirmed'}**.`,
+      `${pick.chosen ?? 'the picked cell'} trapped ${kOf(kv, nConf)} (needed ≥ ${confirmation.minTrapped}); frozen flagged ${kOf(kf, nConf)} (allowed ≤ ${confirmation.frozen.maxFlagged}): **${ok ? 'confirmed' : 'not confirmed'}**.`,
     );
   }
   out.push('', '#### The mechanism in every run', '');
@@ -220,8 +227,31 @@ export function spliceSection(text: string, start: string, end: string, body: st
   return `${text.slice(0, a)}${block}${text.slice(b + end.length)}`;
 }
 
+/**
+ * The report of a plan in the format rounds 9 and 10 and the Bandit re-measurement were reported
+ * with: every generated section of docs/echo-trap.md (5–11) regenerated from all three rounds'
+ * stored runs, exactly as `sweep --study echo-trap --report-only` writes them.
+ */
+async function echoTrapV1Report(docs: string | null): Promise<string> {
+  const quiet = { write: () => true } as unknown as NodeJS.WritableStream;
+  return runArmsStudy(
+    {
+      envs: Object.keys(STUDY_DIRS),
+      arms: [...STUDY_ARMS],
+      seeds: STUDY_SEEDS,
+      docs: docs ?? join(tmpdir(), `echo-trap-report-${process.pid}.md`),
+      jobs: 1,
+      overrides: {},
+      reportOnly: true,
+      baseLayer: async () => null,
+    },
+    { stdin: process.stdin, stdout: quiet, stderr: quiet },
+  );
+}
+
 /** Writes report.{md,json} beside the plan and the section into `docs` (null: none); returns the Markdown. */
 export async function writeRoundReport(lp: LoadedPlan, docs: string | null): Promise<string> {
+  if (lp.plan.report.format === 'echo-trap-v1') return echoTrapV1Report(docs);
   const { markdown, cells } = await roundReport(lp);
   await writeFile(join(lp.dir, 'report.md'), markdown);
   await writeFile(join(lp.dir, 'report.json'), `${JSON.stringify(cells, null, 2)}\n`);

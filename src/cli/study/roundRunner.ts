@@ -16,7 +16,7 @@ import type { CliIo } from '../command.js';
 import { baseLookup, resolveTrainConfig } from '../commands/train.js';
 import { runState, runSweep, type SweepRun } from '../sweepRunner.js';
 import { finishedRuns } from './calibrate.js';
-import type { LoadedPlan, Plan, PlanCell } from './plan.js';
+import type { LoadedPlan, Plan, PlanBatch, PlanCell } from './plan.js';
 
 /** The confirmation's two cells, named as every round names them. */
 export const CONFIRM_VANILLA = 'confirm-vanilla';
@@ -61,21 +61,34 @@ export function cellScore(
   };
 }
 
+const share = (k: number, n: number) => (n > 0 ? k / n : 0);
+const drop = (s: CellScore) => (Number.isFinite(s.meanDrop) ? s.meanDrop : Number.NEGATIVE_INFINITY);
+
 /**
- * The pick rule: the larger share of trapped runs; then the smaller share that collapsed without
- * a rise (a cell that rises before it falls beats one that breaks at once); then the larger mean
- * peak − last 10; then the name.
+ * The pick rules a plan may name, each a comparison of two cells' scores (better first):
+ * - trapped-then-rise-first (round 11): the larger share of trapped runs; then the smaller share
+ *   that collapsed without a rise (a cell that rises before it falls beats one that breaks at
+ *   once); then the larger mean peak − last 10;
+ * - trapped-then-drop (rounds 9 and 10): the larger share of trapped runs; then the larger mean
+ *   peak − last 10.
+ * Ties after that go by name.
  */
-export function rankCells(scores: readonly CellScore[]): CellScore[] {
-  const share = (k: number, n: number) => (n > 0 ? k / n : 0);
-  const drop = (s: CellScore) => (Number.isFinite(s.meanDrop) ? s.meanDrop : Number.NEGATIVE_INFINITY);
-  return [...scores].sort(
-    (a, b) =>
-      share(b.trapped, b.runs) - share(a.trapped, a.runs) ||
-      share(a.collapsed, a.runs) - share(b.collapsed, b.runs) ||
-      drop(b) - drop(a) ||
-      a.cell.localeCompare(b.cell),
-  );
+export const PICK_RULES: Readonly<Record<PickRule, (a: CellScore, b: CellScore) => number>> = {
+  'trapped-then-rise-first': (a, b) =>
+    share(b.trapped, b.runs) - share(a.trapped, a.runs) ||
+    share(a.collapsed, a.runs) - share(b.collapsed, b.runs) ||
+    drop(b) - drop(a),
+  'trapped-then-drop': (a, b) => share(b.trapped, b.runs) - share(a.trapped, a.runs) || drop(b) - drop(a),
+};
+
+export type PickRule = NonNullable<Plan['pick']>['by'];
+
+/** The cells ranked by `rule`, best first. */
+export function rankCells(
+  scores: readonly CellScore[],
+  rule: PickRule = 'trapped-then-rise-first',
+): CellScore[] {
+  return [...scores].sort((a, b) => PICK_RULES[rule](a, b) || a.cell.localeCompare(b.cell));
 }
 
 /** What a round runner needs besides the plan. */
@@ -168,7 +181,7 @@ async function readPick(lp: LoadedPlan): Promise<PickRecord> {
   try {
     return JSON.parse(await readFile(join(lp.dir, 'pick.json'), 'utf8')) as PickRecord;
   } catch {
-    return { rule: lp.plan.pick.rule };
+    return { rule: lp.plan.pick?.rule ?? '' };
   }
 }
 
@@ -210,53 +223,185 @@ function bySeed(lists: readonly SweepRun[][]): SweepRun[] {
   return out;
 }
 
+/**
+ * The conditions a batch may run under, each read from the round's stored runs:
+ * stage1-rose-beyond-frozen (round 10's study arms): some stage-1 cell rose beyond the noise
+ * (rise above z standard errors) in every one of its tuning runs while no frozen null run did.
+ */
+export const BATCH_CONDITIONS: Readonly<
+  Record<NonNullable<PlanBatch['onlyIf']>, (lp: LoadedPlan) => Promise<boolean>>
+> = {
+  'stage1-rose-beyond-frozen': async (lp) => {
+    const z = lp.plan.trapRule.z;
+    const rose = async (cell: string) =>
+      (await finishedRuns(join(lp.dir, cell), lp.dir)).map((r) => verdictOfRows(r.config, r.rows).riseZ ?? 0);
+    const frozen = lp.plan.nulls.filter((n) => n.kind === 'frozen');
+    for (const n of frozen) if ((await rose(n.name)).some((x) => x > z)) return false;
+    for (const c of lp.plan.cells) {
+      const zs = await rose(c.name);
+      if (zs.length >= (lp.plan.seeds?.tuning.length ?? 1) && zs.every((x) => x > z)) return true;
+    }
+    return false;
+  },
+};
+
+/** The runs of a batch (its algorithms × seeds), layered over the picked cell when `onPick`. */
+async function batchRuns(
+  lp: LoadedPlan,
+  b: PlanBatch,
+  chosen: PlanCell | null,
+  opts: RoundOptions,
+): Promise<SweepRun[]> {
+  if (b.onPick && !chosen) return [];
+  if (b.onlyIf && !(await BATCH_CONDITIONS[b.onlyIf](lp))) return [];
+  const algos = b.algo === undefined ? [chosen?.algo ?? ''] : typeof b.algo === 'string' ? [b.algo] : b.algo;
+  const runs: SweepRun[] = [];
+  for (const algo of algos) {
+    const cell: PlanCell = {
+      name: b.name,
+      algo,
+      flags: b.onPick && chosen ? { ...chosen.flags, ...b.flags } : b.flags,
+      reason: b.reason,
+    };
+    runs.push(...(await cellRuns(lp, cell, b.seeds, opts)));
+  }
+  return runs;
+}
+
+/** One step of the round's queue, in the order the runner takes them. */
+interface Step {
+  batch: string;
+  cell: string;
+  runs: () => Promise<SweepRun[]>;
+}
+
+/**
+ * The queue as far as `pick` lets it be known: what runs first, stage 1, what runs after it,
+ * stage 2 and the confirmation (once picked), then what runs after the confirmation.
+ */
+function queue(lp: LoadedPlan, pick: PickRecord, opts: RoundOptions): Step[] {
+  const { plan } = lp;
+  const cellNamed = (name: string) => plan.cells.find((c) => c.name === name) as PlanCell;
+  const chosen = pick.chosen ? cellNamed(pick.chosen) : null;
+  const placed = (when: 'start' | 'stage1' | 'confirmation'): Step[] => [
+    ...plan.nulls
+      .filter((n) => n.after === when)
+      .map((n) => ({
+        batch: `null (after ${when})`,
+        cell: n.name,
+        runs: () => cellRuns(lp, n, n.seeds, opts),
+      })),
+    ...plan.batches
+      .filter((b) => b.after === when)
+      .map((b) => ({
+        batch: `batch (after ${when})`,
+        cell: b.name,
+        runs: () => batchRuns(lp, b, chosen, opts),
+      })),
+  ];
+  const steps: Step[] = [...placed('start')];
+  const seeds = plan.seeds;
+  if (seeds) {
+    for (const c of plan.cells)
+      steps.push({ batch: 'stage1', cell: c.name, runs: () => cellRuns(lp, c, seeds.tuning, opts) });
+  }
+  steps.push(...placed('stage1'));
+  if (seeds) {
+    for (const name of pick.stage2Cells ?? [])
+      steps.push({
+        batch: 'stage2',
+        cell: name,
+        runs: () => cellRuns(lp, cellNamed(name), seeds.stage2, opts),
+      });
+  }
+  if (seeds && chosen && plan.confirmation) {
+    const frozen = plan.confirmation.frozen;
+    steps.push({
+      batch: 'confirmation',
+      cell: CONFIRM_VANILLA,
+      runs: () => cellRuns(lp, chosen, seeds.confirmation, opts, CONFIRM_VANILLA),
+    });
+    steps.push({
+      batch: 'confirmation',
+      cell: CONFIRM_FROZEN,
+      runs: () => cellRuns(lp, frozen, seeds.confirmation, opts, CONFIRM_FROZEN),
+    });
+  }
+  if (!plan.pick || chosen) steps.push(...placed('confirmation'));
+  return steps;
+}
+
+/** Runs the steps of `batch` as one sweep (cells interleaved seed by seed). */
+async function runSteps(
+  lp: LoadedPlan,
+  name: string,
+  steps: readonly Step[],
+  commit: string,
+  opts: RoundOptions,
+  io: CliIo,
+): Promise<void> {
+  if (steps.length === 0) return;
+  const lists = await Promise.all(steps.map((st) => st.runs()));
+  await runBatch(lp, { name, runs: bySeed(lists) }, commit, opts, io);
+}
+
 /** Runs the plan as far as its queue goes; returns the pick record. */
 export async function runRound(lp: LoadedPlan, opts: RoundOptions, io: CliIo): Promise<PickRecord> {
   const commit = checkedCommit(lp, opts.codeRoot);
   const { plan } = lp;
   io.stderr.write(`round ${plan.round}: code at ${commit.slice(0, 12)}, plan ${lp.hash.slice(0, 12)}\n`);
-  const nullsAfter = async (when: 'stage1' | 'confirmation') => {
-    for (const n of plan.nulls.filter((x) => x.after === when))
-      await runBatch(lp, { name: n.name, runs: await cellRuns(lp, n, n.seeds, opts) }, commit, opts, io);
-  };
-
-  // Stage 1: every cell on the tuning seeds.
-  const stage1 = await Promise.all(plan.cells.map((c) => cellRuns(lp, c, plan.seeds.tuning, opts)));
-  await runBatch(lp, { name: 'stage1', runs: bySeed(stage1) }, commit, opts, io);
-  await nullsAfter('stage1');
-
-  // The pick of stage 2's cells, made once.
   const pick = await readPick(lp);
-  if (!pick.stage2Cells) {
-    pick.stage1 = rankCells(
-      await scoresOf(
-        lp,
-        plan.cells.map((c) => c.name),
-        plan.seeds.tuning,
-      ),
+  const run = async (batch: string) => {
+    for (const st of queue(lp, pick, opts).filter((x) => x.batch === batch))
+      await runSteps(lp, st.cell, [st], commit, opts, io);
+  };
+  await run('null (after start)');
+  await run('batch (after start)');
+  const stage1 = queue(lp, pick, opts).filter((x) => x.batch === 'stage1');
+  await runSteps(lp, 'stage1', stage1, commit, opts, io);
+  await run('null (after stage1)');
+  await run('batch (after stage1)');
+  if (plan.seeds && plan.pick) {
+    // The pick of stage 2's cells, made once.
+    if (!pick.stage2Cells) {
+      pick.stage1 = rankCells(
+        await scoresOf(
+          lp,
+          plan.cells.map((c) => c.name),
+          plan.seeds.tuning,
+        ),
+        plan.pick.by,
+      );
+      pick.stage2Cells = pick.stage1.slice(0, plan.pick.stage2Cells).map((sc) => sc.cell);
+      await writePick(lp, pick);
+    }
+    await runSteps(
+      lp,
+      'stage2',
+      queue(lp, pick, opts).filter((x) => x.batch === 'stage2'),
+      commit,
+      opts,
+      io,
     );
-    pick.stage2Cells = pick.stage1.slice(0, plan.pick.stage2Cells).map((s) => s.cell);
-    await writePick(lp, pick);
-  }
-  const cellNamed = (name: string) => plan.cells.find((c) => c.name === name) as PlanCell;
-  const stage2 = await Promise.all(
-    pick.stage2Cells.map((n) => cellRuns(lp, cellNamed(n), plan.seeds.stage2, opts)),
-  );
-  await runBatch(lp, { name: 'stage2', runs: bySeed(stage2) }, commit, opts, io);
-
-  // The confirmation cell, picked once over the tuning and stage-2 seeds.
-  if (!pick.chosen) {
-    pick.stage2 = rankCells(
-      await scoresOf(lp, pick.stage2Cells, [...plan.seeds.tuning, ...plan.seeds.stage2]),
+    // The confirmation cell, picked once over the tuning and stage-2 seeds.
+    if (!pick.chosen) {
+      const seeds = [...plan.seeds.tuning, ...plan.seeds.stage2];
+      pick.stage2 = rankCells(await scoresOf(lp, pick.stage2Cells, seeds), plan.pick.by);
+      pick.chosen = (pick.stage2[0] as CellScore).cell;
+      await writePick(lp, pick);
+    }
+    io.stderr.write(`round ${plan.round}: the pick rule chose ${pick.chosen}\n`);
+    await runSteps(
+      lp,
+      'confirmation',
+      queue(lp, pick, opts).filter((x) => x.batch === 'confirmation'),
+      commit,
+      opts,
+      io,
     );
-    pick.chosen = (pick.stage2[0] as CellScore).cell;
-    await writePick(lp, pick);
   }
-  io.stderr.write(`round ${plan.round}: the pick rule chose ${pick.chosen}\n`);
-  const vanilla = await cellRuns(lp, cellNamed(pick.chosen), plan.seeds.confirmation, opts, CONFIRM_VANILLA);
-  const frozen = await cellRuns(lp, plan.confirmation.frozen, plan.seeds.confirmation, opts, CONFIRM_FROZEN);
-  await runBatch(lp, { name: 'confirmation', runs: bySeed([vanilla, frozen]) }, commit, opts, io);
-  await nullsAfter('confirmation');
+  await run('null (after confirmation)');
+  await run('batch (after confirmation)');
   io.stderr.write(
     `round ${plan.round}: every planned run is done; the confirmation is judged by \`round report\`, not here\n`,
   );
@@ -268,35 +413,12 @@ export async function roundStatus(
   lp: LoadedPlan,
   opts: RoundOptions,
 ): Promise<{ batch: string; cell: string; done: number; planned: number }[]> {
-  const { plan } = lp;
-  const pick = await readPick(lp);
-  const rows: { batch: string; cell: string; runs: SweepRun[] }[] = [];
-  for (const c of plan.cells)
-    rows.push({ batch: 'stage1', cell: c.name, runs: await cellRuns(lp, c, plan.seeds.tuning, opts) });
-  for (const n of plan.nulls)
-    rows.push({ batch: `null (after ${n.after})`, cell: n.name, runs: await cellRuns(lp, n, n.seeds, opts) });
-  for (const name of pick.stage2Cells ?? []) {
-    const c = plan.cells.find((x) => x.name === name) as PlanCell;
-    rows.push({ batch: 'stage2', cell: name, runs: await cellRuns(lp, c, plan.seeds.stage2, opts) });
-  }
-  if (pick.chosen) {
-    const c = plan.cells.find((x) => x.name === pick.chosen) as PlanCell;
-    rows.push({
-      batch: 'confirmation',
-      cell: CONFIRM_VANILLA,
-      runs: await cellRuns(lp, c, plan.seeds.confirmation, opts, CONFIRM_VANILLA),
-    });
-    rows.push({
-      batch: 'confirmation',
-      cell: CONFIRM_FROZEN,
-      runs: await cellRuns(lp, plan.confirmation.frozen, plan.seeds.confirmation, opts, CONFIRM_FROZEN),
-    });
-  }
   const out = [];
-  for (const r of rows) {
+  for (const st of queue(lp, await readPick(lp), opts)) {
+    const runs = await st.runs();
     let done = 0;
-    for (const run of r.runs) if ((await runState(run)) === 'done') done++;
-    out.push({ batch: r.batch, cell: r.cell, done, planned: r.runs.length });
+    for (const run of runs) if ((await runState(run)) === 'done') done++;
+    out.push({ batch: st.batch, cell: st.cell, done, planned: runs.length });
   }
   return out;
 }

@@ -1,0 +1,47 @@
+// The rounds on record are plans: every plan under results/ parses; rounds 9 and 10 and the Bandit
+// re-measurement plan exactly the runs they stored (same configs, so `round run` would make none
+// of them again; round 9's s-samples arm has 4 study seeds still to run, as its report says); and
+// nothing under results/ is a shell script or names a machine path.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadPlan } from './plan.js';
+import { roundStatus } from './roundRunner.js';
+
+async function files(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await files(p)));
+    else out.push(p);
+  }
+  return out;
+}
+
+const opts = { jobs: 1, codeRoot: '.' };
+
+describe('the rounds on record', () => {
+  it('are plans whose planned runs are the stored ones', async () => {
+    const status = async (round: string) =>
+      (await roundStatus(await loadPlan(join('results/echo-trap', round, 'plan.yaml')), opts)).filter(
+        (s) => s.done !== s.planned,
+      );
+    expect(await status('round10-frozenlake')).toEqual([]);
+    expect(await status('bandit-shared')).toEqual([]);
+    expect(await status('round9')).toEqual([
+      { batch: 'batch (after confirmation)', cell: 'study-s-samples', done: 8, planned: 12 },
+    ]);
+  }, 60_000);
+
+  it('every plan parses, and no shell script or machine path is left under results/', async () => {
+    const all = await files('results');
+    const plans = all.filter((f) => f.endsWith('plan.yaml'));
+    expect(plans.length).toBeGreaterThanOrEqual(4);
+    for (const p of plans) await loadPlan(p);
+    expect(all.filter((f) => f.endsWith('.sh'))).toEqual([]);
+    for (const f of all.filter((x) => /\.(json|md|yaml|txt)$/.test(x) && !x.includes('/seed-'))) {
+      const text = await readFile(f, 'utf8');
+      expect(text, f).not.toMatch(/\/(work|root|home|tmp)\//);
+    }
+  }, 60_000);
+});
