@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPlan, parsePlan } from '../study/plan.js';
+import { type CellScore, cellScore, rankCells } from '../study/roundPick.js';
 import { writeRoundReport } from '../study/roundReport.js';
-import { type CellScore, cellScore, checkedCommit, rankCells, runRound } from '../study/roundRunner.js';
+import { checkedCommit, runRound } from '../study/roundRunner.js';
 import { runCommand } from '../testing.js';
 import { roundCommand } from './round.js';
 

@@ -15,7 +15,7 @@ import { runArmsStudy, STUDY_DIRS, STUDY_SEEDS } from './armsStudy.js';
 import { type CalRun, finishedRuns } from './calibrate.js';
 import type { LoadedPlan } from './plan.js';
 import { judgeRun, type RoundRun } from './round.js';
-import { CONFIRM_FROZEN, CONFIRM_VANILLA, type PickRecord } from './roundRunner.js';
+import { CONFIRM_FROZEN, CONFIRM_VANILLA, type PickRecord } from './roundPick.js';
 
 /** One run as the report reads it. */
 export interface ReportRun extends RoundRun {

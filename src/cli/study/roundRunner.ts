@@ -1,95 +1,30 @@
 // Running a round from its plan (study/plan.ts), resumably: stage 1 (every cell on the tuning
 // seeds), the nulls placed after it, the pick of stage 2's cells, stage 2, the pick of the
 // confirmation cell, the confirmation runs (that cell and the frozen control on the fresh seeds),
-// then the nulls placed after them. It stops there: the confirmation is judged only by
-// `round report`. Every run records the code's commit and the plan's hash (provenance.json); a
-// pick, once made, is kept in pick.json and never made again.
+// then the nulls and batches placed after them (a study's arms). It stops there: the
+// confirmation is judged only by `round report`. Every run records the code's commit and the
+// plan's hash (provenance.json); a pick, once made, is kept in pick.json (roundPick.ts).
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Config } from '../../core/config.js';
 import { runPath } from '../../core/files/sweepBundle.js';
 import { verdictOfRows } from '../../core/metrics/detector.js';
-import type { Verdict } from '../../core/metrics/verdict.js';
-import { mean } from '../../core/stats.js';
 import type { CliIo } from '../command.js';
 import { baseLookup, resolveTrainConfig } from '../commands/train.js';
 import { runState, runSweep, type SweepRun } from '../sweepRunner.js';
 import { finishedRuns } from './calibrate.js';
-import type { LoadedPlan, Plan, PlanBatch, PlanCell } from './plan.js';
-
-/** The confirmation's two cells, named as every round names them. */
-export const CONFIRM_VANILLA = 'confirm-vanilla';
-export const CONFIRM_FROZEN = 'confirm-frozen';
-
-/** What pick.json holds: the rule's rankings and its choices, each written once. */
-export interface PickRecord {
-  rule: string;
-  stage1?: CellScore[];
-  stage2Cells?: string[];
-  stage2?: CellScore[];
-  chosen?: string;
-}
-
-/** A cell's runs counted by verdict, for the pick rule. */
-export interface CellScore {
-  cell: string;
-  runs: number;
-  trapped: number;
-  collapsed: number;
-  held: number;
-  tooShort: number;
-  /** Mean of peak − last 10 over the judged runs. */
-  meanDrop: number;
-}
-
-export function cellScore(
-  cell: string,
-  verdicts: readonly { verdict: Verdict; peak?: number; last?: number }[],
-): CellScore {
-  const count = (v: Verdict) => verdicts.filter((x) => x.verdict === v).length;
-  const judged = verdicts.filter((x) => x.peak !== undefined && x.last !== undefined);
-  return {
-    cell,
-    runs: verdicts.length,
-    trapped: count('trapped'),
-    collapsed: count('collapsed'),
-    held: count('held'),
-    tooShort: count('too-short'),
-    meanDrop:
-      judged.length > 0 ? mean(judged.map((x) => (x.peak as number) - (x.last as number))) : Number.NaN,
-  };
-}
-
-const share = (k: number, n: number) => (n > 0 ? k / n : 0);
-const drop = (s: CellScore) => (Number.isFinite(s.meanDrop) ? s.meanDrop : Number.NEGATIVE_INFINITY);
-
-/**
- * The pick rules a plan may name, each a comparison of two cells' scores (better first):
- * - trapped-then-rise-first (round 11): the larger share of trapped runs; then the smaller share
- *   that collapsed without a rise (a cell that rises before it falls beats one that breaks at
- *   once); then the larger mean peak − last 10;
- * - trapped-then-drop (rounds 9 and 10): the larger share of trapped runs; then the larger mean
- *   peak − last 10.
- * Ties after that go by name.
- */
-export const PICK_RULES: Readonly<Record<PickRule, (a: CellScore, b: CellScore) => number>> = {
-  'trapped-then-rise-first': (a, b) =>
-    share(b.trapped, b.runs) - share(a.trapped, a.runs) ||
-    share(a.collapsed, a.runs) - share(b.collapsed, b.runs) ||
-    drop(b) - drop(a),
-  'trapped-then-drop': (a, b) => share(b.trapped, b.runs) - share(a.trapped, a.runs) || drop(b) - drop(a),
-};
-
-export type PickRule = NonNullable<Plan['pick']>['by'];
-
-/** The cells ranked by `rule`, best first. */
-export function rankCells(
-  scores: readonly CellScore[],
-  rule: PickRule = 'trapped-then-rise-first',
-): CellScore[] {
-  return [...scores].sort((a, b) => PICK_RULES[rule](a, b) || a.cell.localeCompare(b.cell));
-}
+import type { LoadedPlan, PlanBatch, PlanCell } from './plan.js';
+import {
+  type CellScore,
+  CONFIRM_FROZEN,
+  CONFIRM_VANILLA,
+  type PickRecord,
+  rankCells,
+  readPick,
+  scoresOf,
+  writePick,
+} from './roundPick.js';
 
 /** What a round runner needs besides the plan. */
 export interface RoundOptions {
@@ -155,38 +90,6 @@ function stringFlags(
   return Object.fromEntries(
     Object.entries(flags).map(([k, v]) => [k, typeof v === 'boolean' ? v : String(v)]),
   );
-}
-
-/** The cells' verdicts from their finished runs (seeds `seeds` only). */
-async function scoresOf(
-  lp: LoadedPlan,
-  cells: readonly string[],
-  seeds: readonly number[],
-): Promise<CellScore[]> {
-  const wanted = new Set(seeds);
-  const out: CellScore[] = [];
-  for (const cell of cells) {
-    const runs = (await finishedRuns(join(lp.dir, cell), lp.dir)).filter((r) => wanted.has(r.config.seed));
-    out.push(
-      cellScore(
-        cell,
-        runs.map((r) => verdictOfRows(r.config, r.rows)),
-      ),
-    );
-  }
-  return out;
-}
-
-async function readPick(lp: LoadedPlan): Promise<PickRecord> {
-  try {
-    return JSON.parse(await readFile(join(lp.dir, 'pick.json'), 'utf8')) as PickRecord;
-  } catch {
-    return { rule: lp.plan.pick?.rule ?? '' };
-  }
-}
-
-async function writePick(lp: LoadedPlan, pick: PickRecord): Promise<void> {
-  await writeFile(join(lp.dir, 'pick.json'), `${JSON.stringify(pick, null, 2)}\n`);
 }
 
 /** One step of the queue: a name and the runs it makes. */
@@ -422,5 +325,3 @@ export async function roundStatus(
   }
   return out;
 }
-
-export type { Plan };
