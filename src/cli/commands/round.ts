@@ -2,14 +2,21 @@
 // resumably (cli/study/roundRunner.ts); `round status <plan>`: what is done; `round report
 // <plan>`: the round judged from its stored runs, written into its section of the docs
 // (cli/study/roundReport.ts). Nothing about a round lives outside its plan.
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { loadPlan } from '../study/plan.js';
 import { writeRoundReport } from '../study/roundReport.js';
 import { roundStatus, runRound } from '../study/roundRunner.js';
+import { warningRatesOf } from '../study/warnings.js';
 
 const FLAGS: FlagSpec[] = [
+  {
+    name: 'warnings',
+    kind: 'string',
+    help: 'report: also write the signals’ false-alarm and lead record to this file (the playground ships public/study/warnings.json)',
+  },
   { name: 'jobs', kind: 'int', help: 'run: runs at a time, each in its own process (default 1)' },
   { name: 'base', kind: 'string', help: 'base model for every run: a checkpoint .json or "random"' },
   { name: 'models', kind: 'string', help: 'directory of the models index (default public/models)' },
@@ -56,6 +63,13 @@ export const roundCommand: Command = {
     }
     const docs = typeof flags.docs === 'string' ? flags.docs : lp.plan.report.docs;
     io.stdout.write(await writeRoundReport(lp, docs === '' ? null : docs));
+    if (typeof flags.warnings === 'string') {
+      const shape = Object.entries(lp.plan.shape)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
+      const rates = await warningRatesOf(lp.dir, `${lp.plan.title} (round ${lp.plan.round}; ${shape})`);
+      await writeFile(flags.warnings, `${JSON.stringify(rates, null, 2)}\n`);
+    }
     return 0;
   },
 };

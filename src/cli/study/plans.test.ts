@@ -5,8 +5,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseWarningRates, shownInBanner } from '../../core/metrics/warningRates.js';
 import { loadPlan } from './plan.js';
 import { roundStatus } from './roundRunner.js';
+import { warningRatesOf } from './warnings.js';
 
 async function files(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -43,5 +45,16 @@ describe('the rounds on record', () => {
       const text = await readFile(f, 'utf8');
       expect(text, f).not.toMatch(/\/(work|root|home|tmp)\//);
     }
+  }, 60_000);
+
+  it('the shipped warning record is round 9’s, as its runs give it today', async () => {
+    const shipped = parseWarningRates(JSON.parse(await readFile('public/study/warnings.json', 'utf8')));
+    expect(shipped.source).toMatch(/^Round 9/);
+    expect((await warningRatesOf('results/echo-trap/round9', shipped.source)).rates).toEqual(shipped.rates);
+    // The banner's bar keeps the signals that fired in frozen runs out (action MI: 5 of 28).
+    const banner = shipped.rates.filter(shownInBanner).map((r) => r.signal);
+    expect(banner).toContain('malformedRise');
+    expect(banner).not.toContain('actionMiDrop');
+    expect(banner).not.toContain('heldOutDrop');
   }, 60_000);
 });

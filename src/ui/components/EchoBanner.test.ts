@@ -24,6 +24,17 @@ describe('bannerEvent', () => {
     expect(bannerEvent([echo(3, 'collapse'), echo(8, 'warning')])?.iteration).toBe(3);
     expect(bannerEvent([{ type: 'live', iteration: 1, changes: {} }])).toBeNull();
   });
+  it('skips warnings whose false-alarm rate is not low enough, never a collapse', () => {
+    const onlyCollapse = () => false;
+    expect(bannerEvent([echo(2, 'warning'), echo(5, 'warning')], onlyCollapse)).toBeNull();
+    expect(bannerEvent([echo(3, 'collapse'), echo(8, 'warning')], onlyCollapse)?.iteration).toBe(3);
+    const w = (iteration: number, signal: string) =>
+      ({ ...echo(iteration, 'warning'), signal }) as TrainerEvent;
+    expect(
+      bannerEvent([w(2, 'malformedRise'), w(5, 'actionMiDrop')], (s) => s === 'malformedRise')?.iteration,
+    ).toBe(2);
+  });
+
   it('clears a collapse once the run recovered, keeping later warnings', () => {
     expect(bannerEvent([echo(3, 'collapse'), echo(9, 'recovery')])).toBeNull();
     expect(bannerEvent([echo(3, 'collapse'), echo(9, 'recovery'), echo(12, 'warning')])?.iteration).toBe(12);

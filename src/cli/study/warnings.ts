@@ -1,0 +1,47 @@
+// A round's warning record (core/metrics/warningRates.ts) from its stored runs, nothing rerun:
+// every detector signal's firings on the frozen runs (the frozen null and the confirmation's
+// frozen control), on the holding learner's runs, and in the trapped runs before their collapse.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { NOT_CALIBRATABLE_FROM_FROZEN, SIGNAL_KINDS } from '../../core/metrics/detector.js';
+import { type SignalRate, WARNING_RATES_FORMAT, type WarningRates } from '../../core/metrics/warningRates.js';
+import { mean } from '../../core/stats.js';
+import { finishedRuns } from './calibrate.js';
+import { judgeRun, type RoundRun } from './round.js';
+
+/** Which cells of a round directory are which, by the names every round uses. */
+const isFrozen = (cell: string) =>
+  cell === 'null-frozen' || cell === 'confirm-frozen' || cell === 'study-frozen';
+const isHolding = (cell: string) => cell.startsWith('null-hold');
+
+/** The record of the runs under `dir` (one sub-directory per cell), described by `source`. */
+export async function warningRatesOf(dir: string, source: string): Promise<WarningRates> {
+  const frozen: RoundRun[] = [];
+  const hold: RoundRun[] = [];
+  const trapped: RoundRun[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    const runs = (await finishedRuns(join(dir, e.name), dir)).map((r) => judgeRun(e.name, r));
+    if (isFrozen(e.name)) frozen.push(...runs);
+    else if (isHolding(e.name)) hold.push(...runs);
+    else trapped.push(...runs.filter((r) => r.trapped && r.collapseIteration !== null));
+  }
+  const fired = (runs: readonly RoundRun[], sig: string) => runs.filter((r) => sig in r.firstFired).length;
+  const rates: SignalRate[] = Object.entries(SIGNAL_KINDS).map(([signal, kind]) => {
+    const leads = trapped
+      .filter((r) => (r.firstFired[signal] ?? Number.POSITIVE_INFINITY) <= (r.collapseIteration as number))
+      .map((r) => (r.collapseIteration as number) - (r.firstFired[signal] as number));
+    return {
+      signal,
+      kind,
+      frozenFired: NOT_CALIBRATABLE_FROM_FROZEN.has(signal) ? null : fired(frozen, signal),
+      frozenRuns: frozen.length,
+      holdFired: fired(hold, signal),
+      holdRuns: hold.length,
+      beforeFall: leads.length,
+      trappedRuns: trapped.length,
+      meanLead: leads.length > 0 ? mean(leads) : null,
+    };
+  });
+  return { format: WARNING_RATES_FORMAT, version: 1, source, rates };
+}

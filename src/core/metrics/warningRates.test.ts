@@ -1,0 +1,40 @@
+// The banner's bar by hand: 1 of 16 frozen runs passes, 2 of 16 does not, 0 of 8 is too few runs
+// to say, a signal a frozen control cannot measure never passes; the sentence says the numbers.
+import { describe, expect, it } from 'vitest';
+import { parseWarningRates, rateText, type SignalRate, shownInBanner } from './warningRates.js';
+
+const rate = (o: Partial<SignalRate>): SignalRate => ({
+  signal: 'malformedRise',
+  kind: 'warning',
+  frozenFired: 0,
+  frozenRuns: 16,
+  holdFired: 0,
+  holdRuns: 8,
+  beforeFall: 0,
+  trappedRuns: 0,
+  meanLead: null,
+  ...o,
+});
+
+describe('shownInBanner', () => {
+  it('shows a signal only at ≤ 1 in 16 measured on ≥ 16 frozen runs', () => {
+    expect(shownInBanner(rate({ frozenFired: 1 }))).toBe(true);
+    expect(shownInBanner(rate({ frozenFired: 2 }))).toBe(false);
+    expect(shownInBanner(rate({ frozenFired: 1, frozenRuns: 24 }))).toBe(true);
+    expect(shownInBanner(rate({ frozenFired: 0, frozenRuns: 8 }))).toBe(false);
+    expect(shownInBanner(rate({ frozenFired: null }))).toBe(false);
+    expect(shownInBanner(undefined)).toBe(false);
+  });
+
+  it('says its record in words', () => {
+    expect(
+      rateText(rate({ frozenFired: 1, holdFired: 3, beforeFall: 2, trappedRuns: 4, meanLead: 11.6 })),
+    ).toBe(
+      'It fired in 1 of 16 frozen runs and in 3 of 8 runs of a learner that held; before the fall in 2 of 4 trapped runs, on average 12 iterations ahead.',
+    );
+  });
+
+  it('refuses a file of another format', () => {
+    expect(() => parseWarningRates({ format: 'x', version: 1, source: 's', rates: [] })).toThrow();
+  });
+});
