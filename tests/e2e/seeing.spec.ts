@@ -22,8 +22,18 @@ test('the cross-scoring matrix appears when MI is computed, N × N cells with th
   expect(n).toBeGreaterThanOrEqual(2);
   await expect(matrix.getByTestId('mi-cell')).toHaveCount(n * n);
   await expect(matrix.locator('[data-testid="mi-cell"][data-diagonal="true"]')).toHaveCount(n);
-  await expect(matrix.getByTestId('mi-values')).toContainText(`at most log ${n}`);
+  await expect(matrix.getByTestId('mi-values')).toContainText(`up to log ${n}`);
+  await expect(matrix.getByTestId('mi-values')).toContainText('below 0: it fits other prompts better than its own');
+  await expect(matrix.getByTestId('mi-values')).toContainText(`N = ${n} distinct prompts`);
   await expect(matrix.getByTestId('mi-values')).toContainText('by chance');
+  // Labelled rows and columns, the values in the cells, and the matrix beside the MI chart.
+  await expect(matrix.getByTestId('mi-col')).toHaveCount(n);
+  await expect(matrix.getByTestId('mi-row')).toHaveCount(n);
+  await expect(matrix.getByTestId('mi-cell').first()).toHaveText(/^\d\.\d\d$/);
+  const chartBox = await page.getByTestId('chart-mi').boundingBox();
+  const matrixBox = await matrix.boundingBox();
+  if (!chartBox || !matrixBox) throw new Error('the MI chart or the matrix has no box');
+  expect(Math.abs(matrixBox.y - chartBox.y)).toBeLessThan(chartBox.height + 40);
 
   // Clicking iteration 1 on a chart opens the reasoning across inputs there: one card per group,
   // each with its rollouts' thinking and first actions.

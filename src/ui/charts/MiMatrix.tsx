@@ -48,15 +48,30 @@ export function MiMatrix() {
         {withMi.map((w) => w.iteration).join(' · ')}
       </label>
       <p className="mi-values" data-testid="mi-values">
-        MI {mi.toFixed(3)} nats (at most log {n} = {Math.log(n).toFixed(3)}) · retrieval accuracy{' '}
-        {(100 * retrievalAcc).toFixed(0)}% against {(100 / n).toFixed(0)}% by chance
+        MI {mi.toFixed(3)} nats, on a scale from below 0 up to log {n} = {Math.log(n).toFixed(3)} (0: the
+        thinking fits every prompt equally; below 0: it fits other prompts better than its own) · retrieval
+        accuracy {(100 * retrievalAcc).toFixed(0)}% against {(100 / n).toFixed(0)}% by chance · N = {n}{' '}
+        distinct prompts
       </p>
-      <table className="mi-grid">
+      <table className="mi-grid" aria-label="p(prompt x_j | reasoning z_i), rows z_i, columns x_j">
+        <thead>
+          <tr>
+            <th scope="col" className="mi-corner">
+              z ↓ · x →
+            </th>
+            {post.map((_, j) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: columns are positions in the matrix
+              <th key={j} scope="col" title={prompts[j]} data-testid="mi-col">
+                x{j + 1}
+              </th>
+            ))}
+          </tr>
+        </thead>
         <tbody>
           {post.map((row, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions in the matrix
             <tr key={i}>
-              <th scope="row" title={thinks[i]}>
+              <th scope="row" title={thinks[i]} data-testid="mi-row">
                 z{i + 1}
               </th>
               {row.map((p, j) => (
@@ -65,21 +80,25 @@ export function MiMatrix() {
                   key={j}
                   data-testid="mi-cell"
                   data-diagonal={i === j}
-                  className={i === j ? 'mi-diag' : undefined}
+                  className={`${i === j ? 'mi-diag ' : ''}${p > 0.55 ? 'mi-dark' : ''}`}
                   style={{ background: `rgba(46, 134, 171, ${p.toFixed(3)})` }}
                   title={`log p(z${i + 1} | x${j + 1}) = ${(matrix[i]?.[j] ?? Number.NaN).toFixed(2)}; p(x${j + 1} | z${i + 1}) = ${p.toFixed(2)}\nz${i + 1}: ${short(thinks[i] ?? '', 80)}\nx${j + 1}: ${short(prompts[j] ?? '', 80)}`}
-                />
+                >
+                  {p.toFixed(2)}
+                </td>
               ))}
             </tr>
           ))}
         </tbody>
       </table>
       <p className="note">
-        Row i is reasoning sample z<sub>i</sub> scored under every prompt x<sub>j</sub> of the batch, shaded
-        by how strongly it points back to each (p(x<sub>j</sub> | z<sub>i</sub>)); the diagonal is its own
-        prompt. A healthy model's diagonal stands out: what it thinks depends on what it sees. Under template
-        collapse every row looks the same — the thinking fits any input equally well — and MI falls toward 0.
-        Hover a cell for the texts.
+        Row z<sub>i</sub> is a reasoning sample, column x<sub>j</sub> a prompt of the same iteration; each
+        cell is p(x<sub>j</sub> | z<sub>i</sub>), how strongly that reasoning points back to that prompt (a
+        row sums to 1); the outlined diagonal is its own prompt. A healthy model's diagonal stands out: what
+        it thinks depends on what it sees. Under template collapse every row looks the same and MI falls to 0;
+        below 0 the reasoning fits other prompts better than its own. N counts distinct prompts: groups that
+        drew the same start state share one, so N can be below the MI samples setting. Hover a row or column
+        label for its text.
       </p>
     </section>
   );

@@ -2,7 +2,7 @@
 // each drawing the current run and any overlaid stored runs (and, faintly, the echo-trap study's
 // bands for the run's env, with their switch in the head). While a run trains the charts take
 // its rows at a pace the machine can draw (charts/pacing.ts), so the page keeps answering.
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import type { ChartRun } from '../charts/chartData.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { MetricChart } from '../charts/MetricChart.js';
@@ -55,17 +55,13 @@ export function ChartsArea() {
       ) : null}
       <div className="chart-grid">
         {CHARTS.map((spec) => (
-          <MetricChart
-            key={spec.id}
-            spec={spec}
-            runs={runs}
-            events={events}
-            focus={focus}
-            bands={bands.get(spec.id)}
-          />
+          <Fragment key={spec.id}>
+            <MetricChart spec={spec} runs={runs} events={events} focus={focus} bands={bands.get(spec.id)} />
+            {/* The matrix the MI proxy is computed from, beside the MI chart. */}
+            {spec.id === 'mi' ? <MiMatrix /> : null}
+          </Fragment>
         ))}
       </div>
-      <MiMatrix />
     </main>
   );
 }
