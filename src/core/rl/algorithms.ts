@@ -1,7 +1,7 @@
 // The named algorithms as presets of switches. Each preset sets every switch it
 // owns, so changing algorithm never leaves a stale switch from the previous one; every switch
 // stays settable on its own afterwards, so the paper's ablations are one change each.
-import type { Config } from '../config.js';
+import { type Config, defaultConfig } from '../config.js';
 import { estimatorOf } from './estimators.js';
 
 type Switches = Pick<
@@ -48,7 +48,8 @@ const STARPO: Switches = {
   normAdvByStd: true,
   filterMode: 'off',
   filterRatio: 0.25,
-  filterTopP: 0.9,
+  // No preset picks a top-p of its own: the field's default (RAGEN-2's 0.9), written in config.ts.
+  filterTopP: defaultConfig().filterTopP,
   lossAgg: 'token-mean',
   ratioLevel: 'token',
   clipLow: 0.2,

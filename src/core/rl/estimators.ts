@@ -1,9 +1,11 @@
 // The advantage estimators as one table keyed by the config's `advantage` switch:
 // each entry says how samples are built from trajectories, whether a critic is trained, RAGEN's
-// name for it (export-ragen), and computes advantages and value targets — advantage math only;
-// which update runs is the objectives table's (objectives.ts). The trainer, prepare.ts, batch.ts
-// and export-ragen read this table instead of branching on the switch's strings, so a new
-// estimator is one entry plus its tests.
+// name for it (export-ragen), which objective its samples feed (by name: the clipped surrogate
+// takes advantages, DPO — the `none` row — takes pairs and no advantage), and computes
+// advantages and value targets — advantage math only; the update loops are the objectives
+// table's (objectives.ts), which reads `objective` here. The trainer, prepare.ts, batch.ts and
+// export-ragen read this table instead of branching on the switch's strings, so a new estimator
+// is one entry plus its tests.
 // Plain typed-array code; arrays are in target coordinates [n−1] like Sample's.
 import type { Config } from '../config.js';
 import { gae, groupNormalize, indicesBy, turnGae } from './advantages.js';
@@ -29,6 +31,9 @@ export interface EstimatedAdvantages {
   returns: Float32Array[];
 }
 
+/** The objectives (objectives.ts OBJECTIVES), named here so that an estimator can say which it feeds. */
+export type ObjectiveName = 'clipped-surrogate' | 'dpo';
+
 export interface EstimatorSpec {
   name: Config['advantage'];
   /** One line for the form and docs. */
@@ -42,6 +47,8 @@ export interface EstimatorSpec {
   samples: 'trajectory' | 'turn';
   /** RAGEN's `algorithm.adv_estimator`, or null where RAGEN has none (exported as gae). */
   ragen: 'gae' | 'grpo' | null;
+  /** The objective its samples feed: the clipped surrogate, or DPO (pairs, no advantage). */
+  objective: ObjectiveName;
   advantages(x: EstimatorInput): EstimatedAdvantages;
 }
 
@@ -120,6 +127,7 @@ export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = 
     critic: true,
     samples: 'trajectory',
     ragen: 'gae',
+    objective: 'clipped-surrogate',
     advantages: tokenGaeAdvantages,
   },
   grpo: {
@@ -128,6 +136,7 @@ export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = 
     critic: false,
     samples: 'trajectory',
     ragen: 'grpo',
+    objective: 'clipped-surrogate',
     advantages: grpoAdvantages,
   },
   'turn-gae': {
@@ -136,6 +145,7 @@ export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = 
     critic: true,
     samples: 'turn',
     ragen: null,
+    objective: 'clipped-surrogate',
     advantages: turnGaeAdvantages,
   },
   none: {
@@ -144,6 +154,7 @@ export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = 
     critic: false,
     samples: 'trajectory',
     ragen: null,
+    objective: 'dpo',
     advantages: (x) => ({ advantages: zeros(x.samples), returns: zeros(x.samples) }),
   },
 };

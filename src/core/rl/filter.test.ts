@@ -70,6 +70,12 @@ describe('filterGroups', () => {
     expect(groupsToKeep(32, 8, 'oversample', 0.25)).toBe(8);
     expect(groupsToRollOut(8, 'subsample', 0.25)).toBe(8);
     expect(groupsToKeep(8, 8, 'off', 0.25)).toBe(8);
+    // Top-p and dynamic sampling keep by the rewards: no count, at most all.
+    expect(groupsToKeep(8, 8, 'top-p', 0.25)).toBe(8);
+    expect(groupsToRollOut(8, 'dynamic', 0.25)).toBe(8);
+    expect(() => groupsToRollOut(8, 'sometimes' as never, 0.25)).toThrow(
+      'unknown rollout filter "sometimes"',
+    );
   });
 
   it('reports the share of zero-std groups', () => {

@@ -2,9 +2,11 @@
 // groups by the unbiased std of their trajectory rewards (format penalties included) and keep
 // the top share. Two ways to use it: `subsample` filters the P groups rolled out (the paper,
 // fewer samples per step), `oversample` rolls out ⌈P/ratio⌉ groups and keeps P (the kept
-// batch is as large as an unfiltered one). Plus the secondary
-// note's 2σ outlier drop over the batch, a separate switch.
-import type { Config } from '../config.js';
+// batch is as large as an unfiltered one); RAGEN-2's top-p and DAPO's dynamic sampling beside
+// them. The FILTERS table holds each filter's counts (groups rolled out, batches, kept) and its
+// selection; filterRollout.ts rolls out what a row asks. Plus the secondary note's 2σ outlier
+// drop over the batch, a separate switch.
+import { type Config, DYNAMIC_BATCHES } from '../config.js';
 import type { Rng } from '../rng.js';
 import { meanStd } from '../stats.js';
 import { ZERO_STD } from './advantages.js';
@@ -35,21 +37,23 @@ export interface FilterResult {
   chosen: { std: number; mean: number; max: number };
 }
 
-/** Groups rolled out per iteration so that `mode` keeps `groups` (oversample) or filters them. */
+/** Groups rolled out per iteration (first batch) for P = `groups`: the filter's row says (FILTERS). */
 export function groupsToRollOut(groups: number, mode: FilterMode, ratio: number): number {
-  return mode === 'oversample' ? Math.ceil(groups / ratio - 1e-9) : groups;
+  return filterOf(mode).rollOut(groups, ratio);
 }
 
-/** Groups kept: floor(ratio·P) as RAGEN's topk (at least 1) for subsample, P for oversample. */
+/**
+ * Groups kept of `rolledOut` for a target of P = `targetGroups`, by the filter's row: all (off),
+ * floor(ratio·rolled) as RAGEN's topk, at least 1 (subsample), P (oversample); filters that keep
+ * by the rewards (top-p, dynamic) have no count and keep at most all.
+ */
 export function groupsToKeep(
   rolledOut: number,
   targetGroups: number,
   mode: FilterMode,
   ratio: number,
 ): number {
-  if (mode === 'off') return rolledOut;
-  if (mode === 'oversample') return Math.min(targetGroups, rolledOut);
-  return Math.max(1, Math.floor(ratio * rolledOut + 1e-9));
+  return filterOf(mode).keeps?.(rolledOut, targetGroups, ratio) ?? rolledOut;
 }
 
 /** Reward statistics of each group; `rewards[g]` lists group g's trajectory rewards. */
@@ -145,8 +149,15 @@ export interface FilterSpec {
   name: FilterMode;
   /** One line for the docs. */
   label: string;
-  /** Rolls out P more groups while fewer than P have any reward spread (DAPO), up to a cap. */
-  refills: boolean;
+  /** Groups of the iteration's first rollout batch for P = `groups` (`ratio`: filterRatio). */
+  rollOut(groups: number, ratio: number): number;
+  /**
+   * Batches of rollouts an iteration may take: 1, or DAPO's DYNAMIC_BATCHES — P more groups
+   * while fewer than P have any reward spread (filterRollout.ts).
+   */
+  batches: number;
+  /** How many groups it keeps of `rolledOut`, where that is a count; absent where the rewards decide. */
+  keeps?(rolledOut: number, targetGroups: number, ratio: number): number;
   /** The kept groups of those rolled out (`rewards[g]`: group g's trajectory rewards); null keeps all. */
   select(
     rewards: readonly (readonly number[])[],
@@ -155,41 +166,62 @@ export interface FilterSpec {
   ): FilterResult | null;
 }
 
+const asMany = (groups: number) => groups;
+/** floor(ratio·P) as RAGEN's topk, at least 1. */
+const topShare = (rolledOut: number, _target: number, ratio: number) =>
+  Math.max(1, Math.floor(ratio * rolledOut + 1e-9));
+/** ⌈P/ratio⌉ groups rolled out, P of them kept: the kept batch is as large as an unfiltered one. */
+const oversampled = (groups: number, ratio: number) => Math.ceil(groups / ratio - 1e-9);
+const target = (rolledOut: number, targetGroups: number) => Math.min(targetGroups, rolledOut);
+
 /** The rollout filters, one row each: a new filter is a row and its function. */
 export const FILTERS: Readonly<Record<FilterMode, FilterSpec>> = {
   off: {
     name: 'off',
     label: 'no filter: every group rolled out is trained on',
-    refills: false,
+    rollOut: asMany,
+    batches: 1,
+    keeps: (rolledOut) => rolledOut,
     select: () => null,
   },
   subsample: {
     name: 'subsample',
     label: 'StarPO-S: keep floor(ratio · P) of the P groups by reward std (or at random)',
-    refills: false,
-    select: (r, c, rng) =>
-      filterGroups(r, groupsToKeep(r.length, c.groups, 'subsample', c.filterRatio), c.filterOrder, rng),
+    rollOut: asMany,
+    batches: 1,
+    keeps: topShare,
+    select: (r, c, rng) => filterGroups(r, topShare(r.length, c.groups, c.filterRatio), c.filterOrder, rng),
   },
   oversample: {
     name: 'oversample',
     label: 'StarPO-S by oversampling: roll out ⌈P / ratio⌉ groups, keep P by reward std',
-    refills: false,
-    select: (r, c, rng) =>
-      filterGroups(r, groupsToKeep(r.length, c.groups, 'oversample', c.filterRatio), c.filterOrder, rng),
+    rollOut: oversampled,
+    batches: 1,
+    keeps: target,
+    select: (r, c, rng) => filterGroups(r, target(r.length, c.groups), c.filterOrder, rng),
   },
   'top-p': {
     name: 'top-p',
     label: 'RAGEN-2: keep groups by reward variance until the top-p share of the total',
-    refills: false,
+    rollOut: asMany,
+    batches: 1,
     select: (r, c) => topPGroups(r, c.filterTopP),
   },
   dynamic: {
     name: 'dynamic',
     label: 'DAPO’s dynamic sampling: drop groups with no reward spread, roll out more',
-    refills: true,
+    rollOut: asMany,
+    batches: DYNAMIC_BATCHES,
     select: (r, c) => spreadGroups(r, c.groups),
   },
 };
+
+/** The filter a `filterMode` value names. */
+export function filterOf(mode: FilterMode): FilterSpec {
+  const f = FILTERS[mode];
+  if (!f) throw new Error(`unknown rollout filter "${mode}"`);
+  return f;
+}
 
 /** Share of groups whose rollouts all scored the same (std ≈ 0). */
 export function zeroStdShare(stats: readonly GroupStats[]): number {

@@ -1,7 +1,7 @@
 // The frozen control, named once: a run at learning rate 0, the null against which a fall is
 // judged. Its policy stays bit-identical to the base (Adam with step size 0 moves nothing), so
-// the trainer skips the update and DAPO's refill and the iteration is a rollout with its
-// measurements (frozenControl.test.ts checks the weights). Every place that makes a frozen run
+// the trainer skips the update and filterRollout.ts DAPO's refill, and the iteration is a rollout
+// with its measurements (frozenControl.test.ts checks the weights). Every place that makes a frozen run
 // or asks whether a run is one goes through this file, so the rule has a single home.
 import type { Config } from '../config.js';
 

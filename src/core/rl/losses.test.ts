@@ -1,6 +1,16 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { aggregate, clippedPolicyLoss, clippedValueLoss, dpoLoss, klPerToken, maskedMean } from './losses.js';
+import {
+  aggregate,
+  clippedPolicyLoss,
+  clippedValueLoss,
+  dpoLoss,
+  klPerToken,
+  type LossAgg,
+  lossAggOf,
+  maskedMean,
+  ratioLevelOf,
+} from './losses.js';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -172,5 +182,12 @@ describe('the sequence-level ratio (GSPO)', () => {
     const seq = clippedPolicyLoss(z, z, a, one, 0.2, 0.2, 'token-mean', 'sequence');
     const tok = clippedPolicyLoss(z, z, a, one, 0.2, 0.2, 'token-mean', 'token');
     expect(await val(seq.pgLoss)).toBeCloseTo(await val(tok.pgLoss), 6);
+  });
+});
+
+describe('the loss tables', () => {
+  it('name an unknown aggregation or ratio level in their errors', () => {
+    expect(() => lossAggOf('token-sum' as LossAgg)).toThrow('unknown loss aggregation "token-sum"');
+    expect(() => ratioLevelOf('turn' as never)).toThrow('unknown ratio level "turn"');
   });
 });

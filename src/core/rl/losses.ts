@@ -1,8 +1,9 @@
 // The losses of one update, as tfjs ops over [B, T] tensors (B = trajectories, T = tokens),
-// averaged over the loss mask by `aggregate` (verl `agg_loss`): "token-mean" over every masked
-// token of the minibatch, or "seq-mean-token-mean" (each row's token mean, then the mean over
-// rows):
-// - clipped surrogate with decoupled ε_low / ε_high (RAGEN Eq 6, DAPO clip-higher);
+// averaged over the loss mask by a row of `LOSS_AGGS` (verl `agg_loss`): "token-mean" over every
+// masked token of the minibatch, "seq-mean-token-mean" (each row's token mean, then the mean over
+// rows) or "seq-mean-token-sum" (Dr. GRPO):
+// - clipped surrogate with decoupled ε_low / ε_high (RAGEN Eq 6, DAPO clip-higher), its ratio per
+//   token or per sequence (GSPO) by a row of `RATIO_LEVELS`;
 // - entropy bonus; KL to the reference with the k1 and k3 estimators (Schulman, "Approximating
 //   KL divergence"); clipped value loss (verl: 0.5·max((V−R)², (clip(V, V_old ± c) − R)²));
 // - DPO (Rafailov et al. 2023, Eq 7) on sequence log-probs against the reference.
@@ -24,19 +25,68 @@ export function maskedMean(x: tf.Tensor, mask: tf.Tensor): tf.Scalar {
 export type LossAgg = Config['lossAgg'];
 
 /**
- * x [B, T] averaged over `mask` [B, T]: token-mean = Σ(x·mask)/Σmask; seq-mean-token-mean =
- * the mean over rows with any masked token of Σ_t(x·mask)/Σ_t mask (rows with none are left out);
- * seq-mean-token-sum (Dr. GRPO) = the mean over those rows of Σ_t(x·mask), no division by length.
+ * The mean over rows with any masked token of `perRow(Σ_t x·mask, Σ_t mask)` [B] (rows with none
+ * are left out).
  */
-export function aggregate(x: tf.Tensor, mask: tf.Tensor, mode: LossAgg = 'token-mean'): tf.Scalar {
-  if (mode === 'token-mean') return maskedMean(x, mask);
+function meanOverRows(
+  x: tf.Tensor,
+  mask: tf.Tensor,
+  perRow: (sums: tf.Tensor, tokens: tf.Tensor) => tf.Tensor,
+) {
   return tf.tidy(() => {
     const tokens = tf.sum(mask, -1); // [B]
     const sums = tf.sum(tf.mul(x, mask), -1); // [B]
-    const perRow = mode === 'seq-mean-token-sum' ? sums : tf.div(sums, tf.maximum(tokens, 1)); // [B]
     const rows = tf.cast(tf.greater(tokens, 0), 'float32'); // [B]
-    return tf.div(tf.sum(tf.mul(perRow, rows)), tf.maximum(tf.sum(rows), 1)) as tf.Scalar;
+    return tf.div(tf.sum(tf.mul(perRow(sums, tokens), rows)), tf.maximum(tf.sum(rows), 1)) as tf.Scalar;
   });
+}
+
+/** One way of averaging per-token losses over the mask. */
+export interface LossAggSpec {
+  name: LossAgg;
+  /** One line for the docs. */
+  label: string;
+  /**
+   * Its value is a mean per token (of some weighting); false for a sum over each row's tokens,
+   * whose entropy is then shown as the token mean instead (update.ts).
+   */
+  perToken: boolean;
+  /** x [B, T] averaged over `mask` [B, T]. */
+  reduce(x: tf.Tensor, mask: tf.Tensor): tf.Scalar;
+}
+
+/** The loss aggregation modes, one row each (the config's `lossAgg` switch). */
+export const LOSS_AGGS: Readonly<Record<LossAgg, LossAggSpec>> = {
+  'token-mean': {
+    name: 'token-mean',
+    label: 'Σ(x·mask)/Σmask over the minibatch (RAGEN, verl’s default)',
+    perToken: true,
+    reduce: maskedMean,
+  },
+  'seq-mean-token-mean': {
+    name: 'seq-mean-token-mean',
+    label: 'each row’s token mean Σ_t(x·mask)/Σ_t mask, then the mean over rows (GRPO)',
+    perToken: true,
+    reduce: (x, mask) => meanOverRows(x, mask, (sums, tokens) => tf.div(sums, tf.maximum(tokens, 1))),
+  },
+  'seq-mean-token-sum': {
+    name: 'seq-mean-token-sum',
+    label: 'each row’s token sum Σ_t(x·mask), then the mean over rows, no division by length (Dr. GRPO)',
+    perToken: false,
+    reduce: (x, mask) => meanOverRows(x, mask, (sums) => sums),
+  },
+};
+
+/** The aggregation a `lossAgg` value names. */
+export function lossAggOf(mode: LossAgg): LossAggSpec {
+  const a = LOSS_AGGS[mode];
+  if (!a) throw new Error(`unknown loss aggregation "${mode}"`);
+  return a;
+}
+
+/** x [B, T] averaged over `mask` [B, T] as `mode` says (LOSS_AGGS). */
+export function aggregate(x: tf.Tensor, mask: tf.Tensor, mode: LossAgg = 'token-mean'): tf.Scalar {
+  return lossAggOf(mode).reduce(x, mask);
 }
 
 export interface PolicyLossParts {
@@ -49,12 +99,11 @@ export interface PolicyLossParts {
 }
 
 /**
- * Clipped surrogate: ratio = exp(logp − oldLogp); pgLoss1 = −A·ratio;
+ * Per-token clipped surrogate: ratio = exp(logp − oldLogp); pgLoss1 = −A·ratio;
  * pgLoss2 = −A·clip(ratio, 1 − clipLow, 1 + clipHigh); loss = `agg` of max(pgLoss1, pgLoss2)
  * (token mean by default). clipFrac and approxKl are token means whatever `agg` (as verl).
- * With `level` 'sequence' the ratio and advantage are per sequence instead (GSPO).
  */
-export function clippedPolicyLoss(
+export function tokenPolicyLoss(
   logp: tf.Tensor,
   oldLogp: tf.Tensor,
   advantages: tf.Tensor,
@@ -62,9 +111,7 @@ export function clippedPolicyLoss(
   clipLow: number,
   clipHigh: number,
   agg: LossAgg = 'token-mean',
-  level: Config['ratioLevel'] = 'token',
 ): PolicyLossParts {
-  if (level === 'sequence') return sequencePolicyLoss(logp, oldLogp, advantages, mask, clipLow, clipHigh);
   return tf.tidy(() => {
     const logRatio = tf.sub(logp, oldLogp);
     const ratio = tf.exp(logRatio);
@@ -109,6 +156,62 @@ export function sequencePolicyLoss(
       approxKl: maskedMean(tf.neg(logRatio), mask),
     };
   });
+}
+
+/** Where the importance ratio is taken: per token, or per sequence. */
+export interface RatioLevelSpec {
+  name: Config['ratioLevel'];
+  /** One line for the docs. */
+  label: string;
+  /** The clipped surrogate at this level; `agg` averages a per-token loss (a sequence loss has none). */
+  policyLoss(
+    logp: tf.Tensor,
+    oldLogp: tf.Tensor,
+    advantages: tf.Tensor,
+    mask: tf.Tensor,
+    clipLow: number,
+    clipHigh: number,
+    agg: LossAgg,
+  ): PolicyLossParts;
+}
+
+/** The ratio levels, one row each (the config's `ratioLevel` switch). */
+export const RATIO_LEVELS: Readonly<Record<Config['ratioLevel'], RatioLevelSpec>> = {
+  token: {
+    name: 'token',
+    label: 'one ratio per token, the loss averaged by `lossAgg` (PPO, GRPO)',
+    policyLoss: tokenPolicyLoss,
+  },
+  sequence: {
+    name: 'sequence',
+    label: 'one ratio per sequence from its mean log-ratio, clipped per sequence, mean over sequences (GSPO)',
+    policyLoss: (logp, oldLogp, adv, mask, clipLow, clipHigh) =>
+      sequencePolicyLoss(logp, oldLogp, adv, mask, clipLow, clipHigh),
+  },
+};
+
+/** The ratio level a `ratioLevel` value names. */
+export function ratioLevelOf(level: Config['ratioLevel']): RatioLevelSpec {
+  const r = RATIO_LEVELS[level];
+  if (!r) throw new Error(`unknown ratio level "${level}"`);
+  return r;
+}
+
+/**
+ * The clipped surrogate at `level` (RATIO_LEVELS): per token (`tokenPolicyLoss`, the loss
+ * averaged by `agg`) or per sequence (`sequencePolicyLoss`, GSPO).
+ */
+export function clippedPolicyLoss(
+  logp: tf.Tensor,
+  oldLogp: tf.Tensor,
+  advantages: tf.Tensor,
+  mask: tf.Tensor,
+  clipLow: number,
+  clipHigh: number,
+  agg: LossAgg = 'token-mean',
+  level: Config['ratioLevel'] = 'token',
+): PolicyLossParts {
+  return ratioLevelOf(level).policyLoss(logp, oldLogp, advantages, mask, clipLow, clipHigh, agg);
 }
 
 export type KlEstimator = 'k1' | 'k3';

@@ -1,12 +1,14 @@
 // The policy objectives as one table: which update an iteration runs once its samples are
 // scored — the clipped surrogate (PPO, GRPO and their variants: per token or, with
 // `ratioLevel` sequence, per sequence as GSPO), or DPO on each group's best and worst
-// trajectory. Each update loop reads top to bottom in optimize.ts. A config selects DPO by
-// having no advantage to clip (`advantage: none`): DPO scores pairs, not advantages.
+// trajectory. Each update loop reads top to bottom in optimize.ts. A config's objective is named
+// by its advantage estimator's row (estimators.ts `objective`): the `none` estimator feeds DPO,
+// which scores pairs, not advantages; nothing here reads the switch's strings.
 import type * as tf from '@tensorflow/tfjs';
 import type { Config } from '../config.js';
 import type { Model } from '../model/params.js';
 import type { Rng } from '../rng.js';
+import { estimatorOf, type ObjectiveName } from './estimators.js';
 import { dpoUpdate, ppoUpdate, type UpdateReport } from './optimize.js';
 import type { PreparedSample } from './samples.js';
 
@@ -18,7 +20,7 @@ export interface UpdateModels {
   criticOpt: tf.Optimizer | null;
 }
 
-export type ObjectiveName = 'clipped-surrogate' | 'dpo';
+export type { ObjectiveName };
 
 export interface ObjectiveSpec {
   name: ObjectiveName;
@@ -56,7 +58,10 @@ export const OBJECTIVES: Readonly<Record<ObjectiveName, ObjectiveSpec>> = {
   },
 };
 
-/** The objective a config selects. */
+/** The objective a config selects: the one its advantage estimator feeds. */
 export function objectiveOf(config: Pick<Config, 'advantage'>): ObjectiveSpec {
-  return OBJECTIVES[config.advantage === 'none' ? 'dpo' : 'clipped-surrogate'];
+  const name = estimatorOf(config).objective;
+  const o = OBJECTIVES[name];
+  if (!o) throw new Error(`unknown objective "${name}" (advantage "${config.advantage}")`);
+  return o;
 }

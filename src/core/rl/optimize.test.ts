@@ -1,8 +1,12 @@
 // The update plan: minibatches count trajectories, and a trajectory's samples (its history
 // windows) stay together, so the number of optimizer steps does not depend on episode length.
 import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../config.js';
 import { Rng } from '../rng.js';
+import { ESTIMATORS } from './estimators.js';
+import { OBJECTIVES, objectiveOf } from './objectives.js';
 import { planMinibatches, planTrajectoryMinibatches } from './optimize.js';
+import { policyStepSettings } from './update.js';
 
 /** Samples of 4 trajectories with 3, 2, 1 and 2 windows: sample i belongs to traj[i]. */
 const samples = [0, 0, 0, 1, 1, 2, 3, 3].map((traj) => ({ traj }));
@@ -35,5 +39,41 @@ describe('planTrajectoryMinibatches', () => {
     expect(plan).toHaveLength(4);
     // Counting windows instead (8 samples in minibatches of 2) would make 4 steps an epoch.
     expect(planMinibatches(8, { epochs: 2, minibatch: 2, stepsPerIteration: 0 }, new Rng(1))).toHaveLength(8);
+  });
+});
+
+describe('what an update reads of the config', () => {
+  it('runs DPO for the estimator without advantages, the clipped surrogate for every other', () => {
+    expect(objectiveOf({ advantage: 'none' })).toBe(OBJECTIVES.dpo);
+    for (const e of Object.values(ESTIMATORS))
+      if (e.name !== 'none') expect(objectiveOf({ advantage: e.name })).toBe(OBJECTIVES['clipped-surrogate']);
+    expect(() => objectiveOf({ advantage: 'x' as never })).toThrow('unknown advantage estimator "x"');
+  });
+
+  it('gives the policy step its config fields as they are, and KL’s coefficient only in the loss', () => {
+    const c = {
+      ...defaultConfig(),
+      clipLow: 0.1,
+      clipHigh: 0.3,
+      entropyCoef: 0.02,
+      klEstimator: 'k3' as const,
+      gradClip: 0.5,
+      temperature: 0.7,
+      lossAgg: 'seq-mean-token-sum' as const,
+      ratioLevel: 'sequence' as const,
+      klCoef: 0.04,
+    };
+    const fields = {
+      clipLow: 0.1,
+      clipHigh: 0.3,
+      entropyCoef: 0.02,
+      klEstimator: 'k3',
+      gradClip: 0.5,
+      temperature: 0.7,
+      lossAgg: 'seq-mean-token-sum',
+      ratioLevel: 'sequence',
+    };
+    expect(policyStepSettings({ ...c, klMode: 'loss' })).toEqual({ ...fields, klLossCoef: 0.04 });
+    expect(policyStepSettings({ ...c, klMode: 'reward' })).toEqual({ ...fields, klLossCoef: 0 });
   });
 });

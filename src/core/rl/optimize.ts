@@ -17,6 +17,7 @@ import {
   dpoStep,
   type Minibatch,
   policyStep,
+  policyStepSettings,
   type StepMetrics,
 } from './update.js';
 
@@ -149,6 +150,7 @@ export async function ppoUpdate(
   rng: Rng,
 ): Promise<UpdateReport> {
   const plan = planTrajectoryMinibatches(samples, config, rng);
+  const settings = policyStepSettings(config);
   const report: UpdateReport = {
     policySteps: 0,
     criticSteps: 0,
@@ -176,17 +178,7 @@ export async function ppoUpdate(
       accumulate(criticSums, c.metrics);
     }
     if (!trainPolicy) continue;
-    const p = await policyStep(models.policy, optimizers.policy, mb, {
-      clipLow: config.clipLow,
-      clipHigh: config.clipHigh,
-      entropyCoef: config.entropyCoef,
-      klLossCoef: config.klMode === 'loss' ? config.klCoef : 0,
-      klEstimator: config.klEstimator,
-      gradClip: config.gradClip,
-      temperature: config.temperature,
-      lossAgg: config.lossAgg,
-      ratioLevel: config.ratioLevel,
-    });
+    const p = await policyStep(models.policy, optimizers.policy, mb, settings);
     if (!p.ok) {
       report.nonFinite = `policy loss ${p.loss}, gradient norm ${p.gradNorm}`;
       break;

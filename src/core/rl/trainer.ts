@@ -6,7 +6,7 @@
 // iterations in a row it pauses the run with a suggestion.
 import * as tf from '@tensorflow/tfjs';
 import { now } from '../clock.js';
-import { type Config, DYNAMIC_BATCHES, FIELDS, formatErrors, validateConfig } from '../config.js';
+import { type Config, FIELDS, formatErrors, validateConfig } from '../config.js';
 import {
   detectorOptionsFor,
   type EchoEvent,
@@ -28,12 +28,13 @@ import { type EnvPool, streamInstance } from './envPool.js';
 import { estimatorOf } from './estimators.js';
 import { EVAL_SEED_BASE, type EvalResult, evaluatePolicy } from './evaluate.js';
 import { faultSuggestion, MAX_CONSECUTIVE_FAULTS, weightsFinite } from './faults.js';
-import { dropOutliers, FILTERS, groupsToRollOut, groupsWithSpread } from './filter.js';
+import { groupsToRollOut } from './filter.js';
+import { type FilterRollout, keptTrajectories, rollOutForFilter } from './filterRollout.js';
 import { isFrozenControl } from './frozenControl.js';
 import { objectiveOf } from './objectives.js';
 import { type UpdateReport, updateMetrics } from './optimize.js';
 import { computeAdvantages, scoreSamples } from './prepare.js';
-import { type RolloutStart, type RolloutStats, rollout, type Trajectory } from './rollout.js';
+import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
 
 export type TrainerEvent =
   | ({ type: 'echo' } & EchoEvent)
@@ -201,17 +202,6 @@ export function parseTrainerPosition(raw: unknown): TrainerPosition {
   }
   return p as TrainerPosition;
 }
-
-/** Each group's trajectory rewards, groups 0 … n − 1. */
-const rewardsByGroup = (trajs: readonly Trajectory[], n: number): number[][] =>
-  Array.from({ length: n }, (_, g) => trajs.filter((t) => t.group === g).map((t) => t.reward));
-
-const addStats = (a: RolloutStats, b: RolloutStats): RolloutStats => ({
-  tokens: a.tokens + b.tokens,
-  envSteps: a.envSteps + b.envSteps,
-  sampleMs: a.sampleMs + b.sampleMs,
-  envMs: a.envMs + b.envMs,
-});
 
 export class Trainer {
   config: Config;
@@ -471,20 +461,8 @@ export class Trainer {
     // 1. Rollout: P groups × N rollouts (⌈P/ratio⌉ groups when oversampling), each group from
     // one seed and, with shared streams, one env random stream (RAGEN's _expand_seed). DAPO's
     // dynamic sampling rolls out P more groups while fewer than P have any reward spread.
-    let rolled = groupsToRollOut(c.groups, c.filterMode, c.filterRatio);
-    let { trajectories, stats } = await this.rolloutGroups(it, 0, rolled);
-    if (FILTERS[c.filterMode].refills && !isFrozenControl(c)) {
-      for (
-        let batch = 1;
-        batch < DYNAMIC_BATCHES && groupsWithSpread(rewardsByGroup(trajectories, rolled)) < c.groups;
-        batch++
-      ) {
-        const more = await this.rolloutGroups(it, rolled, c.groups);
-        trajectories = [...trajectories, ...more.trajectories];
-        stats = addStats(stats, more.stats);
-        rolled += c.groups;
-      }
-    }
+    const rolledOut = await rollOutForFilter(c, (from, count) => this.rolloutGroups(it, from, count));
+    const { trajectories, stats } = rolledOut;
     const rolloutMs = now() - t0;
     if (this.unconfirmedUpdate) {
       this.consecutiveErrors = 0;
@@ -522,7 +500,7 @@ export class Trainer {
     // 3–5. Filter, score, advantages, update — skipped by a frozen control (lr 0): its policy
     // cannot move, so the iteration is a rollout and its measurements, at a fraction of the cost.
     const u0 = now();
-    if (!isFrozenControl(c)) await this.learn(row, trajectories, rolled, it);
+    if (!isFrozenControl(c)) await this.learn(row, rolledOut, it);
     else {
       row['rollout/filterKeptRatio'] = 1;
       row['actor/optimizerSteps'] = 0;
@@ -556,22 +534,11 @@ export class Trainer {
    * The learning half of an iteration (steps 2–4): the StarPO-S filter, the samples and their
    * scores, advantages, and the update from a snapshot the weights can return to.
    */
-  private async learn(row: MetricRow, trajectories: Trajectory[], rolled: number, it: number): Promise<void> {
+  private async learn(row: MetricRow, rolledOut: FilterRollout, it: number): Promise<void> {
     const c = this.config;
     // 2. The rollout filter (filter.ts FILTERS: StarPO-S, top-p, dynamic sampling), then the 2σ drop.
-    let kept = trajectories;
-    const f = FILTERS[c.filterMode].select(rewardsByGroup(trajectories, rolled), c, this.filterRng);
-    if (f) {
-      const keptSet = new Set(f.keptGroups);
-      kept = trajectories.filter((t) => keptSet.has(t.group));
-      row['rollout/filterKeptRatio'] = f.keptRatio;
-    } else {
-      row['rollout/filterKeptRatio'] = 1;
-    }
-    if (c.outlierDrop) {
-      const idx = dropOutliers(kept.map((t) => t.reward));
-      kept = idx.map((i) => kept[i] as Trajectory);
-    }
+    const { kept, keptRatio } = keptTrajectories(rolledOut, c, this.filterRng);
+    row['rollout/filterKeptRatio'] = keptRatio;
     // Nothing kept (the top-p or dynamic filter found no group with any reward spread): no update.
     if (kept.length === 0) {
       row['actor/optimizerSteps'] = 0;

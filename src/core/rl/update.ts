@@ -23,9 +23,8 @@ import {
   clippedPolicyLoss,
   clippedValueLoss,
   dpoLoss,
-  type KlEstimator,
   klPerToken,
-  type LossAgg,
+  lossAggOf,
   maskedMean,
 } from './losses.js';
 
@@ -43,24 +42,39 @@ export interface Minibatch {
   oldValues: Float32Array;
 }
 
-export interface PolicyStepSettings {
-  clipLow: number;
-  clipHigh: number;
-  entropyCoef: number;
-  /** KL-to-reference coefficient in the loss (0 when KL goes in the reward or is off). */
-  klLossCoef: number;
-  klEstimator: KlEstimator;
-  /** Global-norm clip (0: none). */
-  gradClip: number;
-  /**
-   * The rollout temperature: logits are divided by it (verl's update_policy), so the ratio is
-   * taken against the distribution that was sampled (default 1).
-   */
-  temperature?: number;
-  /** How the surrogate, entropy and KL losses average their tokens (default token-mean). */
-  lossAgg?: LossAgg;
-  /** The importance ratio per token (default) or per sequence (GSPO). */
-  ratioLevel?: Config['ratioLevel'];
+/** The config fields a policy step reads as they are (`policyStepSettings` copies them). */
+const POLICY_STEP_FIELDS = [
+  'clipLow',
+  'clipHigh',
+  'entropyCoef',
+  'klEstimator',
+  'gradClip',
+  'temperature',
+  'lossAgg',
+  'ratioLevel',
+] as const satisfies readonly (keyof Config)[];
+
+/**
+ * What a clipped-surrogate step needs, named as in the config: clipLow/clipHigh (ε_low, ε_high),
+ * entropyCoef, klEstimator, gradClip (global-norm clip, 0: none); optional, with their defaults:
+ * temperature (logits are divided by it, as verl's update_policy, so the ratio is taken against
+ * the distribution that was sampled; 1), lossAgg (how the surrogate, entropy and KL losses
+ * average their tokens; token-mean), ratioLevel (token, or sequence as GSPO). Plus klLossCoef,
+ * the KL-to-reference coefficient in the loss (0 when KL goes in the reward or is off).
+ */
+export type PolicyStepSettings = Pick<
+  Config,
+  'clipLow' | 'clipHigh' | 'entropyCoef' | 'klEstimator' | 'gradClip'
+> &
+  Partial<Pick<Config, 'temperature' | 'lossAgg' | 'ratioLevel'>> & { klLossCoef: number };
+
+/** A config's policy-step settings: its fields as they are, and KL's coefficient when it goes in the loss. */
+export function policyStepSettings(config: Config): PolicyStepSettings {
+  const copied = Object.fromEntries(POLICY_STEP_FIELDS.map((k) => [k, config[k]])) as Pick<
+    Config,
+    (typeof POLICY_STEP_FIELDS)[number]
+  >;
+  return { ...copied, klLossCoef: config.klMode === 'loss' ? config.klCoef : 0 };
 }
 
 /** Metric-row values by key (core/metrics/keys.ts). */
@@ -200,7 +214,7 @@ export async function policyStep(
         const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg, s.ratioLevel);
         const ent = aggregate(entropy, mask, agg);
         // The entropy shown is a token mean whatever the loss sums (Dr. GRPO's token sums).
-        const entShown = agg === 'seq-mean-token-sum' ? maskedMean(entropy, mask) : ent;
+        const entShown = lossAggOf(agg).perToken ? ent : maskedMean(entropy, mask);
         let loss = tf.sub(pl.pgLoss, tf.mul(s.entropyCoef, ent));
         if (s.klLossCoef > 0)
           loss = tf.add(
