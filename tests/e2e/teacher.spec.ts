@@ -106,3 +106,30 @@ test('the algorithm reads by name, and its help describes the one chosen', async
   await page.getByTestId('explain-field-algorithm').click();
   await expect(page.getByTestId('explain-choice')).toContainText('Dr. GRPO');
 });
+
+test('at 390 px wide: no sideways scroll, the charts first, the transport in reach, names cut with an ellipsis', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openTiny(page);
+  await runTinyToStop(page, 2);
+  await page.getByTestId('tab-runs').click();
+  await expect(page.getByTestId('run-item')).toHaveCount(1);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+  // Compare may sit below the fold, never past the right edge.
+  const compare = await page.getByTestId('run-compare').first().boundingBox();
+  if (!compare) throw new Error('no Compare box');
+  expect(compare.x + compare.width).toBeLessThanOrEqual(390);
+  const name = page.getByTestId('run-name').first();
+  await expect(name).toHaveAttribute('title', /.+/);
+  await expect(name).toHaveCSS('text-overflow', 'ellipsis');
+  const charts = await page.getByTestId('charts-area').boundingBox();
+  const setup = await page.getByTestId('setup-panel').boundingBox();
+  if (!charts || !setup) throw new Error('no charts or setup box');
+  expect(charts.y).toBeLessThan(setup.y);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(page.getByTestId('btn-start')).toBeInViewport();
+});

@@ -59,6 +59,7 @@ export function RunsPanel() {
               <input
                 className="run-name"
                 aria-label="Run name"
+                title={r.name}
                 data-testid="run-name"
                 defaultValue={r.name}
                 onBlur={(e) => {

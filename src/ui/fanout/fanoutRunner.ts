@@ -10,7 +10,7 @@ import { refreshRuns } from '../runs/library.js';
 import { useApp } from '../store/index.js';
 import { runToEnd } from '../sweeps/runToEnd.js';
 import { refreshSweeps } from '../sweeps/sweepRunner.js';
-import { putSweep, type SweepRecord } from '../sweeps/sweepsDb.js';
+import { listSweeps, putSweep, type SweepRecord, uniqueSweepName } from '../sweeps/sweepsDb.js';
 import type { Lane } from './fanoutSlice.js';
 
 /**
@@ -122,7 +122,10 @@ export async function runFanout(
   const lanes = planLanes(seeds, frozen, config.iterations);
   const record: SweepRecord = {
     id: `group-${crypto.randomUUID()}`,
-    name: `${config.algorithm} · ${config.env.replace(/^minigrid\//, '')} · ${seeds.length} seeds side by side`,
+    name: uniqueSweepName(
+      `${config.algorithm} · ${config.env.replace(/^minigrid\//, '')} · ${seeds.length} seeds side by side`,
+      (await listSweeps()).map((x) => x.name),
+    ),
     createdAt: Date.now(),
     status: 'running',
     axes: [{ key: 'lr', values: [...new Set([String(config.lr), ...(frozen ? ['0'] : [])])] }],

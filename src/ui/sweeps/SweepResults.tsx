@@ -137,11 +137,15 @@ function ValuePlot({ runs, axis }: { runs: SweepRunFiles[]; axis: SweepAxis }) {
   );
 }
 
-const COLUMNS: { key: SortKey; label: string }[] = [
+const COLUMNS: { key: SortKey; label: string; help?: string }[] = [
   { key: 'cell', label: 'Cell' },
   { key: 'seed', label: 'Seed' },
-  { key: 'peak', label: 'Peak success' },
-  { key: 'final', label: 'Final success' },
+  {
+    key: 'peak',
+    label: 'Peak success',
+    help: 'The best mean success over 5 consecutive iterations (after the first 5), not one iteration’s',
+  },
+  { key: 'final', label: 'Final success', help: 'The mean success over the last 10 iterations' },
   { key: 'trap', label: 'Echo trap' },
   { key: 'lead', label: 'Lead time' },
 ];
@@ -170,6 +174,7 @@ export function SweepResults({ runs, axes }: { runs: SweepRunFiles[]; axes: Swee
                 <button
                   type="button"
                   className="link"
+                  title={c.help}
                   data-testid={`sweep-sort-${c.key}`}
                   onClick={() => setSort({ key: c.key, dir: sort.key === c.key ? (-sort.dir as 1 | -1) : 1 })}
                 >
@@ -207,6 +212,10 @@ export function SweepResults({ runs, axes }: { runs: SweepRunFiles[]; axes: Swee
           ))}
         </tbody>
       </table>
+      <p className="note" data-testid="sweep-table-note">
+        Peak success: the best mean over 5 consecutive iterations after the first 5. Final success: the mean
+        over the last 10 iterations. Both are means of the rollouts’ success, as the verdict reads them.
+      </p>
     </div>
   );
 }

@@ -13,7 +13,7 @@ import type { PlannedRun } from '../../core/sweepPlan.js';
 import type { TrainClient } from '../../workers/client.js';
 import { useApp } from '../store/index.js';
 import { runToEnd } from './runToEnd.js';
-import { listSweeps, putSweep, type SweepRecord } from './sweepsDb.js';
+import { listSweeps, putSweep, type SweepRecord, uniqueSweepName } from './sweepsDb.js';
 
 /** A sweep's cancel state, one per controller (controller/state.ts), never module state. */
 export interface SweepControl {
@@ -86,7 +86,10 @@ export async function runSweep(
   control.cancelled = false;
   const record: SweepRecord = {
     id: `sweep-${crypto.randomUUID()}`,
-    name,
+    name: uniqueSweepName(
+      name,
+      (await listSweeps()).map((x) => x.name),
+    ),
     createdAt: Date.now(),
     status: 'running',
     axes,

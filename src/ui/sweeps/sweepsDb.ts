@@ -41,6 +41,16 @@ export async function listSweeps(): Promise<SweepRecord[]> {
   return all.sort((a, b) => b.createdAt - a.createdAt);
 }
 
+/**
+ * `name`, or `name (2)`, `name (3)`… — the first that no stored sweep has, so two sweeps (or two
+ * seed groups) of the same setup can be told apart in the list.
+ */
+export function uniqueSweepName(name: string, taken: readonly string[]): string {
+  const used = new Set(taken);
+  if (!used.has(name)) return name;
+  for (let k = 2; ; k++) if (!used.has(`${name} (${k})`)) return `${name} (${k})`;
+}
+
 export async function putSweep(s: SweepRecord): Promise<void> {
   await (await db()).put('sweeps', s);
 }

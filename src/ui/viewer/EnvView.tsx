@@ -13,12 +13,15 @@ import { GridCanvas } from './GridCanvas.js';
 import { MiniGridCanvas } from './MiniGridCanvas.js';
 import { ShopPage } from './ShopPage.js';
 
-type Drawer = (view: unknown, budget: number | undefined) => ReactNode;
+/** `size`: the picture's side in CSS pixels (the drawer's own default when absent). */
+type Drawer = (view: unknown, budget: number | undefined, size: number | undefined) => ReactNode;
+
+const sized = (size: number | undefined) => (size === undefined ? {} : { size });
 
 const DRAWERS: Record<string, Drawer> = {
-  minigrid: (v, budget) => <MiniGridCanvas view={v as MiniGridView} budget={budget} />,
-  frozenlake: (v, budget) => <GridCanvas view={v as FrozenLakeView} budget={budget} />,
-  sokoban: (v, budget) => <GridCanvas view={v as SokobanView} budget={budget} />,
+  minigrid: (v, budget, size) => <MiniGridCanvas view={v as MiniGridView} budget={budget} {...sized(size)} />,
+  frozenlake: (v, budget, size) => <GridCanvas view={v as FrozenLakeView} budget={budget} {...sized(size)} />,
+  sokoban: (v, budget, size) => <GridCanvas view={v as SokobanView} budget={budget} {...sized(size)} />,
   bandit: (v) => <BanditCard view={v as BanditView} />,
   webshop: (v, budget) => <ShopPage view={v as WebShopView} budget={budget} />,
 };
@@ -31,9 +34,17 @@ export function viewKind(view: unknown): string | null {
   return null;
 }
 
-export function EnvView({ view, budget }: { view: unknown; budget?: number | undefined }) {
+export function EnvView({
+  view,
+  budget,
+  size,
+}: {
+  view: unknown;
+  budget?: number | undefined;
+  size?: number | undefined;
+}) {
   const kind = viewKind(view);
   const drawer = kind ? DRAWERS[kind] : undefined;
-  if (drawer) return <>{drawer(view, budget)}</>;
+  if (drawer) return <>{drawer(view, budget, size)}</>;
   return <pre className="view-json">{JSON.stringify(view, null, 1)}</pre>;
 }

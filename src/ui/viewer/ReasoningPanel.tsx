@@ -10,7 +10,11 @@ import type { FirstTurn, SampledTrajectory } from '../../core/rl/trainer.js';
 import { makeEnv } from '../../envs/registry.js';
 import { OverlayPanel } from '../components/OverlayPanel.js';
 import { useApp } from '../store/index.js';
+import { useRunBudget } from '../store/runConfig.js';
 import { EnvView } from './EnvView.js';
+
+/** The start state's picture in each group card, square. */
+const REASONING_VIEW_SIZE = 160;
 
 /** How often each thinking string occurs among `turns` (the iteration's rollouts). */
 export function thinkCounts(turns: readonly FirstTurn[]): Map<string, number> {
@@ -47,7 +51,12 @@ function Turns({
           const n = counts.get(t.think) ?? 1;
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: rollouts are positions in their group
-            <li key={i} className={t.success ? 'ok' : undefined} data-repeated={n > 1}>
+            <li
+              key={i}
+              className={t.success ? 'ok' : undefined}
+              data-repeated={n > 1}
+              title={t.success ? 'this rollout succeeded' : undefined}
+            >
               <span className="think">{t.think || '(empty thinking)'}</span>
               {n > 1 ? (
                 <span
@@ -72,6 +81,7 @@ export function ReasoningPanel() {
   const samples = useApp((s) => s.samples);
   const rows = useApp((s) => s.rows);
   const env = useApp((s) => s.runEnv) ?? '';
+  const budget = useRunBudget();
   const close = useApp((s) => s.openReasoning);
   const sample: SampledTrajectory | undefined = useMemo(
     () => (iteration === null ? undefined : samples.find((x) => x.iteration === iteration && x.reasoning)),
@@ -96,9 +106,14 @@ export function ReasoningPanel() {
     >
       <p className="note" data-testid="reasoning-metrics">
         Modal think share {f(row?.['reasoning/modalThinkShare'])} · distinct-2{' '}
-        {f(row?.['reasoning/distinct2'])} · action MI {f(row?.['reasoning/actionMi'])} nats. A thinking string
-        marked ×k occurs k times in the iteration: under template collapse the same string answers every start
-        state.
+        {f(row?.['reasoning/distinct2'])} · action MI {f(row?.['reasoning/actionMi'])} nats.
+      </p>
+      <p className="note reasoning-legend" data-testid="reasoning-legend">
+        Each line is one rollout's first turn: its thinking → its first action.{' '}
+        <span className="legend-repeat">Highlighted ×k</span>: the same thinking string occurs k times in the
+        iteration (under template collapse one string answers every start state).{' '}
+        <span className="legend-ok">Green with ✓</span>: the rollout succeeded. The picture is the group's
+        start state; the step count reads against this run's action budget.
       </p>
       {groups.length === 0 ? (
         <p className="note">
@@ -121,15 +136,19 @@ export function ReasoningPanel() {
                   <h4>
                     Group {gi + 1} · start seed {g.seed}
                   </h4>
-                  <div className="reasoning-view">{view ? <EnvView view={view} /> : null}</div>
-                  <Turns turns={g.rollouts} counts={counts} label="this policy" />
-                  {g.base ? (
-                    <Turns
-                      turns={g.base}
-                      counts={baseCounts}
-                      label="the frozen base model, same start state"
-                    />
-                  ) : null}
+                  <div className="reasoning-view">
+                    {view ? <EnvView view={view} budget={budget} size={REASONING_VIEW_SIZE} /> : null}
+                  </div>
+                  <div className={`reasoning-sides${g.base ? ' with-base' : ''}`}>
+                    <Turns turns={g.rollouts} counts={counts} label="this policy" />
+                    {g.base ? (
+                      <Turns
+                        turns={g.base}
+                        counts={baseCounts}
+                        label="the frozen base model, same start state"
+                      />
+                    ) : null}
+                  </div>
                 </article>
               );
             })}
