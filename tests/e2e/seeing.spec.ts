@@ -23,7 +23,9 @@ test('the cross-scoring matrix appears when MI is computed, N × N cells with th
   await expect(matrix.getByTestId('mi-cell')).toHaveCount(n * n);
   await expect(matrix.locator('[data-testid="mi-cell"][data-diagonal="true"]')).toHaveCount(n);
   await expect(matrix.getByTestId('mi-values')).toContainText(`up to log ${n}`);
-  await expect(matrix.getByTestId('mi-values')).toContainText('below 0: it fits other prompts better than its own');
+  await expect(matrix.getByTestId('mi-values')).toContainText(
+    'below 0: it fits other prompts better than its own',
+  );
   await expect(matrix.getByTestId('mi-values')).toContainText(`N = ${n} distinct prompts`);
   await expect(matrix.getByTestId('mi-values')).toContainText('by chance');
   // Labelled rows and columns, the values in the cells, and the matrix beside the MI chart.
