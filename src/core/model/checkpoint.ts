@@ -52,7 +52,7 @@ export interface OptimizerEntry {
 }
 
 export interface TrainingEntry {
-  /** Plain data, checked by whoever resumes (trainer.ts `parseTrainerPosition`). */
+  /** Plain data, checked by whoever resumes (trainingState.ts `parseTrainerPosition`). */
   position: Record<string, unknown>;
   optimizers: { policy: OptimizerEntry; critic?: OptimizerEntry };
 }

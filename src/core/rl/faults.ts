@@ -4,7 +4,7 @@
 // the settings are wrong, so the run pauses with a concrete suggestion instead of burning time.
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../config.js';
-import { type Model, modelVariables } from '../model/params.js';
+import { cloneModel, copyWeights, disposeModel, type Model, modelVariables } from '../model/params.js';
 import { sumScalars } from './update.js';
 
 /** Non-finite iterations in a row after which the trainer pauses the run. */
@@ -46,4 +46,36 @@ export async function weightsFinite(models: readonly (Model | null)[]): Promise<
   const [value] = await probe.data();
   probe.dispose();
   return value === 0;
+}
+
+/**
+ * The weights to go back to after a non-finite step: copies of the policy (and critic) taken by
+ * `save` before each update (and at a resume). `dispose` frees the copies, not the models.
+ */
+export class LastGoodWeights {
+  private readonly policyCopy: Model;
+  private readonly criticCopy: Model | null;
+
+  constructor(
+    private readonly policy: Model,
+    private readonly critic: Model | null,
+  ) {
+    this.policyCopy = cloneModel(policy, false);
+    this.criticCopy = critic ? cloneModel(critic, false) : null;
+  }
+
+  save(): void {
+    copyWeights(this.policyCopy, this.policy);
+    if (this.critic && this.criticCopy) copyWeights(this.criticCopy, this.critic);
+  }
+
+  restore(): void {
+    copyWeights(this.policy, this.policyCopy);
+    if (this.critic && this.criticCopy) copyWeights(this.critic, this.criticCopy);
+  }
+
+  dispose(): void {
+    disposeModel(this.policyCopy);
+    if (this.criticCopy) disposeModel(this.criticCopy);
+  }
 }

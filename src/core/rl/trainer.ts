@@ -3,10 +3,14 @@
 // advantages → update → metrics → detector events. It reports only through callbacks, stops
 // cleanly on request, and never applies a non-finite step: it restores the weights the
 // iteration started with and emits an error event instead (faults.ts); after three such
-// iterations in a row it pauses the run with a suggestion.
+// iterations in a row it pauses the run with a suggestion. Its rooms: the start seeds, step size
+// and rollout settings of an iteration (runSchedule.ts), the rollout filter's side
+// (filterRollout.ts), the measurements (measure.ts), scoring and the update (learnStep.ts), the
+// checkpointed position (trainingState.ts) and what the page is shown (viewerSample.ts); their
+// types and functions that callers took from here are re-exported.
 import * as tf from '@tensorflow/tfjs';
 import { now } from '../clock.js';
-import { type Config, FIELDS, formatErrors, validateConfig } from '../config.js';
+import { type Config, formatErrors, validateConfig } from '../config.js';
 import {
   detectorOptionsFor,
   type EchoEvent,
@@ -14,27 +18,48 @@ import {
   type RunSummary,
 } from '../metrics/detector.js';
 import type { MetricRow } from '../metrics/keys.js';
-import { miPairs, reasoningMi } from '../metrics/mi.js';
 import { pairedSuccess, rolloutMetrics } from '../metrics/rolloutMetrics.js';
-import { type AdamState, readAdamState, writeAdamState } from '../model/adamState.js';
 import { gpuBytes } from '../model/gpuMemory.js';
-import { cloneModel, copyWeights, disposeModel, type Model } from '../model/params.js';
+import { cloneModel, disposeModel, type Model } from '../model/params.js';
 import { NonFiniteError } from '../model/sampling.js';
-import { Rng, type RngState } from '../rng.js';
+import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
-import { trainingSamples } from './batch.js';
-import { type EnvPool, streamInstance } from './envPool.js';
-import { estimatorOf } from './estimators.js';
-import { EVAL_SEED_BASE, type EvalResult, evaluatePolicy } from './evaluate.js';
-import { faultSuggestion, MAX_CONSECUTIVE_FAULTS, weightsFinite } from './faults.js';
-import { groupsToRollOut } from './filter.js';
+import type { EnvPool } from './envPool.js';
+import type { EvalResult } from './evaluate.js';
+import { faultSuggestion, LastGoodWeights, MAX_CONSECUTIVE_FAULTS } from './faults.js';
 import { type FilterRollout, keptTrajectories, rollOutForFilter } from './filterRollout.js';
 import { isFrozenControl } from './frozenControl.js';
-import { objectiveOf } from './objectives.js';
-import { type UpdateReport, updateMetrics } from './optimize.js';
-import { computeAdvantages, scoreSamples } from './prepare.js';
-import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
+import { checkedUpdate, type LearnModels, preparedBatch } from './learnStep.js';
+import { evaluateOn, measureIteration, miDue } from './measure.js';
+import { updateMetrics } from './optimize.js';
+import { type RolloutStart, rollout } from './rollout.js';
+import {
+  groupStarts,
+  rolloutSettings,
+  type StartSeeds,
+  startSeedsOf,
+  warmupLearningRate,
+} from './runSchedule.js';
+import {
+  captureTrainingState,
+  LIVE_FIELDS,
+  restoreTrainingState,
+  type StreamName,
+  type TrainerCounters,
+  type TrainerParts,
+  type TrainingState,
+} from './trainingState.js';
+import { type BaseRollout, reasoningOf, type SampledTrajectory, sampleOf } from './viewerSample.js';
+
+export { startSeedOf, warmupLearningRate } from './runSchedule.js';
+export {
+  LIVE_FIELDS,
+  parseTrainerPosition,
+  type TrainerPosition,
+  type TrainingState,
+} from './trainingState.js';
+export type { FirstTurn, MiSnapshot, ReasoningSnapshot, SampledTrajectory } from './viewerSample.js';
 
 export type TrainerEvent =
   | ({ type: 'echo' } & EchoEvent)
@@ -50,63 +75,6 @@ export type TrainerEvent =
       suggestion?: string;
     }
   | { type: 'live'; iteration: number; changes: Partial<Config> };
-
-/**
- * RAGEN-2's cross-scoring matrix of an iteration where the MI proxy was computed: row i is the
- * i-th reasoning sample scored under every prompt j (log p(z_i | x_j), the thinking's tokens only).
- */
-export interface MiSnapshot {
-  matrix: number[][];
-  /** The end of each prompt (the state the thinking was written for), for labels. */
-  prompts: string[];
-  /** Each reasoning sample's text. */
-  thinks: string[];
-  mi: number;
-  retrievalAcc: number;
-}
-
-/** One rollout's first turn: what it thought and what it did first. */
-export interface FirstTurn {
-  think: string;
-  action: string;
-  success: boolean;
-}
-
-/**
- * The reasoning across inputs of an iteration (the reasoning panel): for each paired group (the
- * first P), its start seed, its rollouts' first turns, and — on iterations where the MI proxy is
- * computed — the frozen base model's first turns from the same start seed (sampled at the same
- * temperature on a stream of its own, so the run's own rows do not change).
- */
-export interface ReasoningSnapshot {
-  groups: { seed: number; rollouts: FirstTurn[]; base?: FirstTurn[] }[];
-}
-
-/** A trajectory as plain data for the viewer. */
-export interface SampledTrajectory {
-  iteration: number;
-  group: number;
-  seed: number;
-  instruction: string;
-  reward: number;
-  success: boolean;
-  /** The iteration's cross-scoring matrix, on iterations where the MI proxy was computed. */
-  mi?: MiSnapshot;
-  /** Every paired group's first turns this iteration (and the frozen base's, every MI iteration). */
-  reasoning?: ReasoningSnapshot;
-  turns: {
-    observation: string;
-    responseText: string;
-    tokens: string[];
-    logps: number[];
-    actions: string[];
-    valid: boolean[];
-    reward: number;
-    penalised: boolean;
-    /** The actions left shown at the turn's start (absent in samples stored before it was kept). */
-    actionsLeft?: number;
-  }[];
-}
 
 export interface TrainerCallbacks {
   onMetrics?(row: MetricRow): void;
@@ -127,82 +95,6 @@ export interface TrainerSetup {
   callbacks?: TrainerCallbacks;
 }
 
-/** Fields that may change mid-run (marked `live` in the field table). */
-export const LIVE_FIELDS: ReadonlySet<string> = new Set(FIELDS.filter((f) => f.live).map((f) => f.key));
-
-/**
- * The start seed of group `g` in iteration `it` of a run whose start-seed root is `root`
- * (`new Rng(seed).fork('train-seeds')`): a pure function of the three, in [0, EVAL_SEED_BASE), so
- * training never starts from a held-out seed.
- */
-export function startSeedOf(root: Rng, it: number, g: number): number {
-  return root.fork(`${it}/${g}`).int(0, EVAL_SEED_BASE);
-}
-
-/**
- * The policy's step size for its update after `policyUpdates` earlier ones: with an LR warm-up, a
- * linear ramp lr·(k + 1)/W over the first W = lrWarmup × (iterations − criticWarmup) policy
- * updates, so critic-only warm-up iterations do not consume the ramp.
- */
-export function warmupLearningRate(
-  c: Pick<Config, 'lr' | 'lrWarmup' | 'iterations' | 'criticWarmup'>,
-  policyUpdates: number,
-): number {
-  const warm = c.lrWarmup * Math.max(1, c.iterations - c.criticWarmup);
-  return c.lr * (warm > 0 ? Math.min(1, (policyUpdates + 1) / warm) : 1);
-}
-
-/**
- * Where a run is, beyond its weights: what a checkpoint must carry for a resumed run to write the
- * rows the uninterrupted run would have written (counters, live settings, random streams, Adam).
- */
-export interface TrainingState {
-  /** Plain data (JSON): the counters, the live settings and the random streams' positions. */
-  position: TrainerPosition;
-  optimizers: { policy: AdamState; critic?: AdamState };
-}
-
-export interface TrainerPosition {
-  iteration: number;
-  policyUpdates: number;
-  consecutiveErrors: number;
-  unconfirmedUpdate: boolean;
-  /** The live settings as they stand (a run's live changes persist across a resume). */
-  live: Record<string, unknown>;
-  rng: Record<StreamName, RngState>;
-}
-
-type StreamName = 'sampling' | 'minibatches' | 'filter' | 'baseReasoning';
-const STREAMS: readonly StreamName[] = ['sampling', 'minibatches', 'filter', 'baseReasoning'];
-
-/** A position read from a checkpoint file, checked field by field (a message names the first bad one). */
-export function parseTrainerPosition(raw: unknown): TrainerPosition {
-  const p = raw as Partial<TrainerPosition> | null;
-  const count = (k: 'iteration' | 'policyUpdates' | 'consecutiveErrors') => {
-    const v = p?.[k];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
-      throw new Error(
-        `checkpoint: training position ${k} must be a whole number ≥ 0, got ${JSON.stringify(v)}`,
-      );
-  };
-  if (!p || typeof p !== 'object') throw new Error('checkpoint: training position is not an object');
-  count('iteration');
-  count('policyUpdates');
-  count('consecutiveErrors');
-  if (typeof p.unconfirmedUpdate !== 'boolean')
-    throw new Error('checkpoint: training position unconfirmedUpdate must be true or false');
-  if (!p.live || typeof p.live !== 'object') throw new Error('checkpoint: training position live is missing');
-  const bad = Object.keys(p.live).filter((k) => !LIVE_FIELDS.has(k));
-  if (bad.length > 0)
-    throw new Error(`checkpoint: training position live has ${bad.join(', ')}, not live settings`);
-  for (const name of STREAMS) {
-    const st = p.rng?.[name];
-    if (!st || !Array.isArray(st.s)) throw new Error(`checkpoint: training position rng.${name} is missing`);
-    new Rng(0).restore(st); // throws, naming what is wrong
-  }
-  return p as TrainerPosition;
-}
-
 export class Trainer {
   config: Config;
   iteration = 0;
@@ -212,20 +104,17 @@ export class Trainer {
   private readonly policy: Model;
   private readonly reference: Model;
   private readonly critic: Model | null;
-  private readonly backupPolicy: Model;
-  private readonly backupCritic: Model | null;
+  /** The weights each update started from, to go back to after a non-finite step. */
+  private readonly lastGood: LastGoodWeights;
   private readonly policyOpt: tf.Optimizer;
   private readonly criticOpt: tf.Optimizer | null;
-  /** Root of the start-seed derivation: a group's start seed is a function of (run seed, iteration, group). */
-  private readonly seedRoot: Rng;
-  /** The fixed training start seeds when `startPool` > 0 (empty: a fresh seed per group). */
-  private readonly startSeeds: number[];
-  private readonly sampleRng: Rng;
-  private readonly shuffleRng: Rng;
-  /** Draws the kept groups of the `random` filter order. */
-  private readonly filterRng: Rng;
-  /** Samples the frozen base's reasoning for the reasoning panel (never the run's own streams). */
-  private readonly baseRng: Rng;
+  /** Where each group's start seed comes from (runSchedule.ts). */
+  private readonly seeds: StartSeeds;
+  /**
+   * The random streams: sampling, minibatch shuffles, the `random` filter order's draws, and the
+   * frozen base's reasoning for the reasoning panel (never the run's own streams).
+   */
+  private readonly streams: Record<StreamName, Rng>;
   private consecutiveErrors = 0;
   /** Iterations so far that updated the policy (the LR warm-up counts these). */
   private policyUpdates = 0;
@@ -253,19 +142,18 @@ export class Trainer {
     this.critic = usesCritic(setup.config) ? setup.critic : null;
     if (usesCritic(setup.config) && !setup.critic)
       throw new Error(`${setup.config.algorithm} needs a critic`);
-    this.backupPolicy = cloneModel(setup.policy, false);
-    this.backupCritic = this.critic ? cloneModel(this.critic, false) : null;
+    this.lastGood = new LastGoodWeights(this.policy, this.critic);
     const eps = setup.config.adamEpsilon;
     this.policyOpt = tf.train.adam(setup.config.lr, 0.9, 0.999, eps);
     this.criticOpt = this.critic ? tf.train.adam(setup.config.criticLr, 0.9, 0.999, eps) : null;
+    this.seeds = startSeedsOf(setup.config);
     const rng = new Rng(setup.config.seed);
-    this.seedRoot = rng.fork('train-seeds');
-    const poolRng = rng.fork('train-pool');
-    this.startSeeds = Array.from({ length: setup.config.startPool }, () => poolRng.int(0, EVAL_SEED_BASE));
-    this.sampleRng = rng.fork('sampling');
-    this.shuffleRng = rng.fork('minibatches');
-    this.filterRng = rng.fork('filter');
-    this.baseRng = rng.fork('base-reasoning');
+    this.streams = {
+      sampling: rng.fork('sampling'),
+      minibatches: rng.fork('minibatches'),
+      filter: rng.fork('filter'),
+      baseReasoning: rng.fork('base-reasoning'),
+    };
     this.cb = setup.callbacks ?? {};
     this.pool = setup.pool;
     this.evalPool = setup.evalPool;
@@ -286,31 +174,24 @@ export class Trainer {
 
   /** The run's position beside its weights, for a checkpoint (`resumeAt` takes it back). */
   async trainingState(): Promise<TrainingState> {
-    const live = Object.fromEntries(
-      [...LIVE_FIELDS].map((k) => [k, (this.config as unknown as Record<string, unknown>)[k]]),
-    );
-    const rngs: Record<StreamName, Rng> = {
-      sampling: this.sampleRng,
-      minibatches: this.shuffleRng,
-      filter: this.filterRng,
-      baseReasoning: this.baseRng,
-    };
+    return captureTrainingState(this.parts(), this.counters(), this.config);
+  }
+
+  /** What of the trainer its training state saves besides the counters. */
+  private parts(): TrainerParts & LearnModels {
     return {
-      position: {
-        iteration: this.iteration,
-        policyUpdates: this.policyUpdates,
-        consecutiveErrors: this.consecutiveErrors,
-        unconfirmedUpdate: this.unconfirmedUpdate,
-        live,
-        rng: Object.fromEntries(STREAMS.map((n) => [n, rngs[n].state()])) as Record<StreamName, RngState>,
-      },
-      optimizers: {
-        policy: await readAdamState(this.policyOpt, this.policy),
-        ...(this.critic && this.criticOpt
-          ? { critic: await readAdamState(this.criticOpt, this.critic) }
-          : {}),
-      },
+      policy: this.policy,
+      critic: this.critic,
+      reference: this.reference,
+      policyOpt: this.policyOpt,
+      criticOpt: this.criticOpt,
+      streams: this.streams,
     };
+  }
+
+  private counters(): TrainerCounters {
+    const { iteration, policyUpdates, consecutiveErrors, unconfirmedUpdate } = this;
+    return { iteration, policyUpdates, consecutiveErrors, unconfirmedUpdate };
   }
 
   /**
@@ -323,77 +204,22 @@ export class Trainer {
    */
   resumeAt(iteration: number, rows: readonly MetricRow[], training?: TrainingState): void {
     if (training) {
-      const p = training.position;
-      if (p.iteration !== iteration)
-        throw new Error(
-          `resume: the training state is at iteration ${p.iteration}, the checkpoint at ${iteration}`,
-        );
-      const r = validateConfig({ ...this.config, ...p.live });
-      if (!r.ok) throw new Error(`resume: ${formatErrors(r.errors)}`);
+      const r = restoreTrainingState(this.parts(), training, iteration, this.config);
       this.config = r.config;
-      writeAdamState(this.policyOpt, this.policy, training.optimizers.policy);
-      if (this.critic && this.criticOpt) {
-        if (!training.optimizers.critic)
-          throw new Error('resume: the training state has no critic optimizer');
-        writeAdamState(this.criticOpt, this.critic, training.optimizers.critic);
-      }
-      this.sampleRng.restore(p.rng.sampling);
-      this.shuffleRng.restore(p.rng.minibatches);
-      this.filterRng.restore(p.rng.filter);
-      this.baseRng.restore(p.rng.baseReasoning);
-      this.policyUpdates = p.policyUpdates;
-      this.consecutiveErrors = p.consecutiveErrors;
-      this.unconfirmedUpdate = p.unconfirmedUpdate;
+      this.policyUpdates = r.counters.policyUpdates;
+      this.consecutiveErrors = r.counters.consecutiveErrors;
+      this.unconfirmedUpdate = r.counters.unconfirmedUpdate;
     } else {
       this.policyUpdates = this.critic ? Math.max(0, iteration - this.config.criticWarmup) : iteration;
     }
     this.iteration = iteration;
-    copyWeights(this.backupPolicy, this.policy);
-    if (this.critic && this.backupCritic) copyWeights(this.backupCritic, this.critic);
+    this.lastGood.save();
     for (const row of rows) if (row.iteration < iteration) this.detector.update(row);
   }
 
-  /**
-   * The policy's step size for its next update: with an LR warm-up, a linear ramp over the first
-   * `lrWarmup` share of the run's policy updates, counted in updates (iterations spent on critic
-   * warm-up do not consume it).
-   */
-  private learningRate(): number {
-    return warmupLearningRate(this.config, this.policyUpdates);
-  }
-
-  private settings(temperature: number) {
-    const c = this.config;
-    return {
-      maxTurns: c.maxTurns,
-      maxActionsPerTurn: c.maxActionsPerTurn,
-      maxActionsPerTraj: c.maxActionsPerTraj,
-      maxTokensPerTurn: c.maxTokensPerTurn,
-      contextLength: c.contextLength,
-      // Per-turn samples (ppo-turn) see only their own state, in rollouts as in training.
-      historyTurns: estimatorOf(c).samples === 'turn' ? 1 : c.historyTurns,
-      temperature,
-      formatPenalty: c.formatPenalty,
-    };
-  }
-
   /** Success rates on the held-out seeds, greedy and at temperature 1. */
-  async evaluate(): Promise<EvalResult> {
-    const { temperature: _t, ...settings } = this.settings(0);
-    return evaluatePolicy(
-      this.policy,
-      this.tok,
-      this.evalPool,
-      settings,
-      this.config.evalEpisodes,
-      this.config.seed,
-    );
-  }
-
-  /** Goes back to the weights saved before the last update (the last good ones). */
-  private restoreWeights(): void {
-    copyWeights(this.policy, this.backupPolicy);
-    if (this.critic && this.backupCritic) copyWeights(this.critic, this.backupCritic);
+  evaluate(): Promise<EvalResult> {
+    return evaluateOn(this.policy, this.tok, this.evalPool, this.config);
   }
 
   /** Reports a non-finite iteration; the third in a row pauses the run with a suggestion. */
@@ -420,7 +246,7 @@ export class Trainer {
       return await this.iterate();
     } catch (err) {
       if (!(err instanceof NonFiniteError)) throw err;
-      this.restoreWeights();
+      this.lastGood.restore();
       this.unconfirmedUpdate = false;
       this.iteration = it + 1;
       this.fault(it, `${err.message}; weights restored to the last good ones`);
@@ -428,28 +254,10 @@ export class Trainer {
     }
   }
 
-  /**
-   * Group g's start seed in iteration `it`: derived from (run seed, iteration, group) alone, so
-   * every arm of a comparison, whatever it rolls out (an oversampling arm rolls out ⌈P/ratio⌉
-   * groups), sees the same first P start states in every iteration; or, with a start pool, the
-   * next seeds of the pool in turn (a pool of P seeds gives every iteration the same P goals).
-   */
-  private startSeed(it: number, g: number, rolled: number): number {
-    const pool = this.startSeeds;
-    if (pool.length === 0) return startSeedOf(this.seedRoot, it, g);
-    return pool[(it * rolled + g) % pool.length] as number;
-  }
-
-  /** Groups `from` … `from + count − 1` of iteration `it`, N rollouts each. */
-  private rolloutGroups(it: number, from: number, count: number) {
+  /** N rollouts of `model` from each of `starts`, at the run's temperature. */
+  private rollOut(model: Model, starts: RolloutStart[], rng: Rng) {
     const c = this.config;
-    const starts: RolloutStart[] = [];
-    for (let g = from; g < from + count; g++) {
-      const seed = this.startSeed(it, g, groupsToRollOut(c.groups, c.filterMode, c.filterRatio));
-      for (let k = 0; k < c.groupSize; k++)
-        starts.push({ group: g, seed, instance: streamInstance(c.groupStreams, k) });
-    }
-    return rollout(this.policy, this.tok, this.pool, starts, this.settings(c.temperature), this.sampleRng);
+    return rollout(model, this.tok, this.pool, starts, rolloutSettings(c, c.temperature), rng);
   }
 
   private async iterate(): Promise<MetricRow> {
@@ -459,9 +267,11 @@ export class Trainer {
     const t0 = now();
 
     // 1. Rollout: P groups × N rollouts (⌈P/ratio⌉ groups when oversampling), each group from
-    // one seed and, with shared streams, one env random stream (RAGEN's _expand_seed). DAPO's
+    // one seed and, with shared streams, one env random stream (runSchedule.ts). DAPO's
     // dynamic sampling rolls out P more groups while fewer than P have any reward spread.
-    const rolledOut = await rollOutForFilter(c, (from, count) => this.rolloutGroups(it, from, count));
+    const rolledOut = await rollOutForFilter(c, (from, count) =>
+      this.rollOut(this.policy, groupStarts(this.seeds, c, it, from, count), this.streams.sampling),
+    );
     const { trajectories, stats } = rolledOut;
     const rolloutMs = now() - t0;
     if (this.unconfirmedUpdate) {
@@ -471,30 +281,11 @@ export class Trainer {
     Object.assign(row, rolloutMetrics(trajectories, this.tok.special['</think>']));
     Object.assign(row, pairedSuccess(trajectories, c.groups));
 
-    // 2. Periodic evaluation and reasoning MI, before any update: iteration `it`'s measurements
-    // describe the policy that made its rollouts (iteration 0's are the base model's).
+    // 2. Periodic evaluation and reasoning MI, before any update (measure.ts): iteration `it`'s
+    // measurements describe the policy that made its rollouts (iteration 0's are the base model's).
     const m0 = now();
-    if (c.evalEvery > 0 && (it % c.evalEvery === 0 || it === c.iterations - 1)) {
-      const e = await this.evaluate();
-      row['eval/successRate'] = e.greedy;
-      row['eval/sampledSuccessRate'] = e.sampled;
-    }
-    let mi: MiSnapshot | undefined;
-    if (c.miEvery > 0 && it % c.miEvery === 0) {
-      const pairs = miPairs(trajectories, c.miSamples, this.tok.special['</think>']);
-      const r = await reasoningMi(this.policy, pairs, { temperature: c.temperature });
-      row['reasoning/mi'] = r.mi;
-      row['reasoning/retrievalAcc'] = r.retrievalAcc;
-      row['reasoning/miPrompts'] = r.n;
-      if (r.matrix.length > 0)
-        mi = {
-          matrix: r.matrix,
-          prompts: r.pairs.map((p) => this.tok.decode(p.promptIds.slice(-24))),
-          thinks: r.pairs.map((p) => this.tok.decode(p.thinkIds)),
-          mi: r.mi,
-          retrievalAcc: r.retrievalAcc,
-        };
-    }
+    const measured = { policy: this.policy, tok: this.tok, evalPool: this.evalPool };
+    const mi = await measureIteration(row, trajectories, it, c, measured);
     const measureMs = now() - m0;
 
     // 3–5. Filter, score, advantages, update — skipped by a frozen control (lr 0): its policy
@@ -521,8 +312,10 @@ export class Trainer {
     // The sample (with the frozen base's reasoning on MI iterations: one more rollout) only for
     // a caller that takes samples — the page; the command line's runs skip its cost.
     if (this.cb.onSample) {
-      const reasoning = await this.reasoningOf(trajectories, c.miEvery > 0 && it % c.miEvery === 0);
-      this.cb.onSample({ ...this.sampleOf(trajectories, it), ...(mi ? { mi } : {}), reasoning });
+      const base: BaseRollout = async (starts) =>
+        (await this.rollOut(this.reference, starts, this.streams.baseReasoning)).trajectories;
+      const reasoning = await reasoningOf(trajectories, c, miDue(c, it) ? base : null);
+      this.cb.onSample({ ...sampleOf(trajectories, it, this.tok), ...(mi ? { mi } : {}), reasoning });
     }
     this.iteration++;
     if (c.checkpointEvery > 0 && this.iteration % c.checkpointEvery === 0)
@@ -537,7 +330,7 @@ export class Trainer {
   private async learn(row: MetricRow, rolledOut: FilterRollout, it: number): Promise<void> {
     const c = this.config;
     // 2. The rollout filter (filter.ts FILTERS: StarPO-S, top-p, dynamic sampling), then the 2σ drop.
-    const { kept, keptRatio } = keptTrajectories(rolledOut, c, this.filterRng);
+    const { kept, keptRatio } = keptTrajectories(rolledOut, c, this.streams.filter);
     row['rollout/filterKeptRatio'] = keptRatio;
     // Nothing kept (the top-p or dynamic filter found no group with any reward spread): no update.
     if (kept.length === 0) {
@@ -545,36 +338,19 @@ export class Trainer {
       row['actor/samplesPerStep'] = 0;
       return;
     }
-
-    // 3. Samples, scores, advantages.
-    // Windows of the turns the rollout prompts kept (DPO sums a trajectory's windows).
-    const samples = trainingSamples(this.tok, kept, c);
-    // The policy still has the weights that sampled: its old log-probs come from the sampler.
-    const scores = await scoreSamples(samples, this.policy, this.reference, this.critic, c.temperature, {
-      sampled: true,
-    });
-    const { prepared, stats: prep } = computeAdvantages(samples, scores, kept, c);
-    row['actor/klRef'] = prep.klRef;
-    if (this.critic) row['critic/explainedVar'] = prep.explainedVar;
-
-    // 4. Update, from a snapshot we can return to.
-    copyWeights(this.backupPolicy, this.policy);
-    if (this.critic && this.backupCritic) copyWeights(this.backupCritic, this.critic);
+    // 3. Samples, scores, advantages (the policy still has the weights that sampled).
+    const prepared = await preparedBatch(row, kept, this.parts(), this.tok, c);
+    // 4. Update, from a snapshot we can return to; the LR warm-up counts policy updates.
+    this.lastGood.save();
     const trainPolicy = it >= c.criticWarmup || !this.critic;
-    (this.policyOpt as unknown as { learningRate: number }).learningRate = this.learningRate();
-    if (trainPolicy) this.policyUpdates++;
-    const report: UpdateReport = await objectiveOf(c).update(
-      prepared,
-      { policy: this.policy, critic: this.critic, policyOpt: this.policyOpt, criticOpt: this.criticOpt },
+    (this.policyOpt as unknown as { learningRate: number }).learningRate = warmupLearningRate(
       c,
-      trainPolicy,
-      this.shuffleRng,
+      this.policyUpdates,
     );
-    // Finite losses and gradients can still step into NaN/Inf weights (a huge learning rate).
-    if (!report.nonFinite && !(await weightsFinite([this.policy, this.critic])))
-      report.nonFinite = 'the weights were not finite after the update';
+    if (trainPolicy) this.policyUpdates++;
+    const report = await checkedUpdate(prepared, this.parts(), c, trainPolicy, this.streams.minibatches);
     if (report.nonFinite) {
-      this.restoreWeights();
+      this.lastGood.restore();
       this.unconfirmedUpdate = false;
       this.fault(
         it,
@@ -595,68 +371,6 @@ export class Trainer {
     return this.detector.summary();
   }
 
-  /**
-   * The paired groups' first turns, and with `withBase` the frozen base model's from the same
-   * start seeds (one rollout of N per group on the base's own random stream).
-   */
-  private async reasoningOf(trajs: readonly Trajectory[], withBase: boolean): Promise<ReasoningSnapshot> {
-    const c = this.config;
-    const first = (t: Trajectory): FirstTurn => ({
-      think: t.turns[0]?.parsed.think ?? '',
-      action: (t.turns[0]?.actions[0] ?? '(none)').toLowerCase().trim(),
-      success: t.success,
-    });
-    const groups: ReasoningSnapshot['groups'] = [];
-    for (let g = 0; g < c.groups; g++) {
-      const ts = trajs.filter((t) => t.group === g);
-      if (ts.length > 0) groups.push({ seed: (ts[0] as Trajectory).seed, rollouts: ts.map(first) });
-    }
-    if (withBase && groups.length > 0) {
-      const starts: RolloutStart[] = groups.flatMap((gr, g) =>
-        Array.from({ length: c.groupSize }, (_, k) => ({
-          group: g,
-          seed: gr.seed,
-          instance: streamInstance(c.groupStreams, k),
-        })),
-      );
-      const { trajectories } = await rollout(
-        this.reference,
-        this.tok,
-        this.pool,
-        starts,
-        this.settings(c.temperature),
-        this.baseRng,
-      );
-      groups.forEach((gr, g) => {
-        gr.base = trajectories.filter((t) => t.group === g).map(first);
-      });
-    }
-    return { groups };
-  }
-
-  private sampleOf(trajs: readonly Trajectory[], iteration: number): SampledTrajectory {
-    const t = trajs[0] as Trajectory;
-    return {
-      iteration,
-      group: t.group,
-      seed: t.seed,
-      instruction: t.instruction,
-      reward: t.reward,
-      success: t.success,
-      turns: t.turns.map((turn) => ({
-        observation: turn.observation,
-        responseText: turn.responseText,
-        tokens: this.tok.tokenStrings(turn.responseIds),
-        logps: turn.logps,
-        actions: turn.actions,
-        valid: turn.outcomes.map((o) => o.valid),
-        reward: turn.reward,
-        penalised: turn.penalised,
-        actionsLeft: turn.actionsLeft,
-      })),
-    };
-  }
-
   summary(): RunSummary {
     return this.detector.summary();
   }
@@ -664,8 +378,7 @@ export class Trainer {
   /** Frees the trainer's own tensors (reference, backups, optimizers), not the policy or critic. */
   dispose(): void {
     disposeModel(this.reference);
-    disposeModel(this.backupPolicy);
-    if (this.backupCritic) disposeModel(this.backupCritic);
+    this.lastGood.dispose();
     this.policyOpt.dispose();
     this.criticOpt?.dispose();
   }

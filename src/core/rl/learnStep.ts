@@ -1,0 +1,63 @@
+// The learning half of an iteration once its rollouts are filtered (trainer.ts steps 3–4): the
+// kept trajectories as training samples (batch.ts: history windows, or turns), their old and
+// reference log-probs and values, advantages (estimators.ts), and the objective's update
+// (objectives.ts) with the check that the weights it stepped to are finite. The snapshot to
+// return to and what a non-finite update costs are the trainer's (faults.ts).
+import type { Config } from '../config.js';
+import type { MetricRow } from '../metrics/keys.js';
+import type { Model } from '../model/params.js';
+import type { Rng } from '../rng.js';
+import type { Tokenizer } from '../tokenizer.js';
+import { trainingSamples } from './batch.js';
+import { weightsFinite } from './faults.js';
+import { objectiveOf, type UpdateModels } from './objectives.js';
+import type { UpdateReport } from './optimize.js';
+import { computeAdvantages, scoreSamples } from './prepare.js';
+import type { Trajectory } from './rollout.js';
+import type { PreparedSample } from './samples.js';
+
+/** The models of an update and the frozen reference the samples are scored against. */
+export interface LearnModels extends UpdateModels {
+  reference: Model;
+}
+
+/**
+ * The kept trajectories as scored samples with their advantages; writes the batch's actor/klRef
+ * (and critic/explainedVar with a critic) into `row`. The policy must still have the weights
+ * that sampled: its old log-probs come from the sampler.
+ */
+export async function preparedBatch(
+  row: MetricRow,
+  kept: readonly Trajectory[],
+  m: LearnModels,
+  tok: Tokenizer,
+  c: Config,
+): Promise<PreparedSample[]> {
+  // Windows of the turns the rollout prompts kept (DPO sums a trajectory's windows).
+  const samples = trainingSamples(tok, kept, c);
+  const scores = await scoreSamples(samples, m.policy, m.reference, m.critic, c.temperature, {
+    sampled: true,
+  });
+  const { prepared, stats } = computeAdvantages(samples, scores, kept, c);
+  row['actor/klRef'] = stats.klRef;
+  if (m.critic) row['critic/explainedVar'] = stats.explainedVar;
+  return prepared;
+}
+
+/**
+ * The config's objective's update (`trainPolicy` false: the critic only, during its warm-up).
+ * Finite losses and gradients can still step into NaN/Inf weights (a huge learning rate): the
+ * report then says so in `nonFinite`, as for a non-finite step.
+ */
+export async function checkedUpdate(
+  prepared: readonly PreparedSample[],
+  m: LearnModels,
+  c: Config,
+  trainPolicy: boolean,
+  rng: Rng,
+): Promise<UpdateReport> {
+  const report = await objectiveOf(c).update(prepared, m, c, trainPolicy, rng);
+  if (!report.nonFinite && !(await weightsFinite([m.policy, m.critic])))
+    report.nonFinite = 'the weights were not finite after the update';
+  return report;
+}
