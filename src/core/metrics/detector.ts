@@ -4,27 +4,26 @@
 //   then fell back to at or below that start. The start is the mean over the warm-up (iterations
 //   0–4), the peak the best mean over `window` consecutive iterations after the warm-up, and the
 //   fall is the mean over the `finalWindow` iterations after the peak window (at the end of a run:
-//   its last 10). The noise treats a group as one unit: a group's rollouts share a start state, so
-//   a window's standard error is the between-group spread of group success rates over
-//   √(groups in the window) (`windowStdError`), not that of P × N independent coin flips; 4
-//   layouts of very different difficulty in one iteration do not read as a rise and a fall.
-//   Success is read on the paired rollouts (the first P groups, which every arm shares), so an
-//   oversampling arm is judged on the same rollouts as vanilla;
+//   its last 10). The noise treats a group as one unit (noise.ts `windowStdError`): a group's
+//   rollouts share a start state, so 4 layouts of very different difficulty in one iteration do
+//   not read as a rise and a fall. Success is read on the paired rollouts (the first P groups,
+//   which every arm shares), so an oversampling arm is judged on the same rollouts as vanilla;
 // - convergence: reward std collapsing while success stays high is not a trap;
-// - early warnings: think MI falling, modal think share rising, malformed rate rising, held-out
-//   success falling — the signals that separated collapsed runs from healthy ones in the
-//   prototype; their firing rates on frozen-control runs are
-//   measured by `starpo calibrate` (docs/echo-trap.md). Greedy held-out success on fixed seeds
-//   cannot move on a frozen policy, so its rate is "not calibratable from a frozen control";
-// - context: in-group reward-std drop, entropy anomaly, gradient-norm spike — the paper's order
-//   of signals, shown but not counted as warnings because the prototype saw them fire in healthy
-//   runs too — and the action-MI drop, which fired in 11 of 16 frozen-control runs.
-// The warning rules smooth with a debiased EMA (TensorBoard's), so the first points are not
-// pulled to zero; a rule is ready after `warmup` measurements of its own metric (MI, measured
-// every few iterations, after 2).
+// - early warnings and context signals: the rule table in detectorRules.ts.
+// Its noise bound and rule table are re-exported here, so callers import the detector from one
+// place.
 import type { Config } from '../config.js';
+import { pct, RULES, Series, SPARSE_METRICS } from './detectorRules.js';
 import type { MetricRow } from './keys.js';
+import { bestWindow, meanOf, windowStdError, zOf } from './noise.js';
 import { type RunVerdict, verdictFrom } from './verdict.js';
+
+export {
+  DETECTOR_SIGNALS,
+  NOT_CALIBRATABLE_FROM_FROZEN,
+  SIGNAL_KINDS,
+} from './detectorRules.js';
+export { binomialStdError, noiseBound, windowStdError } from './noise.js';
 
 export type EventKind = 'warning' | 'context' | 'collapse' | 'recovery' | 'convergence';
 
@@ -92,165 +91,6 @@ export function detectorOptionsFor(config: Pick<Config, 'groups' | 'groupSize'>)
   // are the ones vanilla rolls out too): the same P × N rollouts whatever the arm.
   return { rollouts: config.groups * config.groupSize, groups: config.groups };
 }
-
-/** Binomial standard error of a success rate `p` measured over `n` rollouts: sqrt(p(1−p)/n). */
-export function binomialStdError(p: number, n: number): number {
-  return Math.sqrt((p * (1 - p)) / n);
-}
-
-/**
- * How far apart two success rates may lie from sampling noise alone: z standard errors of their
- * difference under the null that both come from one rate — the two-proportion test with the
- * pooled rate p̄ = (na·pa + nb·pb)/(na + nb):
- *   bound = z · sqrt(dispersion · p̄(1 − p̄) · (1/na + 1/nb)).
- * The fallback bound for stored rows without the between-group spread.
- */
-export function noiseBound(
-  pa: number,
-  na: number,
-  pb: number,
-  nb: number,
-  z: number,
-  dispersion = 1,
-): number {
-  const pooled = (na * pa + nb * pb) / (na + nb);
-  return z * Math.sqrt(dispersion * pooled * (1 - pooled) * (1 / na + 1 / nb));
-}
-
-/**
- * Standard error of the mean success over a window of iterations with groups as the units: each
- * iteration's P groups start from fresh start states, so the group success rates are independent
- * draws whose variance (start-state difficulty plus the rollouts' own noise) is estimated by the
- * per-iteration between-group variances `groupVars` (unbiased, over P groups):
- *   SE = sqrt(mean(groupVars) / (points · P)).
- */
-export function windowStdError(groupVars: readonly number[], groups: number): number {
-  if (groupVars.length === 0 || groups < 1) return Number.NaN;
-  const v = groupVars.reduce((a, b) => a + b, 0) / groupVars.length;
-  return Math.sqrt(v / (groupVars.length * groups));
-}
-
-/**
- * A debiased EMA with the baseline (mean of the first `warmup` smoothed points), peak and trough:
- * the warning rules' view of one metric.
- */
-class Series {
-  private ema = 0;
-  private weight = 0;
-  n = 0;
-  smoothed = Number.NaN;
-  baseline = Number.NaN;
-  peak = Number.NEGATIVE_INFINITY;
-  peakAt = -1;
-  trough = Number.POSITIVE_INFINITY;
-  private baseSum = 0;
-  readonly recent: number[] = [];
-
-  constructor(
-    private readonly alpha: number,
-    private readonly warmup: number,
-  ) {}
-
-  push(x: number, iteration: number): void {
-    this.ema = this.alpha * this.ema + (1 - this.alpha) * x;
-    this.weight = this.alpha * this.weight + (1 - this.alpha);
-    this.smoothed = this.ema / this.weight;
-    this.n++;
-    if (this.n <= this.warmup) {
-      this.baseSum += this.smoothed;
-      this.baseline = this.baseSum / this.n;
-    }
-    if (this.smoothed > this.peak) {
-      this.peak = this.smoothed;
-      this.peakAt = iteration;
-    }
-    if (this.n > this.warmup) this.trough = Math.min(this.trough, this.smoothed);
-    this.recent.push(x);
-    if (this.recent.length > 10) this.recent.shift();
-  }
-
-  get ready(): boolean {
-    return this.n > this.warmup;
-  }
-}
-
-interface Rule {
-  signal: string;
-  metric: string;
-  kind: 'warning' | 'context';
-  /** Returns the event's message, value and reference when the rule fires now. */
-  test(s: Series, d: EchoTrapDetector): { message: string; value: number; reference: number } | null;
-}
-
-const pct = (x: number) => `${Math.round(x * 100)}%`;
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
-
-// biome-ignore format: one rule per row group reads better unwrapped
-const RULES: readonly Rule[] = [
-  { signal: 'rewardStdDrop', metric: 'rollout/inGroupRewardStd', kind: 'context',
-    test: (s) => s.ready && s.baseline > 0.02 && s.smoothed <= 0.1 * s.baseline
-      ? { message: `in-group reward variance fell to ${pct(s.smoothed / s.baseline)} of its start: rollouts from the same start state have become near-identical`, value: s.smoothed, reference: s.baseline } : null },
-  { signal: 'entropyRise', metric: 'actor/entropy', kind: 'context',
-    test: (s) => s.ready && Number.isFinite(s.trough) && s.smoothed >= 1.5 * s.trough && s.smoothed - s.trough > 0.1
-      ? { message: `entropy rose ${pct(s.smoothed / s.trough - 1)} above its low: the policy is becoming erratic rather than confident`, value: s.smoothed, reference: s.trough } : null },
-  { signal: 'entropyDrop', metric: 'actor/entropy', kind: 'context',
-    test: (s) => s.ready && s.baseline > 0 && s.smoothed <= 0.2 * s.baseline
-      ? { message: `entropy fell to ${pct(s.smoothed / s.baseline)} of its start: sampling has become nearly deterministic`, value: s.smoothed, reference: s.baseline } : null },
-  { signal: 'gradNormSpike', metric: 'actor/gradNorm', kind: 'context',
-    test: (s) => {
-      if (s.recent.length < 6) return null;
-      const last = s.recent[s.recent.length - 1] as number;
-      const ref = median(s.recent.slice(0, -1));
-      return ref > 0 && last > 5 * ref
-        ? { message: `gradient norm spiked to ${(last / ref).toFixed(1)}× its recent median`, value: last, reference: ref } : null;
-    } },
-  { signal: 'actionMiDrop', metric: 'reasoning/actionMi', kind: 'context',
-    test: (s) => s.ready && s.peak >= 0.05 && s.smoothed <= 0.5 * s.peak
-      ? { message: `the first action now depends much less on the start state (action MI at ${pct(s.smoothed / s.peak)} of its peak): the agent acts the same whatever it sees`, value: s.smoothed, reference: s.peak } : null },
-  { signal: 'thinkMiDrop', metric: 'reasoning/mi', kind: 'warning',
-    test: (s) => s.ready && s.peak >= 0.05 && s.smoothed <= 0.5 * s.peak
-      ? { message: `the thinking depends much less on the input (reasoning MI at ${pct(s.smoothed / s.peak)} of its peak): reasoning is turning into a template`, value: s.smoothed, reference: s.peak } : null },
-  { signal: 'modalThinkRise', metric: 'reasoning/modalThinkShare', kind: 'warning',
-    test: (s) => s.ready && s.smoothed >= Math.max(0.5, s.baseline + 0.3)
-      ? { message: `${pct(s.smoothed)} of turns now share one identical thinking string (${pct(s.baseline)} at the start)`, value: s.smoothed, reference: s.baseline } : null },
-  { signal: 'malformedRise', metric: 'rollout/malformedRate', kind: 'warning',
-    test: (s) => s.ready && s.smoothed >= Math.max(0.25, s.baseline + 0.2)
-      ? { message: `${pct(s.smoothed)} of turns are malformed or invalid (${pct(s.baseline)} at the start)`, value: s.smoothed, reference: s.baseline } : null },
-  { signal: 'heldOutDrop', metric: 'eval/successRate', kind: 'warning',
-    test: (s) => s.n >= 3 && s.peak >= 0.2 && s.smoothed <= 0.7 * s.peak
-      ? { message: `held-out success fell to ${pct(s.smoothed / s.peak)} of its peak`, value: s.smoothed, reference: s.peak } : null },
-];
-
-/**
- * Metrics measured every few iterations (MI, held-out evaluation): their rules are ready after 2
- * measurements of their own, not after the warm-up's 5 iterations.
- */
-const SPARSE_METRICS: ReadonlySet<string> = new Set([
-  'reasoning/mi',
-  'reasoning/retrievalAcc',
-  'eval/successRate',
-  'eval/sampledSuccessRate',
-]);
-
-/** Signals that cannot fire on a frozen policy, so a frozen control cannot calibrate them. */
-export const NOT_CALIBRATABLE_FROM_FROZEN: ReadonlySet<string> = new Set(['heldOutDrop']);
-
-/** Each rule's kind by signal ('warning' counts toward lead times; 'context' is shown only). */
-export const SIGNAL_KINDS: Readonly<Record<string, 'warning' | 'context'>> = Object.fromEntries(
-  RULES.map((r) => [r.signal, r.kind]),
-);
-
-/** Every signal the detector can fire: its rules, then the collapse and recovery of success. */
-export const DETECTOR_SIGNALS: readonly string[] = [
-  ...RULES.map((r) => r.signal),
-  'successCollapse',
-  'successRecovery',
-];
 
 /** What a finished (or running) run amounts to. */
 export interface RunSummary {
@@ -364,13 +204,13 @@ export class EchoTrapDetector {
 
     for (const rule of RULES) {
       if (!(rule.metric in row)) continue;
-      const hit = rule.test(this.get(rule.metric), this);
+      const hit = rule.test(this.get(rule.metric));
       const id = rule.signal;
       if (hit && !this.active.has(id)) {
         this.active.add(id);
         let kind: EventKind = rule.kind;
         let message = hit.message;
-        if (id === 'rewardStdDrop' && windowSuccess >= this.options.convergedSuccess) {
+        if (rule.convergence && windowSuccess >= this.options.convergedSuccess) {
           kind = 'convergence';
           message = `${hit.message} — because nearly all of them succeed (success ${pct(windowSuccess)}): this is convergence, not collapse`;
           this.convergedAt ??= it;
@@ -418,15 +258,7 @@ export class EchoTrapDetector {
     const n = this.rawSuccess.length;
     if (n < warmup + window + finalWindow) return null;
     const xs = this.rawSuccess;
-    let peak = Number.NEGATIVE_INFINITY;
-    let peakStart = -1;
-    for (let a = warmup; a + window <= n - finalWindow; a++) {
-      const m = meanOf(xs.slice(a, a + window));
-      if (m > peak) {
-        peak = m;
-        peakStart = a;
-      }
-    }
+    const { mean: peak, start: peakStart } = bestWindow(xs, window, warmup, n - finalWindow);
     const start = meanOf(xs.slice(0, warmup));
     const now = meanOf(xs.slice(n - finalWindow));
     const seStart = this.stdError(0, warmup);
@@ -496,14 +328,11 @@ export class EchoTrapDetector {
     let peak = r?.peak ?? Number.NEGATIVE_INFINITY;
     let peakAt = r?.peakAt ?? -1;
     if (!r) {
-      for (let a = 0; a + window <= this.rawSuccess.length; a++) {
-        const m = meanOf(this.rawSuccess.slice(a, a + window));
-        if (m > peak) {
-          peak = m;
-          peakAt = this.successAt[a + window - 1] as number;
-        }
-      }
-      if (peakAt < 0 && this.rawSuccess.length > 0) {
+      const best = bestWindow(this.rawSuccess, window, 0, this.rawSuccess.length);
+      if (best.start >= 0) {
+        peak = best.mean;
+        peakAt = this.successAt[best.start + window - 1] as number;
+      } else if (this.rawSuccess.length > 0) {
         peak = meanOf(this.rawSuccess);
         peakAt = this.successAt.at(-1) as number;
       }
@@ -535,16 +364,6 @@ export class EchoTrapDetector {
       firstFired,
     };
   }
-}
-
-function meanOf(xs: readonly number[]): number {
-  return xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN;
-}
-
-/** Standard errors `diff` spans when one standard error is `se` (0 when neither moves). */
-function zOf(diff: number, se: number): number {
-  if (se > 0) return diff / se;
-  return diff > 0 ? Number.POSITIVE_INFINITY : 0;
 }
 
 /**
