@@ -7,7 +7,7 @@ import type { Model } from '../model/params.js';
 import { scoreBatch } from '../model/scoreBatch.js';
 import { meanStd } from '../stats.js';
 import { indicesBy, whiten, ZERO_STD } from './advantages.js';
-import { estimatorOf } from './estimators.js';
+import { type EstimatorInput, estimatorOf } from './estimators.js';
 import type { Trajectory } from './rollout.js';
 import type { PreparedSample, Sample } from './samples.js';
 
@@ -96,38 +96,26 @@ function concatMasked(samples: readonly { lossMask: Float32Array }[], pick: (i: 
 }
 
 /**
- * Advantages and returns for every sample by the estimator `config.advantage` selects
- * (estimators.ts), after any KL penalty in the reward; whitening over the batch
- * (skipped when the batch's reward std is ~0, where it would turn critic noise into full-size
- * updates); optional σ(thinking-quality) weights.
+ * KL in the reward (RAGEN's PPO runs; agent_trainer.py apply_kl_penalty): klIn · KL(old ‖ ref)
+ * subtracted from every loss-mask token's reward before the estimator sees it (klIn 0: the
+ * rewards as they are). A trajectory cut into windows also carries its later windows' penalties
+ * on each window's last trained token, as `trajectorySamples` does with later rewards, so with
+ * γ = λ = 1 every token's return is the trajectory's return-to-go. GRPO and turn-level GAE see
+ * the per-sample sums, through `penalised`.
  */
-export function computeAdvantages(
+function klPenalisedRewards(
   samples: readonly Sample[],
-  scores: { oldLogp: Float32Array[]; refLogp: Float32Array[]; values: Float32Array[] },
-  trajs: readonly Trajectory[],
-  config: Config,
-): { prepared: PreparedSample[]; stats: PrepareStats } {
-  const n = samples.length;
-  const kl = samples.map((s, i) =>
-    klTokens(scores.oldLogp[i]!, scores.refLogp[i]!, s.lossMask, config.klEstimator),
-  );
-  // KL in the reward (RAGEN's PPO runs; agent_trainer.py apply_kl_penalty): kl_coef · KL(old ‖ ref)
-  // subtracted from every loss-mask token's reward before the estimator sees it. A trajectory cut
-  // into windows also carries its later windows' penalties on each window's last trained token,
-  // as `trajectorySamples` does with later rewards, so with γ = λ = 1 every token's return is
-  // the trajectory's return-to-go. GRPO and turn-level GAE see the per-sample sums.
-  const klIn = config.klMode === 'reward' && config.klCoef > 0 ? config.klCoef : 0;
+  kl: readonly Float32Array[],
+  klIn: number,
+): Pick<EstimatorInput, 'rewards' | 'penalised'> {
   const klSum = kl.map(sum);
-  const laterKl = new Float32Array(n);
-  {
-    const byTraj = indicesBy(samples.map((s) => s.traj));
-    for (const idx of byTraj.values()) {
-      let later = 0;
-      for (let j = idx.length - 1; j >= 0; j--) {
-        const i = idx[j] as number;
-        laterKl[i] = later;
-        later += klSum[i] as number;
-      }
+  const laterKl = new Float32Array(samples.length);
+  for (const idx of indicesBy(samples.map((s) => s.traj)).values()) {
+    let later = 0;
+    for (let j = idx.length - 1; j >= 0; j--) {
+      const i = idx[j] as number;
+      laterKl[i] = later;
+      later += klSum[i] as number;
     }
   }
   const rewards = samples.map((s, i) => {
@@ -146,6 +134,69 @@ export function computeAdvantages(
   /** A sample's scalar reward with its KL penalty (the whole trajectory's for a window). */
   const penalised = (i: number, whole: boolean): number =>
     samples[i]!.reward - klIn * ((klSum[i] as number) + (whole ? (laterKl[i] as number) : 0));
+  return { rewards, penalised };
+}
+
+/** Whitens the advantages in place over every loss-mask token of the batch (advantages.ts whiten). */
+function whitenBatch(adv: Float32Array[], samples: readonly Sample[]): void {
+  const lens = adv.map((a) => a.length);
+  const flat = new Float32Array(lens.reduce((a, b) => a + b, 0));
+  const mask = new Float32Array(flat.length);
+  let off = 0;
+  adv.forEach((a, i) => {
+    flat.set(a, off);
+    mask.set(samples[i]!.lossMask, off);
+    off += a.length;
+  });
+  const w = whiten(flat, mask);
+  off = 0;
+  adv.forEach((a, i) => {
+    adv[i] = w.slice(off, off + a.length);
+    off += a.length;
+  });
+}
+
+/**
+ * Weights each sample's advantages in place by σ(rule-based thinking quality) of its turns (the
+ * thinking critic, not in RAGEN's paper); returns the weights' sum.
+ */
+function weightByThinking(
+  adv: Float32Array[],
+  samples: readonly Sample[],
+  trajs: readonly Trajectory[],
+): number {
+  let weightSum = 0;
+  samples.forEach((s, i) => {
+    const traj = trajs[s.traj];
+    const turns = s.turn >= 0 ? [traj?.turns[s.turn]] : (traj?.turns ?? []);
+    const qs = turns
+      .filter((t) => t !== undefined)
+      .map((t) => thinkingQuality(t.parsed.think, t.observation, t.actions));
+    const w = qualityWeight(qs.length > 0 ? qs.reduce((a, b) => a + b, 0) / qs.length : 0);
+    weightSum += w;
+    adv[i] = adv[i]!.map((x) => x * w);
+  });
+  return weightSum;
+}
+
+/**
+ * Advantages and returns for every sample by the estimator `config.advantage` selects
+ * (estimators.ts), after any KL penalty in the reward; whitening over the batch
+ * (skipped when the batch's reward std is ~0, where it would turn critic noise into full-size
+ * updates); optional σ(thinking-quality) weights.
+ */
+export function computeAdvantages(
+  samples: readonly Sample[],
+  scores: { oldLogp: Float32Array[]; refLogp: Float32Array[]; values: Float32Array[] },
+  trajs: readonly Trajectory[],
+  config: Config,
+): { prepared: PreparedSample[]; stats: PrepareStats } {
+  const n = samples.length;
+  const kl = samples.map((s, i) =>
+    klTokens(scores.oldLogp[i]!, scores.refLogp[i]!, s.lossMask, config.klEstimator),
+  );
+  const klIn = config.klMode === 'reward' && config.klCoef > 0 ? config.klCoef : 0;
+  const { rewards, penalised } = klPenalisedRewards(samples, kl, klIn);
 
   const est = estimatorOf(config).advantages({
     samples,
@@ -165,37 +216,8 @@ export function computeAdvantages(
   ).std;
   const critic = estimatorOf(config).critic;
   const whitened = critic && config.whiten && rewardStd > ZERO_STD;
-  if (whitened) {
-    const lens = adv.map((a) => a.length);
-    const flat = new Float32Array(lens.reduce((a, b) => a + b, 0));
-    const mask = new Float32Array(flat.length);
-    let off = 0;
-    adv.forEach((a, i) => {
-      flat.set(a, off);
-      mask.set(samples[i]!.lossMask, off);
-      off += a.length;
-    });
-    const w = whiten(flat, mask);
-    off = 0;
-    adv.forEach((a, i) => {
-      adv[i] = w.slice(off, off + a.length);
-      off += a.length;
-    });
-  }
-
-  let weightSum = 0;
-  if (config.thinkingCritic) {
-    samples.forEach((s, i) => {
-      const traj = trajs[s.traj];
-      const turns = s.turn >= 0 ? [traj?.turns[s.turn]] : (traj?.turns ?? []);
-      const qs = turns
-        .filter((t) => t !== undefined)
-        .map((t) => thinkingQuality(t.parsed.think, t.observation, t.actions));
-      const w = qualityWeight(qs.length > 0 ? qs.reduce((a, b) => a + b, 0) / qs.length : 0);
-      weightSum += w;
-      adv[i] = adv[i]!.map((x) => x * w);
-    });
-  }
+  if (whitened) whitenBatch(adv, samples);
+  const weightSum = config.thinkingCritic ? weightByThinking(adv, samples, trajs) : 0;
 
   const klMasked = concatMasked(samples, (i) => kl[i]!);
   const retAll = concatMasked(samples, (i) => ret[i]!);
