@@ -92,169 +92,197 @@ export function formatBeforeAfter(b: NonNullable<BenchResults['beforeAfter']>): 
   return out.join('\n');
 }
 
+/** The run's header line. */
+const header = (r: BenchResults) =>
+  `starpo bench${r.quick ? ' --quick' : ''} — ${r.createdAt}, ${r.machine.cpus} CPUs, ${r.machine.runtime}, tfjs ${r.machine.tfjs}, ${n(r.wallSeconds, 1)} s\n`;
+
+const backendsTable = (r: BenchResults) =>
+  table(
+    'Backends',
+    ['backend', 'available', 'label / reason'],
+    r.backends.map((b) => [b.backend, b.available ? 'yes' : 'no', b.available ? b.label : b.reason]),
+  );
+
+const envsTable = (r: BenchResults) =>
+  table(
+    'Env steps/s per family (random policy, one thread)',
+    ['family', 'id', 'steps/s'],
+    r.envs.map((e) => [e.family, e.id, e.stepsPerSec]),
+  );
+
+function envPathTable(r: BenchResults): string {
+  const p = r.envPath;
+  return table(
+    `Env path (${p.env}, ${p.slots} slots × ${p.turns} turns × ${p.actionsPerTurn} actions, MessageChannel)`,
+    ['direct steps/s', 'one message per turn', 'one message per step (naive)'],
+    [[p.directStepsPerSec, p.perTurnStepsPerSec, p.perStepStepsPerSec]],
+  );
+}
+
+const rolloutTable = (r: BenchResults) =>
+  table(
+    'Rollout decoding (tokens/s)',
+    ['backend', 'size', 'rows', 'prompt+new', 'KV cache', 'naive recompute', 'speed-up'],
+    r.rollout.map((x) => [
+      x.backend,
+      x.size,
+      x.rows,
+      `${x.promptTokens}+${x.newTokens}`,
+      x.cachedTokensPerSec,
+      x.naiveTokensPerSec,
+      `${x.cacheSpeedup}×`,
+    ]),
+  );
+
+const modelTable = (r: BenchResults) =>
+  table(
+    'Scoring and update per model size and backend (ms, median)',
+    [
+      'backend',
+      'size',
+      'params',
+      'fused',
+      'update rows×T',
+      'update',
+      'first step',
+      'scoring rows',
+      'scoring',
+    ],
+    r.model.map((m) => [
+      m.backend + (m.backend === 'webgpu' ? '*' : ''),
+      m.size,
+      m.params,
+      m.backend === 'webgpu' ? (m.fused ? 'yes' : 'no') : '—',
+      `${m.rows}×${m.T}`,
+      n(m.stepMs, 1),
+      n(m.firstStepMs, 0),
+      m.scoreRows,
+      n(m.scoreMs, 1),
+    ]),
+  );
+
+const softwareNote = (r: BenchResults) =>
+  r.model.some((m) => m.backend === 'webgpu')
+    ? '* webgpu here is a software adapter (SwiftShader): correctness only, not a speed figure.\n'
+    : null;
+
+const dispatchTable = (r: BenchResults) =>
+  table(
+    'Dispatches (webgpu) / kernels (cpu, wasm) per step',
+    ['backend', 'size', 'step', 'rows×T', 'unfused', 'fused', 'reduction'],
+    r.dispatch.map((d) => [
+      d.backend,
+      d.size,
+      d.kind,
+      `${d.rows}×${d.T}`,
+      d.unfused,
+      d.fused,
+      d.reduction === null ? null : `${d.reduction}×`,
+    ]),
+  );
+
+function kernelCheckTable(r: BenchResults): string {
+  const k = r.kernelCheck;
+  if (!k.ran) return `Fused kernels vs unfused: not run (${k.reason})\n`;
+  return table(
+    `Fused kernels vs unfused (tolerance ${k.tolerance})`,
+    ['check', 'max |Δ value|', 'max |Δ grad|', 'ok'],
+    k.rows.map((c) => [
+      c.name,
+      c.valueDiff.toExponential(1),
+      c.gradDiff?.toExponential(1) ?? null,
+      c.ok ? 'yes' : 'NO',
+    ]),
+  );
+}
+
+const probeTable = (r: BenchResults) =>
+  table(
+    'Backend probe (one training step, synthetic minibatch)',
+    ['backend', 'size', 'ms/step', 'first step ms', 'note'],
+    r.probe.map((x) => [
+      x.backend,
+      x.size,
+      x.msPerStep === null ? null : n(x.msPerStep, 1),
+      x.firstStepMs === null ? null : n(x.firstStepMs, 0),
+      x.reason,
+    ]),
+  );
+
+function iterationTable(r: BenchResults): string {
+  const it = r.iteration;
+  return table(
+    `Trainer iteration (${it.backend}, ${it.size}, ${it.env}, ${it.algorithm}, ${it.groups}×${it.groupSize} rollouts, ${it.maxTurns} turns × ${it.maxTokensPerTurn} tokens; mean of ${Math.max(1, it.iterations - 1)})`,
+    [...SPLIT_HEADERS, 'total ms'],
+    [[...splitCells(it.split), n(it.split.totalMs, 1)]],
+  );
+}
+
+function presetTable(r: BenchResults): string | null {
+  const p = r.preset;
+  if (!p) return null;
+  return table(
+    `The ${p.preset} preset (${p.backend}, ${p.env}, shipped base model; mean of ${Math.max(1, p.iterations - 1)} iterations)`,
+    [...SPLIT_HEADERS, 's / iteration', '200 iterations (s)'],
+    [[...splitCells(p.split), n(p.secondsPerIteration, 2), n(p.projected200Seconds, 0)]],
+  );
+}
+
+function frozenPresetTable(r: BenchResults): string | null {
+  const p = r.frozenPreset;
+  if (!r.preset || !p) return null;
+  return table(
+    `Its frozen control (lr 0: rollout and measurements, no update; same run; ${n(r.preset.secondsPerIteration / p.secondsPerIteration, 2)}× faster than the learner)`,
+    [...SPLIT_HEADERS, 's / iteration', '200 iterations (s)'],
+    [[...splitCells(p.split), n(p.secondsPerIteration, 2), n(p.projected200Seconds, 0)]],
+  );
+}
+
+function memoryLine(r: BenchResults): string {
+  const m = r.memory;
+  return `Memory over ${m.iterations} iterations (${m.backend}): tensors ${m.numTensors[0]} → ${m.numTensors.at(-1)} (growth after warm-up ${m.tensorGrowth}), GPU bytes ${m.gpuBytes[0]} → ${m.gpuBytes.at(-1)}\n`;
+}
+
+const targetsTable = (r: BenchResults) =>
+  table(
+    'Targets (reported, not asserted)',
+    ['target', 'wanted', 'value', 'met'],
+    r.targets.map((t) => [
+      t.name,
+      t.target,
+      t.value,
+      t.met === null ? 'not measured' : t.met ? 'yes' : `no${t.note ? ` (${t.note})` : ''}`,
+    ]),
+  );
+
+/** The report's sections in order; null leaves a section out (a part that did not run). */
+const SECTIONS: readonly ((r: BenchResults) => string | null)[] = [
+  header,
+  backendsTable,
+  envsTable,
+  envPathTable,
+  rolloutTable,
+  modelTable,
+  softwareNote,
+  dispatchTable,
+  kernelCheckTable,
+  probeTable,
+  (r) => (r.roofline ? formatRoofline(r.roofline) : null),
+  (r) => (r.wasmThreads ? formatWasmThreads(r.wasmThreads) : null),
+  (r) => (r.beforeAfter ? formatBeforeAfter(r.beforeAfter) : null),
+  iterationTable,
+  presetTable,
+  frozenPresetTable,
+  (r) => (r.webshop ? formatWebshop(r.webshop) : null),
+  memoryLine,
+  targetsTable,
+];
+
 /** All sections of the report as one string. */
 export function formatTables(r: BenchResults): string {
-  const out: string[] = [
-    `starpo bench${r.quick ? ' --quick' : ''} — ${r.createdAt}, ${r.machine.cpus} CPUs, ${r.machine.runtime}, tfjs ${r.machine.tfjs}, ${n(r.wallSeconds, 1)} s\n`,
-  ];
-  out.push(
-    table(
-      'Backends',
-      ['backend', 'available', 'label / reason'],
-      r.backends.map((b) => [b.backend, b.available ? 'yes' : 'no', b.available ? b.label : b.reason]),
-    ),
-  );
-  out.push(
-    table(
-      'Env steps/s per family (random policy, one thread)',
-      ['family', 'id', 'steps/s'],
-      r.envs.map((e) => [e.family, e.id, e.stepsPerSec]),
-    ),
-  );
-  const p = r.envPath;
-  out.push(
-    table(
-      `Env path (${p.env}, ${p.slots} slots × ${p.turns} turns × ${p.actionsPerTurn} actions, MessageChannel)`,
-      ['direct steps/s', 'one message per turn', 'one message per step (naive)'],
-      [[p.directStepsPerSec, p.perTurnStepsPerSec, p.perStepStepsPerSec]],
-    ),
-  );
-  out.push(
-    table(
-      'Rollout decoding (tokens/s)',
-      ['backend', 'size', 'rows', 'prompt+new', 'KV cache', 'naive recompute', 'speed-up'],
-      r.rollout.map((x) => [
-        x.backend,
-        x.size,
-        x.rows,
-        `${x.promptTokens}+${x.newTokens}`,
-        x.cachedTokensPerSec,
-        x.naiveTokensPerSec,
-        `${x.cacheSpeedup}×`,
-      ]),
-    ),
-  );
-  out.push(
-    table(
-      'Scoring and update per model size and backend (ms, median)',
-      [
-        'backend',
-        'size',
-        'params',
-        'fused',
-        'update rows×T',
-        'update',
-        'first step',
-        'scoring rows',
-        'scoring',
-      ],
-      r.model.map((m) => [
-        m.backend + (m.backend === 'webgpu' ? '*' : ''),
-        m.size,
-        m.params,
-        m.backend === 'webgpu' ? (m.fused ? 'yes' : 'no') : '—',
-        `${m.rows}×${m.T}`,
-        n(m.stepMs, 1),
-        n(m.firstStepMs, 0),
-        m.scoreRows,
-        n(m.scoreMs, 1),
-      ]),
-    ),
-  );
-  if (r.model.some((m) => m.backend === 'webgpu'))
-    out.push('* webgpu here is a software adapter (SwiftShader): correctness only, not a speed figure.\n');
-  out.push(
-    table(
-      'Dispatches (webgpu) / kernels (cpu, wasm) per step',
-      ['backend', 'size', 'step', 'rows×T', 'unfused', 'fused', 'reduction'],
-      r.dispatch.map((d) => [
-        d.backend,
-        d.size,
-        d.kind,
-        `${d.rows}×${d.T}`,
-        d.unfused,
-        d.fused,
-        d.reduction === null ? null : `${d.reduction}×`,
-      ]),
-    ),
-  );
-  const k = r.kernelCheck;
-  out.push(
-    k.ran
-      ? table(
-          `Fused kernels vs unfused (tolerance ${k.tolerance})`,
-          ['check', 'max |Δ value|', 'max |Δ grad|', 'ok'],
-          k.rows.map((c) => [
-            c.name,
-            c.valueDiff.toExponential(1),
-            c.gradDiff?.toExponential(1) ?? null,
-            c.ok ? 'yes' : 'NO',
-          ]),
-        )
-      : `Fused kernels vs unfused: not run (${k.reason})\n`,
-  );
-  out.push(
-    table(
-      'Backend probe (one training step, synthetic minibatch)',
-      ['backend', 'size', 'ms/step', 'first step ms', 'note'],
-      r.probe.map((x) => [
-        x.backend,
-        x.size,
-        x.msPerStep === null ? null : n(x.msPerStep, 1),
-        x.firstStepMs === null ? null : n(x.firstStepMs, 0),
-        x.reason,
-      ]),
-    ),
-  );
-  if (r.roofline) out.push(formatRoofline(r.roofline));
-  if (r.wasmThreads) out.push(formatWasmThreads(r.wasmThreads));
-  if (r.beforeAfter) out.push(formatBeforeAfter(r.beforeAfter));
-  const it = r.iteration;
-  out.push(
-    table(
-      `Trainer iteration (${it.backend}, ${it.size}, ${it.env}, ${it.algorithm}, ${it.groups}×${it.groupSize} rollouts, ${it.maxTurns} turns × ${it.maxTokensPerTurn} tokens; mean of ${Math.max(1, it.iterations - 1)})`,
-      [...SPLIT_HEADERS, 'total ms'],
-      [[...splitCells(it.split), n(it.split.totalMs, 1)]],
-    ),
-  );
-  if (r.preset) {
-    const p = r.preset;
-    out.push(
-      table(
-        `The ${p.preset} preset (${p.backend}, ${p.env}, shipped base model; mean of ${Math.max(1, p.iterations - 1)} iterations)`,
-        [...SPLIT_HEADERS, 's / iteration', '200 iterations (s)'],
-        [[...splitCells(p.split), n(p.secondsPerIteration, 2), n(p.projected200Seconds, 0)]],
-      ),
-    );
-  }
-  if (r.preset && r.frozenPreset) {
-    const p = r.frozenPreset;
-    out.push(
-      table(
-        `Its frozen control (lr 0: rollout and measurements, no update; same run; ${n(r.preset.secondsPerIteration / p.secondsPerIteration, 2)}× faster than the learner)`,
-        [...SPLIT_HEADERS, 's / iteration', '200 iterations (s)'],
-        [[...splitCells(p.split), n(p.secondsPerIteration, 2), n(p.projected200Seconds, 0)]],
-      ),
-    );
-  }
-  if (r.webshop) out.push(formatWebshop(r.webshop));
-  const m = r.memory;
-  out.push(
-    `Memory over ${m.iterations} iterations (${m.backend}): tensors ${m.numTensors[0]} → ${m.numTensors.at(-1)} (growth after warm-up ${m.tensorGrowth}), GPU bytes ${m.gpuBytes[0]} → ${m.gpuBytes.at(-1)}\n`,
-  );
-  out.push(
-    table(
-      'Targets (reported, not asserted)',
-      ['target', 'wanted', 'value', 'met'],
-      r.targets.map((t) => [
-        t.name,
-        t.target,
-        t.value,
-        t.met === null ? 'not measured' : t.met ? 'yes' : `no${t.note ? ` (${t.note})` : ''}`,
-      ]),
-    ),
-  );
-  return out.join('\n');
+  return SECTIONS.map((section) => section(r))
+    .filter((x): x is string => x !== null)
+    .join('\n');
 }
 
 /** The WebShop-lite section: SFT step before/after pieces and the preset's iteration split. */
