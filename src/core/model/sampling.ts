@@ -112,6 +112,130 @@ function pick(
   });
 }
 
+/** The KV cache between steps (null without one), replaced as decoding goes on. */
+interface CacheBox {
+  cache: KvCache | null;
+}
+
+const keepCache = (c: KvCache): KvCache => ({
+  keys: c.keys.map((k) => tf.keep(k)),
+  values: c.values.map((v) => tf.keep(v)),
+});
+
+const dropCache = (c: KvCache | null): void => {
+  for (const t of [...(c?.keys ?? []), ...(c?.values ?? [])]) t.dispose();
+};
+
+/** The padded prompt length L; throws on an empty prompt or one that leaves no room to generate. */
+function promptLength(model: Model, prompts: readonly (readonly number[])[], maxNewTokens: number): number {
+  const L = Math.max(...prompts.map((p) => p.length));
+  if (Math.min(...prompts.map((p) => p.length)) < 1) throw new Error('sampleBatch: empty prompt');
+  if (L + maxNewTokens > model.config.context) {
+    throw new Error(
+      `sampleBatch: prompt ${L} + ${maxNewTokens} new tokens exceed the context ${model.config.context}`,
+    );
+  }
+  return L;
+}
+
+/** The special tokens never sampled by default. */
+function defaultBans(tok: Tokenizer): number[] {
+  const s = tok.special;
+  return [s['<pad>'], s['<bos>'], s['<unk>'], s['<turn>'], s['<state>'], s['<reward>'], s['<cut>']];
+}
+
+/** [B, L] prompt → logits of the last column [B, V]; fills `box` with the cache (null: none kept). */
+function prefill(model: Model, batch: Batch, grid: Int32Array, box: CacheBox | null): tf.Tensor2D {
+  const { B, L } = batch;
+  return tf.tidy(() => {
+    const out = forward(model, {
+      tokens: tf.tensor2d(grid, [B, L], 'int32'),
+      positions: positions(batch, 0, L),
+      keyBias: keyBias(batch, L),
+      embed: 'gather',
+    });
+    if (box) box.cache = keepCache(out.cache);
+    return lmLogits(model, out.hidden.slice([0, L - 1, 0], [B, 1, -1])).reshape([
+      B,
+      model.config.vocabSize,
+    ]) as tf.Tensor2D;
+  });
+}
+
+/**
+ * The next logits [B, V] once `next` [B] is appended, S keys in all: the new tokens attend the
+ * cached S−1 keys and themselves (the cache in `box` replaced), or, without a cache, the whole
+ * `history` [B, S] is recomputed.
+ */
+function stepLogits(
+  model: Model,
+  batch: Batch,
+  next: Int32Array,
+  history: readonly number[][],
+  S: number,
+  box: CacheBox | null,
+): tf.Tensor2D {
+  const { B } = batch;
+  const V = model.config.vocabSize;
+  return tf.tidy(() => {
+    if (box) {
+      const out = forward(model, {
+        tokens: tf.tensor2d(next, [B, 1], 'int32'),
+        positions: positions(batch, S - 1, 1),
+        keyBias: keyBias(batch, S),
+        cache: box.cache as KvCache,
+        embed: 'gather',
+      });
+      dropCache(box.cache);
+      box.cache = keepCache(out.cache);
+      return lmLogits(model, out.hidden).reshape([B, V]) as tf.Tensor2D;
+    }
+    const out = forward(model, {
+      tokens: tf.tensor2d(history.flat(), [B, S], 'int32'),
+      positions: positions(batch, 0, S),
+      keyBias: keyBias(batch, S),
+      embed: 'gather',
+    });
+    return lmLogits(model, out.hidden.slice([0, S - 1, 0], [B, 1, -1])).reshape([B, V]) as tf.Tensor2D;
+  });
+}
+
+interface RowState {
+  ids: number[];
+  logps: number[];
+  sampleLogps: number[];
+  stopped: boolean;
+}
+
+/**
+ * Appends a step's picks (`data`: [B, 3] as `pick` returns) to the rows still going; returns the
+ * tokens to feed next (`padId` for stopped rows). Throws NonFiniteError on a non-finite log-prob.
+ */
+function takeStep(
+  rows: RowState[],
+  data: ArrayLike<number>,
+  stop: ReadonlySet<number>,
+  padId: number,
+  step: number,
+) {
+  const next = new Int32Array(rows.length).fill(padId);
+  // logSoftmax of finite logits is finite: NaN or ±Inf here means the weights are broken.
+  for (let b = 0; b < rows.length; b++) {
+    if (!Number.isFinite(data[b * 3 + 1] as number) || Number.isNaN(data[b * 3 + 2] as number))
+      throw new NonFiniteError(`sampling: the policy's logits are not finite (row ${b}, token ${step})`);
+  }
+  rows.forEach((row, b) => {
+    if (row.stopped) return;
+    const id = data[b * 3] as number;
+    row.ids.push(id);
+    row.logps.push(data[b * 3 + 1] as number);
+    row.sampleLogps.push(data[b * 3 + 2] as number);
+    if (stop.has(id)) row.stopped = true;
+    next[b] = id;
+  });
+  return next;
+}
+
 /**
  * Samples one turn for each prompt (token ids, e.g. `buildSequence(...).ids`). Prompt length +
  * maxNewTokens must fit the context. Tensors are all freed before it resolves.
@@ -125,62 +249,24 @@ export async function sampleBatch(
   const s = tok.special;
   const B = prompts.length;
   if (B === 0) return [];
-  const L = Math.max(...prompts.map((p) => p.length));
-  if (Math.min(...prompts.map((p) => p.length)) < 1) throw new Error('sampleBatch: empty prompt');
-  if (L + options.maxNewTokens > model.config.context) {
-    throw new Error(
-      `sampleBatch: prompt ${L} + ${options.maxNewTokens} new tokens exceed the context ${model.config.context}`,
-    );
-  }
+  const L = promptLength(model, prompts, options.maxNewTokens);
   const stop = new Set(options.stopIds ?? [s['</answer>'], s['<eos>']]);
-  const banned = options.bannedIds ?? [
-    s['<pad>'],
-    s['<bos>'],
-    s['<unk>'],
-    s['<turn>'],
-    s['<state>'],
-    s['<reward>'],
-    s['<cut>'],
-  ];
-  const V = model.config.vocabSize;
+  const banned = options.bannedIds ?? defaultBans(tok);
   const batch: Batch = { B, L, pads: prompts.map((p) => L - p.length) };
   const grid = new Int32Array(B * L).fill(s['<pad>']); // left-padded prompts, [B, L]
   prompts.forEach((p, b) => {
     grid.set(p, b * L + L - p.length);
   });
-  const rows = prompts.map(() => ({
-    ids: [] as number[],
-    logps: [] as number[],
-    sampleLogps: [] as number[],
-    stopped: false,
-  }));
+  const rows: RowState[] = prompts.map(() => ({ ids: [], logps: [], sampleLogps: [], stopped: false }));
   const history: number[][] = prompts.map((_, b) => Array.from(grid.subarray(b * L, (b + 1) * L)));
-  const useCache = options.useCache ?? true;
+  const box: CacheBox | null = (options.useCache ?? true) ? { cache: null } : null;
 
-  const banRow = new Float32Array(V);
+  const banRow = new Float32Array(model.config.vocabSize);
   for (const id of banned) banRow[id] = MASKED;
   const ban = tf.tensor1d(banRow);
-  let cache: KvCache | null = null;
-  const keepCache = (c: KvCache): KvCache => ({
-    keys: c.keys.map((k) => tf.keep(k)),
-    values: c.values.map((v) => tf.keep(v)),
-  });
-  const dropCache = (c: KvCache | null): void => {
-    for (const t of [...(c?.keys ?? []), ...(c?.values ?? [])]) t.dispose();
-  };
   let logits: tf.Tensor2D | null = null;
   try {
-    // [B, L] prompt -> logits of the last column [B, V]; fills the cache.
-    logits = tf.tidy(() => {
-      const out = forward(model, {
-        tokens: tf.tensor2d(grid, [B, L], 'int32'),
-        positions: positions(batch, 0, L),
-        keyBias: keyBias(batch, L),
-        embed: 'gather',
-      });
-      if (useCache) cache = keepCache(out.cache);
-      return lmLogits(model, out.hidden.slice([0, L - 1, 0], [B, 1, -1])).reshape([B, V]) as tf.Tensor2D;
-    });
+    logits = prefill(model, batch, grid, box);
     for (let step = 0; step < options.maxNewTokens; step++) {
       const uniforms = new Float32Array(B);
       // Strictly positive, so a zero-probability first token can never be hit.
@@ -189,52 +275,16 @@ export async function sampleBatch(
       logits.dispose();
       const data = await picked.data();
       picked.dispose();
-      const next = new Int32Array(B).fill(s['<pad>']);
-      // logSoftmax of finite logits is finite: NaN or ±Inf here means the weights are broken.
-      for (let b = 0; b < B; b++) {
-        if (!Number.isFinite(data[b * 3 + 1] as number) || Number.isNaN(data[b * 3 + 2] as number))
-          throw new NonFiniteError(`sampling: the policy's logits are not finite (row ${b}, token ${step})`);
-      }
-      rows.forEach((row, b) => {
-        if (row.stopped) return;
-        const id = data[b * 3] as number;
-        row.ids.push(id);
-        row.logps.push(data[b * 3 + 1] as number);
-        row.sampleLogps.push(data[b * 3 + 2] as number);
-        if (stop.has(id)) row.stopped = true;
-        next[b] = id;
-      });
+      const next = takeStep(rows, data, stop, s['<pad>'], step);
       next.forEach((id, b) => {
         history[b]?.push(id);
       });
       if (rows.every((r) => r.stopped) || step === options.maxNewTokens - 1) break;
-      const S = L + step + 1;
-      logits = tf.tidy(() => {
-        if (useCache) {
-          // [B, 1] new tokens attend the cached S−1 keys and themselves.
-          const out = forward(model, {
-            tokens: tf.tensor2d(next, [B, 1], 'int32'),
-            positions: positions(batch, S - 1, 1),
-            keyBias: keyBias(batch, S),
-            cache: cache as KvCache,
-            embed: 'gather',
-          });
-          dropCache(cache);
-          cache = keepCache(out.cache);
-          return lmLogits(model, out.hidden).reshape([B, V]) as tf.Tensor2D;
-        }
-        const out = forward(model, {
-          tokens: tf.tensor2d(history.flat(), [B, S], 'int32'),
-          positions: positions(batch, 0, S),
-          keyBias: keyBias(batch, S),
-          embed: 'gather',
-        });
-        return lmLogits(model, out.hidden.slice([0, S - 1, 0], [B, 1, -1])).reshape([B, V]) as tf.Tensor2D;
-      });
+      logits = stepLogits(model, batch, next, history, L + step + 1, box);
     }
   } finally {
     if (logits && !logits.isDisposed) logits.dispose();
-    dropCache(cache);
+    dropCache(box?.cache ?? null);
     ban.dispose();
   }
   return rows.map((r) => ({
