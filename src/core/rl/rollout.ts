@@ -8,12 +8,12 @@
 
 import { now } from '../clock.js';
 import type { Model } from '../model/params.js';
-import { sampleBatch } from '../model/sampling.js';
+import { type SampledRow, sampleBatch } from '../model/sampling.js';
 import { type ParsedResponse, parseResponse } from '../parse.js';
 import { buildSequence, type PromptTurn } from '../prompt.js';
 import type { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
-import type { ActionOutcome, EnvPool } from './envPool.js';
+import type { ActionOutcome, EnvPool, TurnResult } from './envPool.js';
 
 export interface RolloutSettings {
   maxTurns: number;
@@ -91,6 +91,87 @@ export function promptTurns(
   return turns;
 }
 
+/** Where each trajectory is between turns: its current observation and the actions it has left. */
+interface Position {
+  observation: string[];
+  actionsLeft: number[];
+}
+
+/** The prompt of each active trajectory: its history as the settings keep it, and its current state. */
+function turnPrompts(
+  tok: Tokenizer,
+  trajectories: readonly Trajectory[],
+  active: readonly number[],
+  at: Position,
+  settings: RolloutSettings,
+): number[][] {
+  return active.map((i) => {
+    const traj = trajectories[i]!;
+    return buildSequence(
+      tok,
+      traj.instruction,
+      promptTurns(traj, { observation: at.observation[i]!, actionsLeft: at.actionsLeft[i]! }),
+      {
+        historyTurns: settings.historyTurns,
+        maxTokens: settings.contextLength,
+        reserveTokens: settings.maxTokensPerTurn,
+      },
+    ).ids;
+  });
+}
+
+/**
+ * Records trajectory i's turn: the sampled response, what it parsed to, the actions sent and
+ * their outcomes (`result`, absent when none was sent), the turn's reward (the format penalty
+ * when the answer was unusable, sent no action or an invalid one), and where the trajectory is
+ * now. Throws on a non-finite env reward.
+ */
+function recordTurn(
+  traj: Trajectory,
+  i: number,
+  at: Position,
+  turn: { promptIds: number[]; row: SampledRow; parsed: ParsedResponse; actions: string[] },
+  result: TurnResult | undefined,
+  settings: RolloutSettings,
+  stats: RolloutStats,
+): void {
+  const { row, parsed: p, actions } = turn;
+  const outcomes = result?.outcomes ?? [];
+  const broken = outcomes.find((o) => !Number.isFinite(o.reward));
+  if (broken) {
+    throw new Error(
+      `environment returned a non-finite reward (${broken.reward}) for action "${broken.action.slice(0, 80)}"`,
+    );
+  }
+  const envReward = outcomes.reduce((s, o) => s + o.reward, 0);
+  const penalised = !p.formatOk || actions.length === 0 || outcomes.some((o) => !o.valid);
+  const reward = envReward - (penalised ? settings.formatPenalty : 0);
+  traj.turns.push({
+    observation: at.observation[i]!,
+    actionsLeft: at.actionsLeft[i]!,
+    promptIds: turn.promptIds,
+    responseIds: row.ids,
+    responseText: row.text,
+    logps: Array.from(row.logps),
+    parsed: p,
+    actions,
+    outcomes,
+    envReward,
+    penalised,
+    reward,
+  });
+  stats.tokens += row.ids.length;
+  stats.envSteps += outcomes.length;
+  traj.reward += reward;
+  // An answer that could not be used still costs a turn; the budget counts actions sent.
+  at.actionsLeft[i] = at.actionsLeft[i]! - Math.max(outcomes.length, actions.length);
+  if (result) {
+    at.observation[i] = result.observation;
+    traj.success ||= result.success;
+    if (result.done) traj.done = true;
+  }
+}
+
 /**
  * Runs one trajectory per start, all in lockstep. The pool gets slot i for start i.
  * `rng` drives sampling only (the envs are seeded by `starts`).
@@ -119,25 +200,17 @@ export async function rollout(
     success: false,
     done: false,
   }));
-  const observation = resets.map((r) => r.observation);
-  const actionsLeft = starts.map(() => settings.maxActionsPerTraj);
+  const at: Position = {
+    observation: resets.map((r) => r.observation),
+    actionsLeft: starts.map(() => settings.maxActionsPerTraj),
+  };
 
   for (let turn = 0; turn < settings.maxTurns; turn++) {
-    const active = trajectories.map((_, i) => i).filter((i) => !trajectories[i]!.done && actionsLeft[i]! > 0);
+    const active = trajectories
+      .map((_, i) => i)
+      .filter((i) => !trajectories[i]!.done && at.actionsLeft[i]! > 0);
     if (active.length === 0) break;
-    const prompts = active.map((i) => {
-      const traj = trajectories[i]!;
-      return buildSequence(
-        tok,
-        traj.instruction,
-        promptTurns(traj, { observation: observation[i]!, actionsLeft: actionsLeft[i]! }),
-        {
-          historyTurns: settings.historyTurns,
-          maxTokens: settings.contextLength,
-          reserveTokens: settings.maxTokensPerTurn,
-        },
-      ).ids;
-    });
+    const prompts = turnPrompts(tok, trajectories, active, at, settings);
     t0 = now();
     const rows = await sampleBatch(policy, tok, prompts, {
       maxNewTokens: settings.maxTokensPerTurn,
@@ -149,7 +222,7 @@ export async function rollout(
     const parsed = rows.map((r) => parseResponse(r.text, { maxActionsPerTurn: settings.maxActionsPerTurn }));
     const requests: { slot: number; actions: string[] }[] = [];
     active.forEach((i, k) => {
-      const actions = parsed[k]!.formatOk ? parsed[k]!.actions.slice(0, actionsLeft[i]) : [];
+      const actions = parsed[k]!.formatOk ? parsed[k]!.actions.slice(0, at.actionsLeft[i]) : [];
       if (actions.length > 0) requests.push({ slot: i, actions });
     });
     t0 = now();
@@ -158,45 +231,9 @@ export async function rollout(
     const bySlot = new Map(requests.map((r, k) => [r.slot, results[k]!]));
 
     active.forEach((i, k) => {
-      const traj = trajectories[i]!;
-      const row = rows[k]!;
-      const p = parsed[k]!;
-      const result = bySlot.get(i);
       const actions = requests.find((r) => r.slot === i)?.actions ?? [];
-      const outcomes = result?.outcomes ?? [];
-      const broken = outcomes.find((o) => !Number.isFinite(o.reward));
-      if (broken) {
-        throw new Error(
-          `environment returned a non-finite reward (${broken.reward}) for action "${broken.action.slice(0, 80)}"`,
-        );
-      }
-      const envReward = outcomes.reduce((s, o) => s + o.reward, 0);
-      const penalised = !p.formatOk || actions.length === 0 || outcomes.some((o) => !o.valid);
-      const reward = envReward - (penalised ? settings.formatPenalty : 0);
-      traj.turns.push({
-        observation: observation[i]!,
-        actionsLeft: actionsLeft[i]!,
-        promptIds: prompts[k]!,
-        responseIds: row.ids,
-        responseText: row.text,
-        logps: Array.from(row.logps),
-        parsed: p,
-        actions,
-        outcomes,
-        envReward,
-        penalised,
-        reward,
-      });
-      stats.tokens += row.ids.length;
-      stats.envSteps += outcomes.length;
-      traj.reward += reward;
-      // An answer that could not be used still costs a turn; the budget counts actions sent.
-      actionsLeft[i] = actionsLeft[i]! - Math.max(outcomes.length, actions.length);
-      if (result) {
-        observation[i] = result.observation;
-        traj.success ||= result.success;
-        if (result.done) traj.done = true;
-      }
+      const turnOf = { promptIds: prompts[k]!, row: rows[k]!, parsed: parsed[k]!, actions };
+      recordTurn(trajectories[i]!, i, at, turnOf, bySlot.get(i), settings, stats);
     });
   }
   return { trajectories, stats };
