@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { flagStrings } from '../src/cli/flags.js';
 import { checkLengths, parseAllowlist, type SourceText } from '../src/lengths.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -25,7 +26,11 @@ const tree = sources('src');
 const allowText = readFileSync(ALLOW, 'utf8');
 let report = checkLengths(tree, parseAllowlist(allowText));
 
-if (process.argv.includes('--prune')) {
+if (
+  flagStrings(process.argv.slice(2), [
+    { name: 'prune', kind: 'bool', help: 'delete listed offenders that are gone' },
+  ]).has('prune')
+) {
   const gone = new Set(report.stale);
   const kept = allowText
     .split('\n')

@@ -15,6 +15,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runTraining } from '../src/cli/commands/train.js';
+import { flagStrings } from '../src/cli/flags.js';
 import { type Config, completeConfig, defaultConfig } from '../src/core/config.js';
 import { cliRunToRunData, parseJsonl } from '../src/core/files/cliRun.js';
 import { runToFile } from '../src/core/files/runFile.js';
@@ -27,9 +28,16 @@ import { envIds, envSpec } from '../src/envs/registry.js';
 import { setupNodeBackend } from '../src/workers/node/backend.js';
 import { loadBase } from '../src/workers/node/baseModel.js';
 
-const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i += 2)
-  args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
+const args = flagStrings(process.argv.slice(2), [
+  { name: 'iters', kind: 'int', help: 'iterations per run (default 60)' },
+  { name: 'base', kind: 'string', help: 'base model: a checkpoint .json or random (default random)' },
+  { name: 'out', kind: 'string', help: 'output folder (default public/recorded)' },
+  { name: 'seed', kind: 'int', help: 'seed (default 1)' },
+  { name: 'env', kind: 'string', help: 'env id (default minigrid/Empty-5x5)' },
+  { name: 'lr', kind: 'number', help: 'learning rate (default 0.01)' },
+  { name: 'starpo', kind: 'string', help: 'take the StarPO recording from this run file instead' },
+  { name: 'starpo-s', kind: 'string', help: 'take the StarPO-S recording from this run file instead' },
+]);
 const iterations = Number(args.get('iters') ?? 60);
 const base = args.get('base') ?? 'random';
 const outDir = args.get('out') ?? 'public/recorded';

@@ -3,6 +3,7 @@
 // (StarPO-S as RAGEN ran it) on the same seeds. Nothing is rerun.
 // Run: npx tsx scripts/round-bands.ts [--dir results/echo-trap/round9] [--out public/study/echo-trap.json]
 import { join } from 'node:path';
+import { flagStrings } from '../src/cli/flags.js';
 import { writeStudyBands } from '../src/cli/study/bands.js';
 import { type CalRun, finishedRuns } from '../src/cli/study/calibrate.js';
 import {
@@ -13,9 +14,10 @@ import {
   type StudyBands,
 } from '../src/core/metrics/studyBands.js';
 
-const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i += 2)
-  args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
+const args = flagStrings(process.argv.slice(2), [
+  { name: 'dir', kind: 'string', help: 'the round folder (default results/echo-trap/round9)' },
+  { name: 'out', kind: 'string', help: 'the band file (default public/study/echo-trap.json)' },
+]);
 const dir = args.get('dir') ?? 'results/echo-trap/round9';
 const out = args.get('out') ?? 'public/study/echo-trap.json';
 

@@ -10,18 +10,18 @@
 //   [--width 1400] [--height 900] [--timeout-min 40] [--dist dist] [--no-build]
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chromium, type Page } from '@playwright/test';
+import { flagStrings } from '../src/cli/flags.js';
 
-const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i++) {
-  const a = process.argv[i] as string;
-  if (!a.startsWith('--')) continue;
-  const next = process.argv[i + 1];
-  if (next === undefined || next.startsWith('--')) args.set(a.slice(2), 'true');
-  else {
-    args.set(a.slice(2), next);
-    i++;
-  }
-}
+const args = flagStrings(process.argv.slice(2), [
+  { name: 'out', kind: 'string', help: 'the picture (default docs/screenshot.png)' },
+  { name: 'port', kind: 'int', help: 'preview port (default 4391)' },
+  { name: 'width', kind: 'int', help: 'viewport width (default 1400)' },
+  { name: 'height', kind: 'int', help: 'viewport height (default 900)' },
+  { name: 'timeout-min', kind: 'number', help: 'minutes before giving up (default 40)' },
+  { name: 'dist', kind: 'string', help: 'the built app (default dist)' },
+  { name: 'no-build', kind: 'bool', help: 'use the existing build' },
+  { name: 'iters', kind: 'int', help: 'iterations to run (default: the form’s)' },
+]);
 const out = args.get('out') ?? 'docs/screenshot.png';
 const port = Number(args.get('port') ?? 4391);
 const width = Number(args.get('width') ?? 1400);

@@ -1,6 +1,8 @@
-// Command-line flags: `--name value` or `--name=value`, and bare `--switch` for booleans.
-// Unknown flags and missing values are usage errors naming the flag. A flag that names a choice of
+// Command-line flags, the one parser every command and script uses (Node's util.parseArgs
+// underneath): `--name value` or `--name=value`, and bare `--switch` for booleans. Unknown flags
+// and missing values are usage errors naming the flag. A flag that names a choice of
 // the config field table (an algorithm) is checked against the field's options here, once.
+import { parseArgs } from 'node:util';
 import { type Config, fieldByKey } from '../core/config.js';
 import { UsageError } from './command.js';
 
@@ -28,29 +30,49 @@ function convert(spec: FlagSpec, text: string): string | number | boolean {
   return v;
 }
 
-/** Parses `args` against `specs`; positional arguments are refused. */
+/**
+ * Parses `args` against `specs` with Node's own parser (util.parseArgs, its tokens read here so
+ * the errors name the flag as every command says them); positional arguments are refused. A
+ * boolean takes a bare `--switch`, `--switch=false`, or a following true / false / 1 / 0.
+ */
 export function parseFlags(args: readonly string[], specs: readonly FlagSpec[]): FlagValues {
   const byName = new Map(specs.map((s) => [s.name, s]));
+  const { tokens } = parseArgs({
+    args: [...args],
+    options: Object.fromEntries(
+      specs.map((s) => [s.name, { type: s.kind === 'bool' ? ('boolean' as const) : ('string' as const) }]),
+    ),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const out: FlagValues = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`);
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    const spec = byName.get(name);
-    if (!spec) throw new UsageError(`unknown flag --${name}`);
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k] as (typeof tokens)[number];
+    if (t.kind === 'option-terminator') throw new UsageError('unexpected argument "--"');
+    if (t.kind === 'positional') throw new UsageError(`unexpected argument "${t.value}"`);
+    const spec = byName.get(t.name);
+    if (!spec || !t.rawName.startsWith('--')) throw new UsageError(`unknown flag ${t.rawName}`);
     let text: string;
-    if (eq >= 0) text = arg.slice(eq + 1);
-    else if (spec.kind === 'bool' && (i + 1 >= args.length || (args[i + 1] as string).startsWith('--')))
-      text = 'true';
+    if (spec.kind !== 'bool') {
+      if (t.value === undefined) throw new UsageError(`--${t.name} needs a value`);
+      text = t.value;
+    } else if (t.inlineValue) text = t.value ?? '';
     else {
-      if (i + 1 >= args.length) throw new UsageError(`--${name} needs a value`);
-      text = args[++i] as string;
+      const next = tokens[k + 1];
+      const given = next?.kind === 'positional' && /^(true|false|0|1)$/.test(next.value);
+      text = given ? (next as { value: string }).value : 'true';
+      if (given) k++;
     }
-    if (name in out) throw new UsageError(`--${name} is given twice`);
-    out[name] = convert(spec, text);
+    if (t.name in out) throw new UsageError(`--${t.name} is given twice`);
+    out[t.name] = convert(spec, text);
   }
   return out;
+}
+
+/** The flags of a script as text by name (parsed and checked by parseFlags), for `.get(name)`. */
+export function flagStrings(args: readonly string[], specs: readonly FlagSpec[]): Map<string, string> {
+  return new Map(Object.entries(parseFlags(args, specs)).map(([k, v]) => [k, String(v)]));
 }
 
 /** `  --name  help` lines for a usage text. */

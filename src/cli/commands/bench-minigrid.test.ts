@@ -25,7 +25,9 @@ describe('bench-minigrid command', () => {
 
   it('refuses bad options with a usage error', async () => {
     expect(await usageErrorOf(benchMinigridCommand, ['--steps', '0'])).toMatch('--steps must be an integer');
-    expect(await usageErrorOf(benchMinigridCommand, ['--frobnicate', '1'])).toMatch('unknown option');
+    expect(await usageErrorOf(benchMinigridCommand, ['--frobnicate', '1'])).toMatch(
+      'unknown flag --frobnicate',
+    );
     expect(await usageErrorOf(benchMinigridCommand, ['--ids', 'minigrid/Nope'])).toMatch('unknown ids');
   });
 });

@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { benchMinigrid } from '../../envs/minigrid/bench.js';
 import { type Command, UsageError } from '../command.js';
+import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 
 interface Args {
   ids?: string[];
@@ -13,26 +14,28 @@ interface Args {
   out: string | null;
 }
 
-function parseArgs(args: string[]): Args {
-  const a: Args = { steps: 100_000, expertEpisodes: 100, seed: 0, out: null };
-  for (let i = 0; i < args.length; i += 2) {
-    const flag = args[i];
-    const value = args[i + 1];
-    if (value === undefined) throw new UsageError(`${flag} needs a value`);
-    const int = (min: number) => {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < min)
-        throw new UsageError(`${flag} must be an integer ≥ ${min}, got "${value}"`);
-      return n;
-    };
-    if (flag === '--ids') a.ids = value.split(',').filter((s) => s.length > 0);
-    else if (flag === '--steps') a.steps = int(1);
-    else if (flag === '--expert-episodes') a.expertEpisodes = int(0);
-    else if (flag === '--seed') a.seed = int(0);
-    else if (flag === '--out') a.out = value;
-    else throw new UsageError(`unknown option "${flag}"`);
-  }
-  return a;
+const FLAGS: FlagSpec[] = [
+  { name: 'ids', kind: 'string', help: 'MiniGrid ids, comma-separated (default every registered id)' },
+  { name: 'steps', kind: 'int', help: 'env steps timed per id (default 100000)' },
+  { name: 'expert-episodes', kind: 'int', help: 'scripted-expert episodes per id (default 100)' },
+  { name: 'seed', kind: 'int', help: 'the first seed (default 0)' },
+  { name: 'out', kind: 'string', help: 'also write the JSON to this file' },
+];
+
+function parseBenchArgs(args: string[]): Args {
+  const f = parseFlags(args, FLAGS);
+  const int = (name: string, fallback: number, min: number) => {
+    const n = f[name] === undefined ? fallback : Number(f[name]);
+    if (n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${f[name]}"`);
+    return n;
+  };
+  return {
+    ...(typeof f.ids === 'string' ? { ids: f.ids.split(',').filter((s) => s.length > 0) } : {}),
+    steps: int('steps', 100_000, 1),
+    expertEpisodes: int('expert-episodes', 100, 0),
+    seed: int('seed', 0, 0),
+    out: typeof f.out === 'string' ? f.out : null,
+  };
 }
 
 export const benchMinigridCommand: Command = {
@@ -45,9 +48,11 @@ export const benchMinigridCommand: Command = {
     'Times N env steps per id (default 100000; random valid actions, text observation each',
     'step, one thread) and runs the scripted expert for the given number of episodes (default',
     '100). Prints the JSON result; --out also writes it to a file.',
+    '',
+    flagHelp(FLAGS),
   ].join('\n'),
   async run(args, io) {
-    const a = parseArgs(args);
+    const a = parseBenchArgs(args);
     let result: object;
     try {
       result = benchMinigrid({ ids: a.ids, steps: a.steps, expertEpisodes: a.expertEpisodes, seed: a.seed });

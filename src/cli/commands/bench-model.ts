@@ -18,6 +18,7 @@ import { policyLogProbs, scoreSequences } from '../../core/model/scoring.js';
 import { Rng } from '../../core/rng.js';
 import { buildVocabulary, Tokenizer } from '../../core/tokenizer.js';
 import { type Command, UsageError } from '../command.js';
+import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 
 interface Settings {
   backends: string[];
@@ -122,27 +123,27 @@ async function benchOne(policy: Model, tok: Tokenizer, s: Settings): Promise<Rec
   };
 }
 
-function parseArgs(args: string[]): Settings {
-  let s = args.includes('--quick') ? { ...QUICK } : { ...FULL };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const value = () => {
-      const v = args[++i];
-      if (v === undefined) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--quick') continue;
-    if (a === '--backends') s = { ...s, backends: value().split(',') };
-    else if (a === '--sizes') {
-      const sizes = value().split(',');
-      for (const z of sizes)
-        if (!['nano', 'micro', 'small'].includes(z)) throw new UsageError(`--sizes: unknown size "${z}"`);
-      s = { ...s, sizes: sizes as ModelSize[] };
-    } else if (a === '--rows') {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 1) throw new UsageError('--rows must be a positive integer');
-      s = { ...s, rows: n };
-    } else throw new UsageError(`unexpected argument "${a}"`);
+const FLAGS: FlagSpec[] = [
+  { name: 'quick', kind: 'bool', help: 'a tiny version (4 rows, nano) in a few seconds' },
+  { name: 'backends', kind: 'string', help: 'backends, comma-separated: cpu, wasm' },
+  { name: 'sizes', kind: 'string', help: 'model sizes, comma-separated: nano, micro, small' },
+  { name: 'rows', kind: 'int', help: 'rows sampled and scored (default 64)' },
+];
+
+function parseBenchArgs(args: string[]): Settings {
+  const f = parseFlags(args, FLAGS);
+  let s = f.quick === true ? { ...QUICK } : { ...FULL };
+  if (typeof f.backends === 'string') s = { ...s, backends: f.backends.split(',') };
+  if (typeof f.sizes === 'string') {
+    const sizes = f.sizes.split(',');
+    for (const z of sizes)
+      if (!['nano', 'micro', 'small'].includes(z)) throw new UsageError(`--sizes: unknown size "${z}"`);
+    s = { ...s, sizes: sizes as ModelSize[] };
+  }
+  if (f.rows !== undefined) {
+    const n = Number(f.rows);
+    if (n < 1) throw new UsageError('--rows must be a positive integer');
+    s = { ...s, rows: n };
   }
   for (const b of s.backends)
     if (b !== 'cpu' && b !== 'wasm') throw new UsageError(`--backends: "${b}" is not cpu or wasm`);
@@ -160,9 +161,11 @@ export const benchModelCommand: Command = {
     'without the KV cache, scoring of the same rows, and one gradient step on 16 of them,',
     'for each backend and size, and writes one JSON document to stdout.',
     '--quick runs a tiny version (4 rows, nano) in a few seconds.',
+    '',
+    flagHelp(FLAGS),
   ].join('\n'),
   async run(args, io) {
-    const settings = parseArgs(args);
+    const settings = parseBenchArgs(args);
     const tok = syntheticTokenizer(settings.vocabWords);
     const results: Record<string, unknown>[] = [];
     const initial = tf.getBackend();

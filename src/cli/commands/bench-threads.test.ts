@@ -7,7 +7,7 @@ import { benchThreadsCommand } from './bench-threads.js';
 describe('bench-threads', () => {
   it('names unusable flags and a missing results file', async () => {
     expect(await usageErrorOf(benchThreadsCommand, ['--rounds', '0'])).toContain('--rounds');
-    expect(await usageErrorOf(benchThreadsCommand, ['--what', '1'])).toContain('unknown option "--what"');
+    expect(await usageErrorOf(benchThreadsCommand, ['--what', '1'])).toContain('unknown flag --what');
     expect(await usageErrorOf(benchThreadsCommand, ['--out', '/nonexistent/results.json'])).toContain(
       'updates an existing results file',
     );

@@ -8,6 +8,12 @@ import { measureWasmThreads } from '../../bench/harness.js';
 import { type BenchResults, benchResults } from '../../bench/schema.js';
 import { formatWasmThreads } from '../../bench/table.js';
 import { type Command, UsageError } from '../command.js';
+import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
+
+const FLAGS: FlagSpec[] = [
+  { name: 'rounds', kind: 'int', help: 'rounds of threads off, then on (default 2)' },
+  { name: 'out', kind: 'string', help: 'the results file to update (default bench/results.json)' },
+];
 
 export const benchThreadsCommand: Command = {
   name: 'bench-threads',
@@ -18,19 +24,14 @@ export const benchThreadsCommand: Command = {
     'Builds src/bench/browser/ with Vite, serves it cross-origin isolated and opens it in Chromium',
     '(STARPO_CHROMIUM, default /usr/bin/chromium), alternating threads off and on for --rounds',
     'rounds; replaces the wasmThreads section of --out and re-derives its ratios and targets.',
+    '',
+    flagHelp(FLAGS),
   ].join('\n'),
   async run(args, io) {
-    let rounds = 2;
-    let out = 'bench/results.json';
-    for (let i = 0; i < args.length; i += 2) {
-      const [flag, value] = [args[i], args[i + 1]];
-      if (value === undefined) throw new UsageError(`${flag} needs a value`);
-      if (flag === '--out') out = value;
-      else if (flag === '--rounds') {
-        rounds = Number(value);
-        if (!Number.isInteger(rounds) || rounds < 1) throw new UsageError('--rounds must be an integer ≥ 1');
-      } else throw new UsageError(`unknown option "${flag}"`);
-    }
+    const f = parseFlags(args, FLAGS);
+    const rounds = Number(f.rounds ?? 2);
+    const out = typeof f.out === 'string' ? f.out : 'bench/results.json';
+    if (rounds < 1) throw new UsageError('--rounds must be an integer ≥ 1');
     let existing: BenchResults;
     try {
       existing = benchResults.parse(JSON.parse(await readFile(out, 'utf8')));

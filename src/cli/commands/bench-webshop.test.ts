@@ -22,6 +22,6 @@ describe('bench-webshop', () => {
       '--episodes must be an integer',
     );
     expect(await usageErrorOf(benchWebshopCommand, ['--goal-mode', 'x'])).toMatch('--goal-mode');
-    expect(await usageErrorOf(benchWebshopCommand, ['--fast', '1'])).toMatch('unknown option "--fast"');
+    expect(await usageErrorOf(benchWebshopCommand, ['--fast', '1'])).toMatch('unknown flag --fast');
   });
 });

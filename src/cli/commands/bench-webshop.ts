@@ -7,6 +7,7 @@ import type { GoalMode } from '../../envs/webshop/goals.js';
 import { ruleBaseline, WebShopEnv, webshopExpert } from '../../envs/webshop/index.js';
 import { getShop } from '../../envs/webshop/shop.js';
 import { type Command, UsageError } from '../command.js';
+import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 
 /** WebShop paper, test split (500 goals), real 1.18M-product catalogue, human instructions. */
 const UPSTREAM = {
@@ -23,30 +24,31 @@ interface BenchArgs {
   out: string | null;
 }
 
-function parseArgs(args: string[]): BenchArgs {
-  const a: BenchArgs = { seed: 0, episodes: 500, goalMode: 'synthetic', budget: 9, out: null };
-  for (let i = 0; i < args.length; i++) {
-    const flag = args[i];
-    const value = args[i + 1];
-    if (value === undefined) throw new UsageError(`${flag} needs a value`);
-    const int = (name: string, min: number) => {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < min)
-        throw new UsageError(`${name} must be an integer ≥ ${min}, got "${value}"`);
-      return n;
-    };
-    if (flag === '--seed') a.seed = int('--seed', 0);
-    else if (flag === '--episodes') a.episodes = int('--episodes', 1);
-    else if (flag === '--budget') a.budget = int('--budget', 1);
-    else if (flag === '--goal-mode') {
-      if (value !== 'synthetic' && value !== 'human')
-        throw new UsageError('--goal-mode must be synthetic or human');
-      a.goalMode = value;
-    } else if (flag === '--out') a.out = value;
-    else throw new UsageError(`unknown option "${flag}"`);
-    i++;
-  }
-  return a;
+const FLAGS: FlagSpec[] = [
+  { name: 'seed', kind: 'int', help: 'the first seed (default 0)' },
+  { name: 'episodes', kind: 'int', help: 'episodes per policy (default 500)' },
+  { name: 'budget', kind: 'int', help: 'actions per episode (default 9)' },
+  { name: 'goal-mode', kind: 'string', help: 'synthetic or human goals (default synthetic)' },
+  { name: 'out', kind: 'string', help: 'also write the JSON to this file' },
+];
+
+function parseBenchArgs(args: string[]): BenchArgs {
+  const f = parseFlags(args, FLAGS);
+  const int = (name: string, fallback: number, min: number) => {
+    const n = f[name] === undefined ? fallback : Number(f[name]);
+    if (n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${f[name]}"`);
+    return n;
+  };
+  const goalMode = f['goal-mode'] ?? 'synthetic';
+  if (goalMode !== 'synthetic' && goalMode !== 'human')
+    throw new UsageError('--goal-mode must be synthetic or human');
+  return {
+    seed: int('seed', 0, 0),
+    episodes: int('episodes', 500, 1),
+    goalMode,
+    budget: int('budget', 9, 1),
+    out: typeof f.out === 'string' ? f.out : null,
+  };
 }
 
 type Policy = typeof webshopExpert;
@@ -111,9 +113,11 @@ export const benchWebshopCommand: Command = {
     'Scores the rule baseline (search the instruction, open the first result, buy) and the',
     'scripted shopper on the first --episodes goals of the test split of catalogue --seed, and',
     'measures env steps per second with a random shopper. Prints JSON (and writes it to --out).',
+    '',
+    flagHelp(FLAGS),
   ].join('\n'),
   async run(args, io) {
-    const a = parseArgs(args);
+    const a = parseBenchArgs(args);
     const t0 = performance.now();
     const shop = getShop(a.seed);
     const goals = shop.goals(a.goalMode).length;

@@ -14,6 +14,7 @@ import { FROZEN_CONTROL } from '../../core/rl/frozenControl.js';
 import type { BackendName } from '../../workers/backend.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
+import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 
 const SIZES: readonly ModelSize[] = ['nano', 'micro', 'small'];
 const BACKENDS: readonly BackendName[] = ['cpu', 'wasm', 'webgpu'];
@@ -25,42 +26,55 @@ interface Args {
   only: 'webshop' | 'frozen-control' | null;
 }
 
-function parseArgs(args: string[]): Args {
-  const quick = args.includes('--quick');
-  let settings: BenchSettings = structuredClone(quick ? QUICK_SETTINGS : FULL_SETTINGS);
-  let out = 'bench/results.json';
+const FLAGS: FlagSpec[] = [
+  {
+    name: 'quick',
+    kind: 'bool',
+    help: 'a small version with the same JSON schema (cpu and wasm, nano), for CI',
+  },
+  { name: 'out', kind: 'string', help: 'the results file (default bench/results.json)' },
+  {
+    name: 'only',
+    kind: 'string',
+    help: 'one section into the existing --out file: webshop or frozen-control',
+  },
+  { name: 'sizes', kind: 'string', help: 'model sizes, comma-separated: nano, micro, small' },
+  { name: 'backends', kind: 'string', help: 'backends, comma-separated: cpu, wasm, webgpu' },
+  { name: 'iterations', kind: 'int', help: 'trainer iterations (at least 2)' },
+];
+
+function parseBenchArgs(args: string[]): Args {
+  const f = parseFlags(args, FLAGS);
+  let settings: BenchSettings = structuredClone(f.quick === true ? QUICK_SETTINGS : FULL_SETTINGS);
+  const out = typeof f.out === 'string' ? f.out : 'bench/results.json';
   let only: Args['only'] = null;
-  for (let i = 0; i < args.length; i++) {
-    const flag = args[i];
-    if (flag === '--quick') continue;
-    const value = args[++i];
-    if (value === undefined) throw new UsageError(`${flag} needs a value`);
-    if (flag === '--out') out = value;
-    else if (flag === '--only') {
-      if (value !== 'webshop' && value !== 'frozen-control')
-        throw new UsageError(
-          '--only: "webshop" (the WebShop-lite section) or "frozen-control" (the echo-trap preset and its frozen control)',
-        );
-      only = value;
-    } else if (flag === '--sizes') {
-      const sizes = value.split(',');
-      const bad = sizes.find((z) => !SIZES.includes(z as ModelSize));
-      if (bad !== undefined) throw new UsageError(`--sizes: unknown size "${bad}" (nano, micro, small)`);
-      settings = {
-        ...settings,
-        sizes: sizes as ModelSize[],
-        gpu: { ...settings.gpu, sizes: sizes as ModelSize[] },
-      };
-    } else if (flag === '--backends') {
-      const backends = value.split(',');
-      const bad = backends.find((b) => !BACKENDS.includes(b as BackendName));
-      if (bad !== undefined) throw new UsageError(`--backends: unknown backend "${bad}" (cpu, wasm, webgpu)`);
-      settings = { ...settings, backends: backends as BackendName[] };
-    } else if (flag === '--iterations') {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 2) throw new UsageError('--iterations must be an integer ≥ 2');
-      settings = { ...settings, trainer: { ...settings.trainer, iterations: n } };
-    } else throw new UsageError(`unknown option "${flag}"`);
+  if (f.only !== undefined) {
+    if (f.only !== 'webshop' && f.only !== 'frozen-control')
+      throw new UsageError(
+        '--only: "webshop" (the WebShop-lite section) or "frozen-control" (the echo-trap preset and its frozen control)',
+      );
+    only = f.only;
+  }
+  if (typeof f.sizes === 'string') {
+    const sizes = f.sizes.split(',');
+    const bad = sizes.find((z) => !SIZES.includes(z as ModelSize));
+    if (bad !== undefined) throw new UsageError(`--sizes: unknown size "${bad}" (nano, micro, small)`);
+    settings = {
+      ...settings,
+      sizes: sizes as ModelSize[],
+      gpu: { ...settings.gpu, sizes: sizes as ModelSize[] },
+    };
+  }
+  if (typeof f.backends === 'string') {
+    const backends = f.backends.split(',');
+    const bad = backends.find((b) => !BACKENDS.includes(b as BackendName));
+    if (bad !== undefined) throw new UsageError(`--backends: unknown backend "${bad}" (cpu, wasm, webgpu)`);
+    settings = { ...settings, backends: backends as BackendName[] };
+  }
+  if (f.iterations !== undefined) {
+    const n = Number(f.iterations);
+    if (n < 2) throw new UsageError('--iterations must be an integer ≥ 2');
+    settings = { ...settings, trainer: { ...settings.trainer, iterations: n } };
   }
   return { settings, out, only };
 }
@@ -139,7 +153,7 @@ export const benchCommand: Command = {
     'echo-trap preset and its frozen control per iteration and their ratio, written the same way.',
   ].join('\n'),
   async run(args, io) {
-    const a = parseArgs(args);
+    const a = parseBenchArgs(args);
     if (a.only === 'webshop') return webshopOnly(a, io);
     if (a.only === 'frozen-control') return frozenControlOnly(a, io);
     const results = await runBench(a.settings, (line) => io.stderr.write(`${line}\n`));

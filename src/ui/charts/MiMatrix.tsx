@@ -20,6 +20,60 @@ export function rowPosteriors(matrix: readonly (readonly number[])[]): number[][
 
 const short = (text: string, n: number) => (text.length > n ? `…${text.slice(-n)}` : text);
 
+/** The matrix as a table: rows z_i (reasoning), columns x_j (prompts), p(x_j | z_i) in each cell. */
+function MatrixTable({
+  post,
+  matrix,
+  prompts,
+  thinks,
+}: {
+  post: number[][];
+  matrix: readonly (readonly number[])[];
+  prompts: readonly string[];
+  thinks: readonly string[];
+}) {
+  return (
+    <table className="mi-grid" aria-label="p(prompt x_j | reasoning z_i), rows z_i, columns x_j">
+      <thead>
+        <tr>
+          <th scope="col" className="mi-corner">
+            z ↓ · x →
+          </th>
+          {post.map((_, j) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: columns are positions in the matrix
+            <th key={j} scope="col" title={prompts[j]} data-testid="mi-col">
+              x{j + 1}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {post.map((row, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions in the matrix
+          <tr key={i}>
+            <th scope="row" title={thinks[i]} data-testid="mi-row">
+              z{i + 1}
+            </th>
+            {row.map((p, j) => (
+              <td
+                // biome-ignore lint/suspicious/noArrayIndexKey: cells are positions in the matrix
+                key={j}
+                data-testid="mi-cell"
+                data-diagonal={i === j}
+                className={`${i === j ? 'mi-diag ' : ''}${p > 0.55 ? 'mi-dark' : ''}`}
+                style={{ background: `rgba(46, 134, 171, ${p.toFixed(3)})` }}
+                title={`log p(z${i + 1} | x${j + 1}) = ${(matrix[i]?.[j] ?? Number.NaN).toFixed(2)}; p(x${j + 1} | z${i + 1}) = ${p.toFixed(2)}\nz${i + 1}: ${short(thinks[i] ?? '', 80)}\nx${j + 1}: ${short(prompts[j] ?? '', 80)}`}
+              >
+                {p.toFixed(2)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function MiMatrix() {
   const samples = useApp((s) => s.samples);
   const withMi = samples.filter((s): s is SampledTrajectory & { mi: NonNullable<SampledTrajectory['mi']> } =>
@@ -53,44 +107,7 @@ export function MiMatrix() {
         accuracy {(100 * retrievalAcc).toFixed(0)}% against {(100 / n).toFixed(0)}% by chance · N = {n}{' '}
         distinct prompts
       </p>
-      <table className="mi-grid" aria-label="p(prompt x_j | reasoning z_i), rows z_i, columns x_j">
-        <thead>
-          <tr>
-            <th scope="col" className="mi-corner">
-              z ↓ · x →
-            </th>
-            {post.map((_, j) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: columns are positions in the matrix
-              <th key={j} scope="col" title={prompts[j]} data-testid="mi-col">
-                x{j + 1}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {post.map((row, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions in the matrix
-            <tr key={i}>
-              <th scope="row" title={thinks[i]} data-testid="mi-row">
-                z{i + 1}
-              </th>
-              {row.map((p, j) => (
-                <td
-                  // biome-ignore lint/suspicious/noArrayIndexKey: cells are positions in the matrix
-                  key={j}
-                  data-testid="mi-cell"
-                  data-diagonal={i === j}
-                  className={`${i === j ? 'mi-diag ' : ''}${p > 0.55 ? 'mi-dark' : ''}`}
-                  style={{ background: `rgba(46, 134, 171, ${p.toFixed(3)})` }}
-                  title={`log p(z${i + 1} | x${j + 1}) = ${(matrix[i]?.[j] ?? Number.NaN).toFixed(2)}; p(x${j + 1} | z${i + 1}) = ${p.toFixed(2)}\nz${i + 1}: ${short(thinks[i] ?? '', 80)}\nx${j + 1}: ${short(prompts[j] ?? '', 80)}`}
-                >
-                  {p.toFixed(2)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <MatrixTable post={post} matrix={matrix} prompts={prompts} thinks={thinks} />
       <p className="note">
         Row z<sub>i</sub> is a reasoning sample, column x<sub>j</sub> a prompt of the same iteration; each
         cell is p(x<sub>j</sub> | z<sub>i</sub>), how strongly that reasoning points back to that prompt (a

@@ -76,6 +76,41 @@ function Turns({
   );
 }
 
+/** One paired group: its start state, its rollouts' first turns and the base model's beside them. */
+function GroupCard({
+  group: g,
+  index,
+  env,
+  budget,
+  counts,
+  baseCounts,
+}: {
+  group: NonNullable<SampledTrajectory['reasoning']>['groups'][number];
+  index: number;
+  env: string;
+  budget: number | undefined;
+  counts: Map<string, number>;
+  baseCounts: Map<string, number>;
+}) {
+  const view = startView(env, g.seed);
+  return (
+    <article className="reasoning-group" data-testid="reasoning-group" data-seed={g.seed}>
+      <h4>
+        Group {index + 1} · start seed {g.seed}
+      </h4>
+      <div className="reasoning-view">
+        {view ? <EnvView view={view} budget={budget} size={REASONING_VIEW_SIZE} /> : null}
+      </div>
+      <div className={`reasoning-sides${g.base ? ' with-base' : ''}`}>
+        <Turns turns={g.rollouts} counts={counts} label="this policy" />
+        {g.base ? (
+          <Turns turns={g.base} counts={baseCounts} label="the frozen base model, same start state" />
+        ) : null}
+      </div>
+    </article>
+  );
+}
+
 export function ReasoningPanel() {
   const iteration = useApp((s) => s.reasoningIteration);
   const samples = useApp((s) => s.samples);
@@ -124,34 +159,17 @@ export function ReasoningPanel() {
         <div className="reasoning-groups">
           {groups
             .map((g, position) => ({ g, gi: position, id: `group-${position}` }))
-            .map(({ g, gi, id }) => {
-              const view = startView(env, g.seed);
-              return (
-                <article
-                  key={id}
-                  className="reasoning-group"
-                  data-testid="reasoning-group"
-                  data-seed={g.seed}
-                >
-                  <h4>
-                    Group {gi + 1} · start seed {g.seed}
-                  </h4>
-                  <div className="reasoning-view">
-                    {view ? <EnvView view={view} budget={budget} size={REASONING_VIEW_SIZE} /> : null}
-                  </div>
-                  <div className={`reasoning-sides${g.base ? ' with-base' : ''}`}>
-                    <Turns turns={g.rollouts} counts={counts} label="this policy" />
-                    {g.base ? (
-                      <Turns
-                        turns={g.base}
-                        counts={baseCounts}
-                        label="the frozen base model, same start state"
-                      />
-                    ) : null}
-                  </div>
-                </article>
-              );
-            })}
+            .map(({ g, gi, id }) => (
+              <GroupCard
+                key={id}
+                group={g}
+                index={gi}
+                env={env}
+                budget={budget}
+                counts={counts}
+                baseCounts={baseCounts}
+              />
+            ))}
         </div>
       )}
       {groups.length > 0 && !groups[0]?.base ? (
