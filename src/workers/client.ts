@@ -4,8 +4,10 @@
 // env traffic never passes through the UI thread. Faults (issue 10): a `gpuFault` from the
 // worker, an uncaught error in it, or a kill make the client replace its workers and continue
 // the run from its last checkpoint (recovery.ts); requests made meanwhile wait for that.
+
 import type { Config } from '../core/config.js';
 import type { ModelSize } from '../core/model/config.js';
+import type { FirstTurn } from '../core/rl/viewerSample.js';
 import type { BackendPreference, BackendReport, StartupStatus } from './backendInfo.js';
 import type {
   BaseChoice,
@@ -251,6 +253,21 @@ export class TrainClient {
   async setLive(changes: Partial<Config>): Promise<void> {
     const r = await this.request({ type: 'setLive', changes });
     if (r.type !== 'ack') throw new Error(`unexpected reply ${r.type}`);
+  }
+
+  /**
+   * The frozen base model's first turns on `seeds` at `iteration` for the reasoning panel; the
+   * worker refuses while a run iterates.
+   */
+  async baseReasoning(
+    config: Config,
+    base: BaseChoice,
+    seeds: number[],
+    iteration: number,
+  ): Promise<FirstTurn[][]> {
+    const r = await this.request({ type: 'baseReasoning', config, base, seeds, iteration });
+    if (r.type !== 'baseReasoning') throw new Error(`unexpected reply ${r.type}`);
+    return r.groups;
   }
 
   /** Trains the same tiny transformer for `steps` Adam steps on each backend and compares losses. */

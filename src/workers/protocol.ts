@@ -3,6 +3,7 @@
 // Requests carry an `id` and get exactly one reply with that id; the train worker's run
 // reports (metrics, samples, events, progress) carry no id and are batched at most a few
 // times a second.
+
 import type { Config } from '../core/config.js';
 import type { RunSummary } from '../core/metrics/detector.js';
 import type { MetricRow } from '../core/metrics/keys.js';
@@ -10,6 +11,7 @@ import type { CheckpointManifest } from '../core/model/checkpoint.js';
 import type { ModelSize } from '../core/model/config.js';
 import type { ResetResult, TurnResult } from '../core/rl/envPool.js';
 import type { SampledTrajectory, TrainerEvent } from '../core/rl/trainer.js';
+import type { FirstTurn } from '../core/rl/viewerSample.js';
 import type { BackendPreference, BackendReport, StartupStatus } from './backendInfo.js';
 
 /** Where the run's starting weights come from. */
@@ -50,6 +52,18 @@ export type ToTrainWorker =
   /** Drops the run without saving anything more. */
   | { type: 'reset'; id: number }
   | { type: 'setLive'; id: number; changes: Partial<Config> }
+  /**
+   * The frozen base model's first turns on `seeds` at `iteration` (the reasoning panel, any
+   * iteration), from the run's base; refused while a run is iterating.
+   */
+  | {
+      type: 'baseReasoning';
+      id: number;
+      config: Config;
+      base: BaseChoice;
+      seeds: number[];
+      iteration: number;
+    }
   /** Test hook: injects a fault (`count` poisoned iterations for 'nonFinite'). */
   | { type: 'injectFault'; id: number; fault: InjectedFault; count: number };
 
@@ -97,6 +111,7 @@ export type FromTrainWorker =
   | { type: 'ready'; id: number; report: BackendReport }
   | { type: 'selfCheck'; id: number; results: SelfCheckResult[]; maxAbsDiff: number }
   | { type: 'ack'; id: number }
+  | { type: 'baseReasoning'; id: number; groups: FirstTurn[][] }
   | { type: 'started'; id: number; runId: string; info: RunStartInfo; report: BackendReport }
   | { type: 'error'; id: number | null; message: string }
   /** One batch of run reports (rows, events, newest sample) — stored in one IndexedDB transaction. */

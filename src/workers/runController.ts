@@ -16,6 +16,7 @@ import { estimateRunMemory, formatBytes, isOutOfMemory } from '../core/model/mem
 import { copyWeights, disposeModel, modelVariables } from '../core/model/params.js';
 import { createTrainer, type RunModels } from '../core/rl/session.js';
 import { parseTrainerPosition, type Trainer, type TrainingState } from '../core/rl/trainer.js';
+import { baseFirstTurns, type FirstTurn } from '../core/rl/viewerSample.js';
 import type { Tokenizer } from '../core/tokenizer.js';
 import { evalEnvId } from '../envs/registry.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
@@ -292,6 +293,30 @@ export class RunController {
     if (!r.loop) return;
     r.wantPause = true;
     await r.loop;
+  }
+
+  /**
+   * The base model's first turns on `seeds` at `iteration`, sampled now (reasoningOf's on-demand
+   * half, core/rl/viewerSample.ts): from a fresh copy of the run's base, on the env workers' own
+   * slots, while no run iterates (a paused or ended run, or none).
+   */
+  async baseReasoning(
+    config: Config,
+    choice: BaseChoice,
+    seeds: number[],
+    iteration: number,
+  ): Promise<FirstTurn[][]> {
+    if (this.run?.loop) throw new Error('pause the run first: the worker is training');
+    await this.ensureBackend(config.backend);
+    const shards = this.shards();
+    if (shards.length === 0) throw new Error('no env workers are attached');
+    const { base } = await loadBase(choice, config);
+    try {
+      const pool = new WorkerEnvPool(shards, 'base', config.env);
+      return await baseFirstTurns(base.policy, base.tokenizer, pool, seeds, config, iteration);
+    } finally {
+      disposeModel(base.policy);
+    }
   }
 
   /** Exactly one iteration; only while paused. */

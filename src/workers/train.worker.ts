@@ -142,6 +142,11 @@ async function handle(msg: ToTrainWorker): Promise<void> {
     case 'setLive':
       runs.setLive(msg.changes);
       break;
+    case 'baseReasoning': {
+      const groups = await runs.baseReasoning(msg.config, msg.base, msg.seeds, msg.iteration);
+      post({ type: 'baseReasoning', id: msg.id, groups });
+      return;
+    }
     case 'injectFault':
       inject(msg.fault, msg.count);
       break;

@@ -133,3 +133,20 @@ test('at 390 px wide: no sideways scroll, the charts first, the transport in rea
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await expect(page.getByTestId('btn-start')).toBeInViewport();
 });
+
+test('the reasoning panel samples the base model on demand where the run sampled none', async ({ page }) => {
+  // The tiny preset computes no MI, so no iteration carries the base model's reasoning.
+  await openTiny(page);
+  await runTinyToStop(page, 2);
+  await page.getByTestId('chart-body-success').focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByTestId('reasoning-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel.getByText('the frozen base model, same start state')).toHaveCount(0);
+  await panel.getByTestId('reasoning-sample-base').click();
+  const groups = Number(await page.getByTestId('field-groups').inputValue());
+  await expect(panel.getByText('the frozen base model, same start state')).toHaveCount(groups, {
+    timeout: 60_000,
+  });
+  await expect(panel.getByTestId('reasoning-base-note')).toHaveCount(0);
+});

@@ -4,9 +4,12 @@
 // on MI iterations. The trainer builds them only for a caller that takes samples (the page).
 import type { Config } from '../config.js';
 import type { MiResult } from '../metrics/mi.js';
+import type { Model } from '../model/params.js';
+import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
-import { streamInstance } from './envPool.js';
-import type { RolloutStart, Trajectory } from './rollout.js';
+import { type EnvPool, streamInstance } from './envPool.js';
+import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
+import { rolloutSettings } from './runSchedule.js';
 
 /**
  * RAGEN-2's cross-scoring matrix of an iteration where the MI proxy was computed: row i is the
@@ -139,4 +142,30 @@ export function sampleOf(trajs: readonly Trajectory[], iteration: number, tok: T
       actionsLeft: turn.actionsLeft,
     })),
   };
+}
+
+/**
+ * The frozen base model's first turns on the given start seeds (N rollouts each, the group's
+ * streams), sampled on demand for the reasoning panel at any iteration. Its randomness comes from
+ * a stream of its own, derived from the run's seed and the iteration, so asking twice gives the
+ * same turns and no training stream moves.
+ */
+export async function baseFirstTurns(
+  base: Model,
+  tok: Tokenizer,
+  pool: EnvPool,
+  seeds: readonly number[],
+  c: Config,
+  iteration: number,
+): Promise<FirstTurn[][]> {
+  const starts: RolloutStart[] = seeds.flatMap((seed, g) =>
+    Array.from({ length: c.groupSize }, (_, k) => ({
+      group: g,
+      seed,
+      instance: streamInstance(c.groupStreams, k),
+    })),
+  );
+  const rng = new Rng(c.seed).fork(`base-on-demand:${iteration}`);
+  const { trajectories } = await rollout(base, tok, pool, starts, rolloutSettings(c, c.temperature), rng);
+  return seeds.map((_, g) => trajectories.filter((t) => t.group === g).map(firstTurnOf));
 }

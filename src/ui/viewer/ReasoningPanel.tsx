@@ -5,12 +5,14 @@
 // seen, or seen to be absent; the iteration's modal think share, distinct-2 and action MI are
 // shown from its metric row. The snapshot comes from the iteration's stored sample
 // (core/rl/trainer.ts ReasoningSnapshot); iterations without one say so.
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { FirstTurn, SampledTrajectory } from '../../core/rl/trainer.js';
 import { makeEnv } from '../../envs/registry.js';
 import { OverlayPanel } from '../components/OverlayPanel.js';
+import { baseFor } from '../controller/baseFor.js';
+import { useController } from '../controller/context.js';
 import { useApp } from '../store/index.js';
-import { useRunBudget } from '../store/runConfig.js';
+import { runConfigOf, useRunBudget } from '../store/runConfig.js';
 import { EnvView } from './EnvView.js';
 
 /** The start state's picture in each group card, square. */
@@ -50,8 +52,8 @@ function Turns({
         {turns.map((t, i) => {
           const n = counts.get(t.think) ?? 1;
           return (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rollouts are positions in their group
             <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: rollouts are positions in their group
               key={i}
               className={t.success ? 'ok' : undefined}
               data-repeated={n > 1}
@@ -111,6 +113,57 @@ function GroupCard({
   );
 }
 
+/** The base model's first turns sampled on demand for this iteration's groups (null: not asked). */
+function useBaseOnDemand(iteration: number | null, seeds: readonly number[]) {
+  const controller = useController();
+  const status = useApp((s) => s.runStatus);
+  const config = useApp((s) => runConfigOf(s));
+  const [asked, setAsked] = useState<{ iteration: number; groups: FirstTurn[][] } | null>(null);
+  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const training = status === 'running' || status === 'starting' || status === 'stopping';
+  const sampleBase = async () => {
+    const client = controller.trainClient();
+    if (!client || !config || iteration === null) return;
+    setState({ busy: true, error: null });
+    try {
+      const { choice } = await baseFor(config);
+      const groups = await client.baseReasoning(config, choice, [...seeds], iteration);
+      setAsked({ iteration, groups });
+      setState({ busy: false, error: null });
+    } catch (err) {
+      setState({ busy: false, error: (err as Error).message });
+    }
+  };
+  return {
+    groups: asked?.iteration === iteration ? asked.groups : null,
+    training,
+    ...state,
+    sampleBase,
+    can: Boolean(config),
+  };
+}
+
+/** Offers to sample the base model now, for an iteration whose sample has none. */
+function BaseOnDemandNote({ onDemand }: { onDemand: ReturnType<typeof useBaseOnDemand> }) {
+  return (
+    <p className="note" data-testid="reasoning-base-note">
+      The frozen base model's reasoning is sampled with the run on the iterations where MI is computed; for
+      this one, sample it now on the same start states.{' '}
+      <button
+        type="button"
+        data-testid="reasoning-sample-base"
+        disabled={onDemand.busy || onDemand.training || !onDemand.can}
+        title={onDemand.training ? 'Pause the run first: the train worker is busy training' : ''}
+        onClick={() => void onDemand.sampleBase()}
+      >
+        {onDemand.busy ? 'Sampling the base model…' : 'Sample the base model here'}
+      </button>
+      {onDemand.training ? ' (pause the run first)' : ''}
+      {onDemand.error ? <span className="field-error"> {onDemand.error}</span> : null}
+    </p>
+  );
+}
+
 export function ReasoningPanel() {
   const iteration = useApp((s) => s.reasoningIteration);
   const samples = useApp((s) => s.samples);
@@ -122,9 +175,14 @@ export function ReasoningPanel() {
     () => (iteration === null ? undefined : samples.find((x) => x.iteration === iteration && x.reasoning)),
     [samples, iteration],
   );
+  const seeds = useMemo(() => (sample?.reasoning?.groups ?? []).map((g) => g.seed), [sample]);
+  const onDemand = useBaseOnDemand(iteration, seeds);
   if (iteration === null) return null;
   const row = rows.find((r) => r.iteration === iteration);
-  const groups = sample?.reasoning?.groups ?? [];
+  const stored = sample?.reasoning?.groups ?? [];
+  const groups = onDemand.groups
+    ? stored.map((g, i) => ({ ...g, base: onDemand.groups?.[i] ?? g.base }))
+    : stored;
   const all = groups.flatMap((g) => g.rollouts);
   const counts = thinkCounts(all);
   const baseCounts = thinkCounts(groups.flatMap((g) => g.base ?? []));
@@ -172,12 +230,7 @@ export function ReasoningPanel() {
             ))}
         </div>
       )}
-      {groups.length > 0 && !groups[0]?.base ? (
-        <p className="note">
-          The frozen base model's reasoning is sampled on the iterations where MI is computed; open one of
-          those to compare.
-        </p>
-      ) : null}
+      {groups.length > 0 && !groups[0]?.base ? <BaseOnDemandNote onDemand={onDemand} /> : null}
     </OverlayPanel>
   );
 }
