@@ -226,6 +226,13 @@ export function SweepsDialog() {
                     {s.reason}
                   </span>
                 ) : null}
+                {s.status === 'interrupted' ? (
+                  <span className="note" data-testid="sweep-interrupted">
+                    The tab was closed or reloaded while it ran: the {s.runs.length} finished run
+                    {s.runs.length === 1 ? ' is' : 's are'} kept; the others did not finish. Run it again to
+                    measure them.
+                  </span>
+                ) : null}
                 <span className="run-actions">
                   <button
                     type="button"
