@@ -3,6 +3,7 @@
 // RAGEN's (arXiv 2504.20073 and RAGEN-AI/RAGEN's config/base.yaml) scaled to tiny models; the
 // algorithm presets that switch several fields at once live in core/rl/algorithms.ts.
 import { z } from 'zod';
+import { FILTER_COUNTS, FILTER_NAMES, usesKeepRatio } from './rl/filterSpecs.js';
 
 export type FieldGroup = 'run' | 'rollout' | 'reward' | 'advantage' | 'filter' | 'loss' | 'optim' | 'eval';
 
@@ -104,7 +105,7 @@ const FIELD_TABLE = [
   { key: 'criticWarmup', flag: 'critic-warmup', group: 'advantage', kind: 'int', label: 'Critic warm-up', min: 0, max: 1000, default: 0, help: 'Iterations that train only the critic before the first policy update.' },
   { key: 'thinkingCritic', flag: 'thinking-critic', group: 'advantage', kind: 'bool', label: 'Thinking critic', default: false, help: 'Weight advantages by σ(rule-based thinking quality) (not in RAGEN’s paper).' },
   // filter
-  { key: 'filterMode', flag: 'filter', group: 'filter', kind: 'enum', label: 'Variance filter', options: ['off', 'subsample', 'oversample', 'top-p', 'dynamic'], default: 'off', help: 'StarPO-S: keep high-std groups of the P rolled out, or roll out P/ratio and keep P; top-p: RAGEN-2\u2019s reward-variance filter (groups by variance until the top-p share of the batch\u2019s total, zero-variance groups never); dynamic: DAPO\u2019s dynamic sampling (drop groups whose rewards are all equal and roll out more, up to 3 batches, until P remain).' },
+  { key: 'filterMode', flag: 'filter', group: 'filter', kind: 'enum', label: 'Variance filter', options: FILTER_NAMES, default: 'off', help: 'StarPO-S: keep high-std groups of the P rolled out, or roll out P/ratio and keep P; top-p: RAGEN-2\u2019s reward-variance filter (groups by variance until the top-p share of the batch\u2019s total, zero-variance groups never); dynamic: DAPO\u2019s dynamic sampling (drop groups whose rewards are all equal and roll out more, up to 3 batches, until P remain).' },
   { key: 'filterTopP', flag: 'filter-top-p', group: 'filter', kind: 'float', label: 'Top-p value', min: 0.05, max: 1, default: 0.9, live: true, help: 'The top-p filter keeps groups, highest reward variance first, until their variance reaches this share of the total (RAGEN-2 recommends 0.9; 1 keeps every group that has any variance).' },
   { key: 'filterRatio', flag: 'filter-ratio', group: 'filter', kind: 'float', label: 'Keep ratio', min: 0.05, max: 1, default: 0.25, live: true, help: 'Share of groups kept by the in-group reward-std filter.' },
   { key: 'filterOrder', flag: 'filter-order', group: 'filter', kind: 'enum', label: 'Keep', options: ['highest-std', 'lowest-std', 'random'], default: 'highest-std', help: 'Keep the most uncertain groups (paper), the least (reverse ablation), or as many at random (the control: is it the selection, or fewer updates?).' },
@@ -156,9 +157,6 @@ type FieldValue<F> = F extends { kind: 'int' | 'float' }
 export type Config = { -readonly [F in (typeof FIELD_TABLE)[number] as F['key']]: FieldValue<F> };
 
 export type ConfigKey = keyof Config;
-
-/** DAPO's dynamic sampling rolls out at most this many batches of P groups an iteration. */
-export const DYNAMIC_BATCHES = 3;
 
 function fieldSchema(f: Field): z.ZodType {
   switch (f.kind) {
@@ -225,23 +223,18 @@ function crossFieldErrors(c: Config): FieldError[] {
       message: 'group-normalised advantages need at least 2 rollouts per group',
     });
   }
-  if (
-    (c.filterMode === 'subsample' || c.filterMode === 'oversample') &&
-    Math.round(c.groups * c.filterRatio) < 1
-  ) {
+  const filter = FILTER_COUNTS[c.filterMode];
+  if (usesKeepRatio(filter) && Math.round(c.groups * c.filterRatio) < 1) {
     errors.push({
       field: 'filterRatio',
       message: `keeps no group of ${c.groups}: raise it to at least ${(1 / c.groups).toFixed(3)}`,
     });
   }
-  const rollouts =
-    c.groups *
-    c.groupSize *
-    (c.filterMode === 'oversample' ? 1 / c.filterRatio : c.filterMode === 'dynamic' ? DYNAMIC_BATCHES : 1);
+  const rollouts = c.groups * c.groupSize * (filter.oversamples ? 1 / c.filterRatio : filter.batches);
   if (rollouts > 4096) {
     errors.push({
       field: 'groups',
-      message: `${Math.round(rollouts)} rollouts per iteration (P × N${c.filterMode === 'oversample' ? ' ÷ keep ratio' : ''}); the limit is 4096: lower groups or group size`,
+      message: `${Math.round(rollouts)} rollouts per iteration (P × N${filter.oversamples ? ' ÷ keep ratio' : ''}); the limit is 4096: lower groups or group size`,
     });
   }
   return errors;

@@ -10,8 +10,13 @@
 //             loss;
 //   scoring — the same forward without gradients, in chunks of SCORE_CHUNK rows (2 × b·R·V + …);
 //   rollout — the KV cache of every active row (2 × L × rows × T × D) and one step's logits.
-// It is an estimate, not an accounting: tfjs keeps intermediate copies of its own.
+// It is an estimate, not an accounting: tfjs keeps intermediate copies of its own. The filter's
+// counts, the estimator's samples and the update's pairs are read from their tables
+// (rl/filterSpecs.ts, rl/estimators.ts, rl/algorithms.ts), not from their names.
 import { type Config, MODEL_SIZES } from '../config.js';
+import { ALGORITHMS } from '../rl/algorithms.js';
+import { estimatorOf } from '../rl/estimators.js';
+import { FILTER_COUNTS } from '../rl/filterSpecs.js';
 import { MODEL_PRESETS } from './config.js';
 
 /** Rows per scoring chunk (core/model/scoring.ts scores 32 rows at a time). */
@@ -38,9 +43,12 @@ export interface MemoryEstimate {
   T: number;
 }
 
-/** Turns in one training window: `historyTurns` of them (ppo-turn: one), at most the turns. */
+/**
+ * Turns in one training window: `historyTurns` of them (an estimator with one sample per turn,
+ * ppo-turn's turn-gae: one), at most the turns.
+ */
 function turnsPerWindow(c: Config): number {
-  const history = c.advantage === 'turn-gae' ? 1 : c.historyTurns;
+  const history = estimatorOf(c).samples === 'turn' ? 1 : c.historyTurns;
   return Math.max(1, Math.min(history, c.maxTurns));
 }
 
@@ -49,22 +57,27 @@ function windowsPerTrajectory(c: Config): number {
   return Math.ceil(c.maxTurns / turnsPerWindow(c));
 }
 
+/** Whether the algorithm's preset updates by DPO: minibatches of ⌊minibatch / 2⌋ pairs (optimize.ts dpoUpdate). */
+function updatesPairs(c: Config): boolean {
+  return estimatorOf(ALGORITHMS[c.algorithm].switches).objective === 'dpo';
+}
+
 /** The largest step of a run of `config` with a vocabulary of `vocab` tokens. */
 export function estimateRunMemory(c: Config, vocab: number): MemoryEstimate {
   const { dModel: D, nLayers: L, nHeads: H } = MODEL_PRESETS[c.modelSize];
   const T = c.contextLength;
   const V = vocab;
-  const rolled = Math.ceil(c.groups * c.groupSize * (c.filterMode === 'oversample' ? 1 / c.filterRatio : 1));
-  const kept =
-    c.filterMode === 'subsample'
-      ? Math.ceil(rolled * c.filterRatio)
-      : Math.min(rolled, c.groups * c.groupSize);
+  const filter = FILTER_COUNTS[c.filterMode];
+  const rolled = Math.ceil(c.groups * c.groupSize * (filter.oversamples ? 1 / c.filterRatio : 1));
+  const kept = filter.keepsShare
+    ? Math.ceil(rolled * c.filterRatio)
+    : Math.min(rolled, c.groups * c.groupSize);
   const samples = kept * windowsPerTrajectory(c);
   // Minibatches count whole trajectories, each with all its history windows.
   const stepRows =
     c.stepsPerIteration > 0
       ? Math.ceil(kept / c.stepsPerIteration) * windowsPerTrajectory(c)
-      : c.algorithm === 'dpo-online'
+      : updatesPairs(c)
         ? Math.min(samples, 2 * Math.max(1, Math.floor(c.minibatch / 2)) * windowsPerTrajectory(c))
         : Math.min(samples, c.minibatch * windowsPerTrajectory(c));
   const R = c.lossOnEnvTokens ? T : Math.min(T, turnsPerWindow(c) * c.maxTokensPerTurn);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng.js';
 import {
   dropOutliers,
+  FILTERS,
   filterGroups,
   groupsToKeep,
   groupsToRollOut,
@@ -10,6 +11,7 @@ import {
   topPGroups,
   zeroStdShare,
 } from './filter.js';
+import { FILTER_NAMES, usesKeepRatio } from './filterSpecs.js';
 
 // Unbiased stds: g0 0, g1 0.57735, g2 0.5, g3 0.60759 (hand-computed).
 const rewards = [
@@ -129,5 +131,17 @@ describe('RAGEN-2 top-p and DAPO dynamic sampling', () => {
     expect(spreadGroups(rewards, 2).keptGroups).toEqual([0, 2]);
     expect(spreadGroups(rewards, 8).keptGroups).toEqual([0, 2, 4]);
     expect(spreadGroups([[0, 0]], 1).keptGroups).toEqual([]);
+  });
+});
+
+describe('FILTERS and their counts (filterSpecs.ts)', () => {
+  it('has a row for every filter name, whose functions do what its plain counts say', () => {
+    expect(Object.keys(FILTERS)).toEqual([...FILTER_NAMES]);
+    for (const f of Object.values(FILTERS)) {
+      // P = 8 at a keep ratio of 0.25: oversampling rolls out 32, a kept share is 2 of 8.
+      expect(f.rollOut(8, 0.25)).toBe(f.oversamples ? 32 : 8);
+      if (f.keepsShare) expect(f.keeps?.(8, 8, 0.25)).toBe(2);
+      if (!usesKeepRatio(f)) expect(f.keeps?.(8, 8, 0.25) ?? 8).toBe(8);
+    }
   });
 });

@@ -3,13 +3,14 @@
 // the top share. Two ways to use it: `subsample` filters the P groups rolled out (the paper,
 // fewer samples per step), `oversample` rolls out ⌈P/ratio⌉ groups and keeps P (the kept
 // batch is as large as an unfiltered one); RAGEN-2's top-p and DAPO's dynamic sampling beside
-// them. The FILTERS table holds each filter's counts (groups rolled out, batches, kept) and its
-// selection; filterRollout.ts rolls out what a row asks. Plus the secondary note's 2σ outlier
-// drop over the batch, a separate switch.
-import { type Config, DYNAMIC_BATCHES } from '../config.js';
+// them. The FILTERS table holds each filter's counts (groups rolled out, batches, kept; the plain
+// facts of them from filterSpecs.ts) and its selection; filterRollout.ts rolls out what a row
+// asks. Plus the secondary note's 2σ outlier drop over the batch, a separate switch.
+import type { Config } from '../config.js';
 import type { Rng } from '../rng.js';
 import { meanStd } from '../stats.js';
 import { ZERO_STD } from './advantages.js';
+import { FILTER_COUNTS, type FilterCounts } from './filterSpecs.js';
 
 export type FilterMode = Config['filterMode'];
 /**
@@ -144,18 +145,16 @@ export function topPGroups(rewards: readonly (readonly number[])[], value: numbe
   );
 }
 
-/** One rollout filter: how many groups it rolls out for P, and which of them it keeps. */
-export interface FilterSpec {
+/**
+ * One rollout filter: how many groups it rolls out for P, and which of them it keeps; its
+ * `batches`, `oversamples` and `keepsShare` are its row of FILTER_COUNTS (filterSpecs.ts).
+ */
+export interface FilterSpec extends FilterCounts {
   name: FilterMode;
   /** One line for the docs. */
   label: string;
   /** Groups of the iteration's first rollout batch for P = `groups` (`ratio`: filterRatio). */
   rollOut(groups: number, ratio: number): number;
-  /**
-   * Batches of rollouts an iteration may take: 1, or DAPO's DYNAMIC_BATCHES — P more groups
-   * while fewer than P have any reward spread (filterRollout.ts).
-   */
-  batches: number;
   /** How many groups it keeps of `rolledOut`, where that is a count; absent where the rewards decide. */
   keeps?(rolledOut: number, targetGroups: number, ratio: number): number;
   /** The kept groups of those rolled out (`rewards[g]`: group g's trajectory rewards); null keeps all. */
@@ -174,44 +173,44 @@ const topShare = (rolledOut: number, _target: number, ratio: number) =>
 const oversampled = (groups: number, ratio: number) => Math.ceil(groups / ratio - 1e-9);
 const target = (rolledOut: number, targetGroups: number) => Math.min(targetGroups, rolledOut);
 
-/** The rollout filters, one row each: a new filter is a row and its function. */
+/** The rollout filters, one row each: a new filter is a row and its function, its counts in filterSpecs.ts. */
 export const FILTERS: Readonly<Record<FilterMode, FilterSpec>> = {
   off: {
+    ...FILTER_COUNTS.off,
     name: 'off',
     label: 'no filter: every group rolled out is trained on',
     rollOut: asMany,
-    batches: 1,
     keeps: (rolledOut) => rolledOut,
     select: () => null,
   },
   subsample: {
+    ...FILTER_COUNTS.subsample,
     name: 'subsample',
     label: 'StarPO-S: keep floor(ratio · P) of the P groups by reward std (or at random)',
     rollOut: asMany,
-    batches: 1,
     keeps: topShare,
     select: (r, c, rng) => filterGroups(r, topShare(r.length, c.groups, c.filterRatio), c.filterOrder, rng),
   },
   oversample: {
+    ...FILTER_COUNTS.oversample,
     name: 'oversample',
     label: 'StarPO-S by oversampling: roll out ⌈P / ratio⌉ groups, keep P by reward std',
     rollOut: oversampled,
-    batches: 1,
     keeps: target,
     select: (r, c, rng) => filterGroups(r, target(r.length, c.groups), c.filterOrder, rng),
   },
   'top-p': {
+    ...FILTER_COUNTS['top-p'],
     name: 'top-p',
     label: 'RAGEN-2: keep groups by reward variance until the top-p share of the total',
     rollOut: asMany,
-    batches: 1,
     select: (r, c) => topPGroups(r, c.filterTopP),
   },
   dynamic: {
+    ...FILTER_COUNTS.dynamic,
     name: 'dynamic',
     label: 'DAPO’s dynamic sampling: drop groups with no reward spread, roll out more',
     rollOut: asMany,
-    batches: DYNAMIC_BATCHES,
     select: (r, c) => spreadGroups(r, c.groups),
   },
 };
