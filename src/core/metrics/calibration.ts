@@ -275,6 +275,71 @@ const SIGNAL_KIND: Record<string, string> = {
   successRecovery: 'recovery',
 };
 
+/**
+ * Each signal's record: how many frozen runs it fired on (now and by the stored detector), and on
+ * the flagged rise-and-fall runs how often it fired before the collapse and how long before.
+ */
+function signalRates(
+  frozen: readonly FrozenRow[],
+  flaggedPos: readonly CollapseRow[],
+  storedKnown: boolean,
+): SignalRate[] {
+  return DETECTOR_SIGNALS.map((signal) => {
+    const leads = flaggedPos
+      .filter((c) => c.firstFired[signal] !== undefined && c.firstFired[signal]! <= c.collapseIteration!)
+      .map((c) => c.collapseIteration! - c.firstFired[signal]!);
+    return {
+      signal,
+      kind: SIGNAL_KIND[signal] ?? '?',
+      frozenFired: frozen.filter((f) => f.firstFired[signal] !== undefined).length,
+      storedFrozenFired: storedKnown
+        ? frozen.filter((f) => f.storedFirstFired?.[signal] !== undefined).length
+        : null,
+      beforeCollapse: signal === 'successCollapse' || signal === 'successRecovery' ? 0 : leads.length,
+      meanLead: leads.length > 0 && signal !== 'successCollapse' ? mean(leads) : null,
+    };
+  });
+}
+
+/**
+ * The collapse rule over a grid of windows (3, 5) and z (2.5, 3, 3.5), warm-up 5: false alarms on
+ * the frozen runs and in the resampled null (drawn from `nul`: the frozen runs' pooled success
+ * rates, run length, rollouts and draws), and recall on the labelled rise-and-fall runs.
+ */
+function detectorGrid(
+  input: CalibrationInput,
+  given: Partial<DetectorOptions>,
+  nul: { pool: number[]; length: number; n: number; draws: number },
+  positives: number,
+): Calibration['grid'] {
+  const grid: Calibration['grid'] = [];
+  for (const window of [3, 5]) {
+    for (const z of [2.5, 3, 3.5]) {
+      const o = { ...given, window, warmup: 5, z };
+      grid.push({
+        window,
+        warmup: 5,
+        z,
+        frozenFp: input.frozen.filter((r) => detectRun(r.config, r.rows, o).summary().echoTrap).length,
+        resampledFp: resampledNullRate(
+          nul.pool,
+          nul.length,
+          Math.min(nul.draws, 1000),
+          { ...o, rollouts: nul.n },
+          7,
+        ),
+        recall: positives
+          ? input.labelled.filter(
+              ({ run, label }) =>
+                label.label === 'rise-and-fall' && detectRun(run.config, run.rows, o).summary().echoTrap,
+            ).length
+          : 0,
+      });
+    }
+  }
+  return grid;
+}
+
 /** Every figure of the calibration from the loaded runs. */
 export function calibrate(input: CalibrationInput): Calibration {
   const options = { ...DEFAULT_DETECTOR, ...(input.options ?? {}) };
@@ -292,40 +357,8 @@ export function calibrate(input: CalibrationInput): Calibration {
   const positives = collapses.filter((c) => c.label === 'rise-and-fall');
   const flaggedPos = positives.filter((c) => c.flagged && c.collapseIteration !== null);
   const storedKnown = frozen.every((f) => f.storedCollapse !== undefined);
-  const signals: SignalRate[] = DETECTOR_SIGNALS.map((signal) => {
-    const leads = flaggedPos
-      .filter((c) => c.firstFired[signal] !== undefined && c.firstFired[signal]! <= c.collapseIteration!)
-      .map((c) => c.collapseIteration! - c.firstFired[signal]!);
-    return {
-      signal,
-      kind: SIGNAL_KIND[signal] ?? '?',
-      frozenFired: frozen.filter((f) => f.firstFired[signal] !== undefined).length,
-      storedFrozenFired: storedKnown
-        ? frozen.filter((f) => f.storedFirstFired?.[signal] !== undefined).length
-        : null,
-      beforeCollapse: signal === 'successCollapse' || signal === 'successRecovery' ? 0 : leads.length,
-      meanLead: leads.length > 0 && signal !== 'successCollapse' ? mean(leads) : null,
-    };
-  });
-  const grid: Calibration['grid'] = [];
-  for (const window of [3, 5]) {
-    for (const z of [2.5, 3, 3.5]) {
-      const o = { ...given, window, warmup: 5, z };
-      grid.push({
-        window,
-        warmup: 5,
-        z,
-        frozenFp: input.frozen.filter((r) => detectRun(r.config, r.rows, o).summary().echoTrap).length,
-        resampledFp: resampledNullRate(pool, length, Math.min(draws, 1000), { ...o, rollouts: n }, 7),
-        recall: positives.length
-          ? input.labelled.filter(
-              ({ run, label }) =>
-                label.label === 'rise-and-fall' && detectRun(run.config, run.rows, o).summary().echoTrap,
-            ).length
-          : 0,
-      });
-    }
-  }
+  const signals = signalRates(frozen, flaggedPos, storedKnown);
+  const grid = detectorGrid(input, given, { pool, length, n, draws }, positives.length);
   return {
     options: { ...options, rollouts: n },
     frozen,
