@@ -73,6 +73,78 @@ export interface BatchScores {
   values: Float32Array[] | null;
 }
 
+/** Per row, the positions whose log-probs are read; see scoreBatch's `options.masks`. */
+type ReadMasks = readonly Float32Array[] | undefined;
+
+/**
+ * One length group's forward passes on its padded tokens `flat` ([B, T], B = group.length): each
+ * job's [m, T−1] log-probs of its picked rows, then the critic's [B, T] values, as one flat
+ * tensor. The caller disposes it.
+ */
+function groupScores(
+  flat: Int32Array,
+  group: readonly number[],
+  T: number,
+  jobs: readonly LogpJob[],
+  picks: readonly number[][],
+  critic: Model | null,
+  masks: ReadMasks,
+): tf.Tensor {
+  return tf.tidy(() => {
+    const tokens = tf.tensor2d(flat, [group.length, T], 'int32');
+    const parts: tf.Tensor[] = [];
+    jobs.forEach((job, j) => {
+      const pick = picks[j] as number[];
+      if (pick.length === 0) return;
+      const sub = pick.length === group.length ? tokens : tf.gather(tokens, tf.tensor1d(pick, 'int32'));
+      const read = masks
+        ? maskedRows(
+            paddedMasks(
+              pick.map((k) => masks?.[group[k] as number]),
+              T - 1,
+            ),
+          )
+        : undefined;
+      parts.push(
+        policyLogProbs(job.model, sub as tf.Tensor2D, job.temperature, 'gather', read).logp.reshape([-1]),
+      );
+    });
+    if (critic)
+      parts.push(
+        valueHead(critic, forward(critic, { tokens, embed: 'gather', noCache: true }).hidden).reshape([-1]),
+      );
+    return parts.length === 1 ? (parts[0] as tf.Tensor) : tf.concat(parts);
+  });
+}
+
+/** Spreads one group's flat scores `data` (laid out as groupScores's) over `out`'s rows. */
+function readGroup(
+  data: Float32Array,
+  group: readonly number[],
+  T: number,
+  picks: readonly number[][],
+  rows: readonly (readonly number[])[],
+  out: BatchScores,
+): void {
+  let off = 0;
+  picks.forEach((pick, j) => {
+    for (const k of pick) {
+      const row = group[k] as number;
+      (out.logps[j] as (Float32Array | null)[])[row] = data.slice(
+        off,
+        off + (rows[row] as number[]).length - 1,
+      );
+      off += T - 1;
+    }
+  });
+  if (out.values) {
+    group.forEach((row) => {
+      (out.values as Float32Array[])[row] = data.slice(off, off + (rows[row] as number[]).length);
+      off += T;
+    });
+  }
+}
+
 /** Scores `rows` (each ≥ 2 tokens) under every job's policy and the critic, a group at a time. */
 export async function scoreBatch(
   rows: readonly (readonly number[])[],
@@ -110,52 +182,10 @@ export async function scoreBatch(
       options.padId ?? 0,
     );
     const picks = jobs.map((j) => group.map((_, k) => k).filter((k) => j.rows?.[group[k] as number] ?? true));
-    // One flat result: each job's [m, T−1] log-probs, then the critic's [B, T] values.
-    const all = tf.tidy(() => {
-      const tokens = tf.tensor2d(flat, [group.length, T], 'int32');
-      const parts: tf.Tensor[] = [];
-      jobs.forEach((job, j) => {
-        const pick = picks[j] as number[];
-        if (pick.length === 0) return;
-        const sub = pick.length === group.length ? tokens : tf.gather(tokens, tf.tensor1d(pick, 'int32'));
-        const read = options.masks
-          ? maskedRows(
-              paddedMasks(
-                pick.map((k) => options.masks?.[group[k] as number]),
-                T - 1,
-              ),
-            )
-          : undefined;
-        parts.push(
-          policyLogProbs(job.model, sub as tf.Tensor2D, job.temperature, 'gather', read).logp.reshape([-1]),
-        );
-      });
-      if (critic)
-        parts.push(
-          valueHead(critic, forward(critic, { tokens, embed: 'gather', noCache: true }).hidden).reshape([-1]),
-        );
-      return parts.length === 1 ? (parts[0] as tf.Tensor) : tf.concat(parts);
-    });
+    const all = groupScores(flat, group, T, jobs, picks, critic, options.masks);
     const data = (await all.data()) as Float32Array;
     all.dispose();
-    let off = 0;
-    jobs.forEach((_, j) => {
-      const pick = picks[j] as number[];
-      for (const k of pick) {
-        const row = group[k] as number;
-        (out.logps[j] as (Float32Array | null)[])[row] = data.slice(
-          off,
-          off + (rows[row] as number[]).length - 1,
-        );
-        off += T - 1;
-      }
-    });
-    if (out.values) {
-      group.forEach((row) => {
-        (out.values as Float32Array[])[row] = data.slice(off, off + (rows[row] as number[]).length);
-        off += T;
-      });
-    }
+    readGroup(data, group, T, picks, rows, out);
   }
   return out;
 }
