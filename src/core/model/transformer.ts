@@ -150,6 +150,111 @@ function batchedAttention(
     .reshape([B * T, D]);
 }
 
+/**
+ * What every block of one forward call shares: the model, its shapes, and the kernels chosen once
+ * for the call (on webgpu fused ones replace LayerNorm, GELU and the bias adds: kernels/index.ts).
+ */
+interface Trunk {
+  model: Model;
+  dims: AttentionDims;
+  norm: (x: tf.Tensor, g: tf.Tensor, b: tf.Tensor) => tf.Tensor;
+  act: (x: tf.Tensor) => tf.Tensor;
+  /** [N, I] x [I, O] + [O] -> [N, O] with the weight and bias of these names. */
+  linear: (a: tf.Tensor, wName: string, bName: string) => tf.Tensor;
+}
+
+/** The trunk of one call: the fused kernels when `fused` (webgpu), tfjs's ops and matmul.ts's otherwise. */
+function trunkOf(model: Model, dims: AttentionDims, fused: boolean): Trunk {
+  const linear = (a: tf.Tensor, wName: string, bName: string): tf.Tensor =>
+    fused
+      ? tf.fused.matMul({
+          a: a as tf.Tensor2D,
+          b: w(model, wName) as tf.Tensor as tf.Tensor2D,
+          bias: w(model, bName),
+        })
+      : matMulFast(a, w(model, wName)).add(w(model, bName));
+  return { model, dims, norm: fused ? fusedLayerNorm : layerNorm, act: fused ? fusedGelu : gelu, linear };
+}
+
+/** Token plus position embeddings, [B, T, D]; positions P, P+1, … unless the input gives them. */
+function embedTokens(model: Model, input: ForwardInput, P: number, { B, T, D }: AttentionDims): tf.Tensor {
+  const wte = w(model, 'wte') as tf.Tensor as tf.Tensor2D;
+  const wpe = w(model, 'wpe') as tf.Tensor as tf.Tensor2D;
+  // [B*T] ids -> [B*T, D] -> [B, T, D]
+  const x = embedRows(wte, input.tokens.reshape([B * T]), input.embed).reshape([B, T, D]);
+  if (input.positions) {
+    return x.add(embedRows(wpe, input.positions.reshape([B * T]), input.embed).reshape([B, T, D]));
+  }
+  return x.add(wpe.slice([P, 0], [T, D])); // [B, T, D] + [T, D]
+}
+
+/** The rest of block `p` after attention: output projection, residual, LayerNorm, MLP, residual. */
+function mlpBlock(t: Trunk, p: string, x0: tf.Tensor, att: tf.Tensor): tf.Tensor {
+  const { model, norm, act, linear } = t;
+  const { B, T, D } = t.dims;
+  // [B*T, D] x [D, D] -> [B*T, D]
+  const proj = linear(att, `${p}attn.wo`, `${p}attn.bo`);
+  const x1 = x0.add(proj.reshape([B, T, D]));
+  const m = norm(x1, w(model, `${p}ln2.g`), w(model, `${p}ln2.b`)).reshape([B * T, D]);
+  // [B*T, D] x [D, F] -> [B*T, F] x [F, D] -> [B*T, D]
+  const hid = act(linear(m, `${p}mlp.wfc`, `${p}mlp.bfc`));
+  const out = linear(hid, `${p}mlp.wproj`, `${p}mlp.bproj`);
+  return x1.add(out.reshape([B, T, D]));
+}
+
+/** How every layer of one call attends: its path, the [T, S] (+ key) bias, wasm's head split. */
+interface AttentionPlan {
+  path: AttentionPath;
+  bias: tf.Tensor;
+  /** On wasm q, k and v are cut from the projection as heads in one pass of copies. */
+  splitHeads: boolean;
+}
+
+/** Block `l` on x [B, T, D]: its keys and values (past ones first) are pushed onto `cache`. */
+function block(
+  t: Trunk,
+  l: number,
+  x: tf.Tensor,
+  input: ForwardInput,
+  a: AttentionPlan,
+  cache: KvCache,
+): tf.Tensor {
+  const { model, norm, linear } = t;
+  const { B, T, H, K, D } = t.dims;
+  const toHeads = (h: tf.Tensor): tf.Tensor4D => h.reshape([B, T, H, K]).transpose([0, 2, 1, 3]); // -> [B, H, T, K]
+  const p = `h${l}.`;
+  const n = norm(x, w(model, `${p}ln1.g`), w(model, `${p}ln1.b`)).reshape([B * T, D]);
+  // [B*T, D] x [D, 3D] -> [B*T, 3D]
+  const qkv = linear(n, `${p}attn.wqkv`, `${p}attn.bqkv`);
+  if (a.path === 'fused-causal') {
+    // [B*T, 3D] -> [B*T, D] in one kernel; no cache is built (the caller reads none).
+    return mlpBlock(t, p, x, fusedCausalAttention(qkv as tf.Tensor2D, B, T, H));
+  }
+  // [B*T, 3D] -> k, v as [B, H, T, K] and q as [B*T, D], its heads made where a branch needs
+  // them (the fused decode reads it flat); on wasm all three as heads in one pass of copies.
+  let q: tf.Tensor;
+  let kNew: tf.Tensor4D;
+  let vNew: tf.Tensor4D;
+  if (a.splitHeads) [q, kNew, vNew] = splitHeadsWasm(qkv as tf.Tensor2D, B, T, H);
+  else {
+    const [qs, ks, vs] = tf.split(qkv, 3, 1) as [tf.Tensor, tf.Tensor, tf.Tensor];
+    [q, kNew, vNew] = [qs, toHeads(ks), toHeads(vs)];
+  }
+  const queries = (): tf.Tensor4D => (a.splitHeads ? (q as tf.Tensor4D) : toHeads(q)); // [B, H, T, K]
+  const past = input.cache;
+  const k = past ? tf.concat([past.keys[l] as tf.Tensor4D, kNew], 2) : kNew; // [B, H, S, K]
+  const v = past ? tf.concat([past.values[l] as tf.Tensor4D, vNew], 2) : vNew;
+  cache.keys.push(k);
+  cache.values.push(v);
+  const att =
+    a.path === 'fused-decode'
+      ? fusedDecodeAttention(q, k, v, input.keyBias as tf.Tensor4D) // [B, D], inference only
+      : a.path === 'wasm-decode'
+        ? decodeAttention(queries(), k, v, a.bias, t.dims)
+        : batchedAttention(queries(), k, v, a.bias, t.dims);
+  return mlpBlock(t, p, x, att);
+}
+
 /** Runs the shared trunk: embeddings, blocks, final LayerNorm. */
 export function forward(model: Model, input: ForwardInput): ForwardOutput {
   const { dModel: D, nHeads: H, nLayers } = model.config;
@@ -163,83 +268,16 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
   // the attention paths (kernels/index.ts).
   const fused = fusedKernelsActive();
   const path = chooseAttention(input, fused, H);
-  const dims: AttentionDims = { B, H, K, T, S, D };
-  const norm = fused ? fusedLayerNorm : layerNorm;
-  const act = fused ? fusedGelu : gelu;
-  // [N, I] x [I, O] + [O] -> [N, O]
-  const linear = (a: tf.Tensor, wName: string, bName: string): tf.Tensor =>
-    fused
-      ? tf.fused.matMul({
-          a: a as tf.Tensor2D,
-          b: w(model, wName) as tf.Tensor as tf.Tensor2D,
-          bias: w(model, bName),
-        })
-      : matMulFast(a, w(model, wName)).add(w(model, bName));
-  // On wasm q, k and v are cut from the projection as heads in one pass of copies.
+  const t = trunkOf(model, { B, H, K, T, S, D }, fused);
   const splitHeads = !fused && tf.getBackend() === 'wasm';
-  const wte = w(model, 'wte') as tf.Tensor as tf.Tensor2D;
-  const wpe = w(model, 'wpe') as tf.Tensor as tf.Tensor2D;
-  // [B*T] ids -> [B*T, D] -> [B, T, D]
-  let x: tf.Tensor = embedRows(wte, input.tokens.reshape([B * T]), input.embed).reshape([B, T, D]);
-  if (input.positions) {
-    x = x.add(embedRows(wpe, input.positions.reshape([B * T]), input.embed).reshape([B, T, D]));
-  } else {
-    x = x.add(wpe.slice([P, 0], [T, D])); // [B, T, D] + [T, D]
-  }
+  let x = embedTokens(model, input, P, t.dims);
   // [T, S] (+ [B, 1, 1, S]) -> broadcast over [B, H, T, S]
   let bias: tf.Tensor = path === 'fused-causal' ? tf.scalar(0) : causalBias(T, S); // that kernel masks itself
   if (input.keyBias) bias = bias.add(input.keyBias);
-  const keys: tf.Tensor4D[] = [];
-  const values: tf.Tensor4D[] = [];
-  const toHeads = (t: tf.Tensor): tf.Tensor4D => t.reshape([B, T, H, K]).transpose([0, 2, 1, 3]); // -> [B, H, T, K]
-  let p = '';
-  // The rest of a block after attention: output projection, residual, LayerNorm, MLP, residual.
-  const mlpBlock = (x0: tf.Tensor, att: tf.Tensor): tf.Tensor => {
-    // [B*T, D] x [D, D] -> [B*T, D]
-    const proj = linear(att, `${p}attn.wo`, `${p}attn.bo`);
-    const x1 = x0.add(proj.reshape([B, T, D]));
-    const m = norm(x1, w(model, `${p}ln2.g`), w(model, `${p}ln2.b`)).reshape([B * T, D]);
-    // [B*T, D] x [D, F] -> [B*T, F] x [F, D] -> [B*T, D]
-    const hid = act(linear(m, `${p}mlp.wfc`, `${p}mlp.bfc`));
-    const out = linear(hid, `${p}mlp.wproj`, `${p}mlp.bproj`);
-    return x1.add(out.reshape([B, T, D]));
-  };
-  for (let l = 0; l < nLayers; l++) {
-    p = `h${l}.`;
-    const a = norm(x, w(model, `${p}ln1.g`), w(model, `${p}ln1.b`)).reshape([B * T, D]);
-    // [B*T, D] x [D, 3D] -> [B*T, 3D]
-    const qkv = linear(a, `${p}attn.wqkv`, `${p}attn.bqkv`);
-    if (path === 'fused-causal') {
-      // [B*T, 3D] -> [B*T, D] in one kernel; no cache is built (the caller reads none).
-      x = mlpBlock(x, fusedCausalAttention(qkv as tf.Tensor2D, B, T, H));
-      continue;
-    }
-    // [B*T, 3D] -> k, v as [B, H, T, K] and q as [B*T, D], its heads made where a branch needs
-    // them (the fused decode reads it flat); on wasm all three as heads in one pass of copies.
-    let q: tf.Tensor;
-    let kNew: tf.Tensor4D;
-    let vNew: tf.Tensor4D;
-    if (splitHeads) [q, kNew, vNew] = splitHeadsWasm(qkv as tf.Tensor2D, B, T, H);
-    else {
-      const [qs, ks, vs] = tf.split(qkv, 3, 1) as [tf.Tensor, tf.Tensor, tf.Tensor];
-      [q, kNew, vNew] = [qs, toHeads(ks), toHeads(vs)];
-    }
-    const queries = (): tf.Tensor4D => (splitHeads ? (q as tf.Tensor4D) : toHeads(q)); // [B, H, T, K]
-    const past = input.cache;
-    const k = past ? tf.concat([past.keys[l] as tf.Tensor4D, kNew], 2) : kNew; // [B, H, S, K]
-    const v = past ? tf.concat([past.values[l] as tf.Tensor4D, vNew], 2) : vNew;
-    keys.push(k);
-    values.push(v);
-    const att =
-      path === 'fused-decode'
-        ? fusedDecodeAttention(q, k, v, input.keyBias as tf.Tensor4D) // [B, D], inference only
-        : path === 'wasm-decode'
-          ? decodeAttention(queries(), k, v, bias, dims)
-          : batchedAttention(queries(), k, v, bias, dims);
-    x = mlpBlock(x, att);
-  }
-  const hidden = norm(x, w(model, 'lnf.g'), w(model, 'lnf.b')) as tf.Tensor3D;
-  return { hidden, cache: { keys, values } };
+  const cache: KvCache = { keys: [], values: [] };
+  for (let l = 0; l < nLayers; l++) x = block(t, l, x, input, { path, bias, splitHeads }, cache);
+  const hidden = t.norm(x, w(model, 'lnf.g'), w(model, 'lnf.b')) as tf.Tensor3D;
+  return { hidden, cache };
 }
 
 /** LM head with tied embeddings: [B, T, D] -> [B, T, V] logits. Policy only. */
