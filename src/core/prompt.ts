@@ -115,71 +115,83 @@ function turnSegments(tok: Tokenizer, turn: PromptTurn, index: number, observati
 const length = (segs: Segment[]): number => segs.reduce((n, g) => n + g.ids.length, 0);
 
 /**
- * Builds the token sequence and masks of a trajectory's first `turns.length` turns. Only the
- * last turn may lack a response (then the sequence is a generation prompt). Throws when even the
- * current turn's scaffolding cannot fit `maxTokens − reserveTokens`.
+ * The sequence's segments: the header, a `<cut>` line when turns before `first` were dropped, and
+ * the blocks of turns `first` onward.
  */
-export function buildSequence(
+function assemble(
+  tok: Tokenizer,
+  instr: readonly number[],
+  first: number,
+  blocks: readonly Segment[][],
+): Segment[] {
+  const s = tok.special;
+  const segs: Segment[] = [{ ids: [s['<bos>'], ...instr, ...tok.encode('\n')], agent: false, env: false }];
+  if (first > 0) segs.push({ ids: [s['<cut>'], ...tok.encode('\n')], agent: false, env: true });
+  for (let i = first; i < blocks.length; i++) segs.push(...(blocks[i] as Segment[]));
+  return segs;
+}
+
+/** The segments that fit, the turns dropped before them, and whether anything was shortened. */
+interface Fitted {
+  segs: Segment[];
+  first: number;
+  truncated: boolean;
+}
+
+/**
+ * Keeps the last `historyTurns` turns, drops older ones while the sequence is over `maxTokens −
+ * reserveTokens`, then shortens the current observation and the instruction, each cut marked.
+ */
+function fitTurns(
   tok: Tokenizer,
   instruction: string,
   turns: readonly PromptTurn[],
   options: PromptOptions,
-): BuiltSequence {
+): Fitted {
   const { historyTurns, maxTokens } = options;
   const reserve = options.reserveTokens ?? 0;
-  if (!Number.isInteger(historyTurns) || historyTurns < 1) {
-    throw new Error(`buildSequence: historyTurns must be an integer >= 1, got ${historyTurns}`);
-  }
-  if (turns.length === 0) throw new Error('buildSequence: need at least one turn');
-  turns.forEach((t, i) => {
-    if (!t.response && i < turns.length - 1) throw new Error(`buildSequence: turn ${i + 1} has no response`);
-  });
   const budget = maxTokens - reserve;
   const s = tok.special;
-  const cutIds = [s['<cut>'], ...tok.encode('\n')];
   let instr = tok.encode(instruction);
   const observations = turns.map((t) => tok.encode(t.observation));
   const blocks = turns.map((t, i) => turnSegments(tok, t, i + 1, observations[i] as number[]));
   let first = Math.max(0, turns.length - historyTurns);
-  const header = (): Segment => ({
-    ids: [s['<bos>'], ...instr, ...tok.encode('\n')],
-    agent: false,
-    env: false,
-  });
-  const assemble = (): Segment[] => {
-    const segs = [header()];
-    if (first > 0) segs.push({ ids: cutIds, agent: false, env: true });
-    for (let i = first; i < blocks.length; i++) segs.push(...(blocks[i] as Segment[]));
-    return segs;
-  };
-  let segs = assemble();
+  let segs = assemble(tok, instr, first, blocks);
   while (length(segs) > budget && first < turns.length - 1) {
     first++;
-    segs = assemble();
+    segs = assemble(tok, instr, first, blocks);
   }
-  let truncated = false;
+  if (length(segs) <= budget) return { segs, first, truncated: false };
+  // Shorten the current observation, then the instruction, each ending in a visible <cut>.
   const last = turns.length - 1;
+  const over = length(segs) - budget;
+  const obs = observations[last] as number[];
+  const keepObs = Math.max(0, obs.length - over - 1);
+  blocks[last] = turnSegments(tok, turns[last] as PromptTurn, last + 1, [
+    ...obs.slice(0, keepObs),
+    s['<cut>'],
+  ]);
+  segs = assemble(tok, instr, first, blocks);
   if (length(segs) > budget) {
-    // Shorten the current observation, then the instruction, each ending in a visible <cut>.
-    truncated = true;
-    const over = length(segs) - budget;
-    const obs = observations[last] as number[];
-    const keepObs = Math.max(0, obs.length - over - 1);
-    blocks[last] = turnSegments(tok, turns[last] as PromptTurn, last + 1, [
-      ...obs.slice(0, keepObs),
-      s['<cut>'],
-    ]);
-    segs = assemble();
-    if (length(segs) > budget) {
-      instr = [...instr.slice(0, Math.max(0, instr.length - (length(segs) - budget) - 1)), s['<cut>']];
-      segs = assemble();
-    }
-    if (length(segs) > budget) {
-      throw new Error(
-        `buildSequence: maxTokens ${maxTokens} (minus ${reserve} reserved) cannot hold one turn's scaffolding (${length(segs)} tokens)`,
-      );
-    }
+    instr = [...instr.slice(0, Math.max(0, instr.length - (length(segs) - budget) - 1)), s['<cut>']];
+    segs = assemble(tok, instr, first, blocks);
   }
+  if (length(segs) > budget) {
+    throw new Error(
+      `buildSequence: maxTokens ${maxTokens} (minus ${reserve} reserved) cannot hold one turn's scaffolding (${length(segs)} tokens)`,
+    );
+  }
+  return { segs, first, truncated: true };
+}
+
+/** The segments laid end to end: ids, loss and agent masks, and each kept turn's span (turn `first + 1` on). */
+function flatten(
+  tok: Tokenizer,
+  segs: readonly Segment[],
+  first: number,
+  lossOnEnvTokens: boolean,
+): Pick<BuiltSequence, 'ids' | 'lossMask' | 'agentMask' | 'turns'> {
+  const s = tok.special;
   const ids: number[] = [];
   const lossMask: number[] = [];
   const agentMask: number[] = [];
@@ -194,7 +206,7 @@ export function buildSequence(
     for (const id of seg.ids) {
       ids.push(id);
       agentMask.push(seg.agent ? 1 : 0);
-      lossMask.push(seg.agent || (options.lossOnEnvTokens === true && seg.env) ? 1 : 0);
+      lossMask.push(seg.agent || (lossOnEnvTokens && seg.env) ? 1 : 0);
     }
     if (span) {
       if (seg.env && seg.ids[0] === s['<turn>']) span.responseStart = span.responseEnd = ids.length;
@@ -202,13 +214,33 @@ export function buildSequence(
       span.end = ids.length;
     }
   }
+  return { ids, lossMask: Uint8Array.from(lossMask), agentMask: Uint8Array.from(agentMask), turns: spans };
+}
+
+/**
+ * Builds the token sequence and masks of a trajectory's first `turns.length` turns. Only the
+ * last turn may lack a response (then the sequence is a generation prompt). Throws when even the
+ * current turn's scaffolding cannot fit `maxTokens − reserveTokens`.
+ */
+export function buildSequence(
+  tok: Tokenizer,
+  instruction: string,
+  turns: readonly PromptTurn[],
+  options: PromptOptions,
+): BuiltSequence {
+  const { historyTurns } = options;
+  if (!Number.isInteger(historyTurns) || historyTurns < 1) {
+    throw new Error(`buildSequence: historyTurns must be an integer >= 1, got ${historyTurns}`);
+  }
+  if (turns.length === 0) throw new Error('buildSequence: need at least one turn');
+  turns.forEach((t, i) => {
+    if (!t.response && i < turns.length - 1) throw new Error(`buildSequence: turn ${i + 1} has no response`);
+  });
+  const { segs, first, truncated } = fitTurns(tok, instruction, turns, options);
   return {
-    ids,
-    lossMask: Uint8Array.from(lossMask),
-    agentMask: Uint8Array.from(agentMask),
-    turns: spans,
+    ...flatten(tok, segs, first, options.lossOnEnvTokens === true),
     droppedTurns: first,
     truncated,
-    generationPrompt: !turns[last]?.response,
+    generationPrompt: !turns[turns.length - 1]?.response,
   };
 }
