@@ -156,6 +156,67 @@ export function soakConfig(o: Pick<SoakOptions, 'iterations' | 'env' | 'algorith
   return r.config;
 }
 
+/** What the soak keeps of the samples taken after the warm-up. */
+interface Watched {
+  tensors: { lo: number; hi: number };
+  bytes: { lo: number; hi: number };
+  heapMax: number;
+  heap: number[];
+  gpu: number[];
+  gpuMax: number;
+}
+
+function watched(): Watched {
+  return {
+    tensors: { lo: Number.POSITIVE_INFINITY, hi: 0 },
+    bytes: { lo: Number.POSITIVE_INFINITY, hi: 0 },
+    heapMax: 0,
+    heap: [],
+    gpu: [],
+    gpuMax: 0,
+  };
+}
+
+/** Adds one post-warm-up sample to `w`. */
+function watch(w: Watched, last: SoakSample): void {
+  w.tensors.lo = Math.min(w.tensors.lo, last.numTensors);
+  w.tensors.hi = Math.max(w.tensors.hi, last.numTensors);
+  w.bytes.lo = Math.min(w.bytes.lo, last.numBytes);
+  w.bytes.hi = Math.max(w.bytes.hi, last.numBytes);
+  w.heapMax = Math.max(w.heapMax, last.heapMiB);
+  w.heap.push(last.heapMiB);
+  if (last.gpuBytesAllocated !== null) {
+    w.gpu.push(last.gpuBytesAllocated);
+    w.gpuMax = Math.max(w.gpuMax, last.gpuBytesAllocated);
+  }
+}
+
+/**
+ * The GPU bytes of the run and the plateau rule's verdict over windows of `window` samples (null
+ * off webgpu); a growing pool is added to `problems`.
+ */
+function gpuReport(
+  w: Watched,
+  baseline: SoakSample,
+  last: SoakSample,
+  window: number,
+  problems: string[],
+): GpuBytesReport | null {
+  if (w.gpu.length === 0 || baseline.gpuBytesAllocated === null) return null;
+  const p = gpuPlateau(w.gpu, window);
+  if (!p.ok)
+    problems.push(
+      `GPU bytes kept growing: ${p.lastWindowMax} at the end against ${p.firstWindowMax} after the warm-up (tolerance ${p.toleranceBytes})`,
+    );
+  return {
+    baseline: baseline.gpuBytesAllocated,
+    end: last.gpuBytesAllocated ?? 0,
+    max: w.gpuMax,
+    ...p,
+    inUseEnd: last.gpuBytesInUse ?? 0,
+  };
+}
+
 /** Runs the soak on the current tfjs backend and reports whether memory stayed flat. */
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const config = soakConfig(o);
@@ -175,30 +236,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   );
   let baseline = sample();
   let last = baseline;
-  const tensors = { lo: Number.POSITIVE_INFINITY, hi: 0 };
-  const bytes = { lo: Number.POSITIVE_INFINITY, hi: 0 };
-  let heapMax = 0;
-  const heap: number[] = [];
-  const gpu: number[] = [];
-  let gpuMax = 0;
+  const w = watched();
   const t0 = performance.now();
   try {
     while (trainer.iteration < config.iterations && !trainer.haltReason) {
       await trainer.step();
       last = sample();
       if (trainer.iteration === warmup) baseline = last;
-      if (trainer.iteration >= warmup) {
-        tensors.lo = Math.min(tensors.lo, last.numTensors);
-        tensors.hi = Math.max(tensors.hi, last.numTensors);
-        bytes.lo = Math.min(bytes.lo, last.numBytes);
-        bytes.hi = Math.max(bytes.hi, last.numBytes);
-        heapMax = Math.max(heapMax, last.heapMiB);
-        heap.push(last.heapMiB);
-        if (last.gpuBytesAllocated !== null) {
-          gpu.push(last.gpuBytesAllocated);
-          gpuMax = Math.max(gpuMax, last.gpuBytesAllocated);
-        }
-      }
+      if (trainer.iteration >= warmup) watch(w, last);
       o.onIteration?.(trainer.iteration, last);
     }
   } finally {
@@ -207,6 +252,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     disposeModel(base.policy);
   }
   const seconds = (performance.now() - t0) / 1000;
+  const { tensors, bytes, heap } = w;
   const problems: string[] = [];
   if (tensors.hi !== tensors.lo)
     problems.push(`tensor count moved between ${tensors.lo} and ${tensors.hi} after the warm-up`);
@@ -215,27 +261,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const leaked = tf.memory().numTensors - before;
   if (leaked !== 0) problems.push(`${leaked} tensors outlived the run`);
   if (trainer.haltReason) problems.push(`the run paused: ${trainer.haltReason}`);
-  const w = soakWindow(heap.length);
+  const window = soakWindow(heap.length);
   const growth =
     heap.length === 0
       ? 0
-      : Math.round((Math.min(...heap.slice(-w)) - Math.min(...heap.slice(0, w))) * 10) / 10;
+      : Math.round((Math.min(...heap.slice(-window)) - Math.min(...heap.slice(0, window))) * 10) / 10;
   if (growth > maxGrowth) problems.push(`heap grew by ${growth} MiB (limit ${maxGrowth})`);
-  let gpuBytes: GpuBytesReport | null = null;
-  if (gpu.length > 0 && baseline.gpuBytesAllocated !== null) {
-    const p = gpuPlateau(gpu, w);
-    gpuBytes = {
-      baseline: baseline.gpuBytesAllocated,
-      end: last.gpuBytesAllocated ?? 0,
-      max: gpuMax,
-      ...p,
-      inUseEnd: last.gpuBytesInUse ?? 0,
-    };
-    if (!p.ok)
-      problems.push(
-        `GPU bytes kept growing: ${p.lastWindowMax} at the end against ${p.firstWindowMax} after the warm-up (tolerance ${p.toleranceBytes})`,
-      );
-  }
+  const gpuBytes = gpuReport(w, baseline, last, window, problems);
   return {
     iterations: trainer.iteration,
     env: config.env,
@@ -245,7 +277,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     end: last,
     tensorRange: [tensors.lo, tensors.hi],
     heapGrowthMiB: growth,
-    heapMaxMiB: heapMax,
+    heapMaxMiB: w.heapMax,
     gpuBytes,
     leakedTensors: leaked,
     faults,
