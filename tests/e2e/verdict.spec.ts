@@ -1,17 +1,18 @@
-// The end of a run says what the rule decided, as a person sees it: a run stopped after two
-// iterations is "too short to judge" (banner and Runs list alike); a run of 25 iterations ends
+// The end of a run says what the rule decided, as a person sees it: a run of three iterations is
+// "too short to judge" (banner and Runs list alike); a run of 25 iterations ends
 // with one of the three judged verdicts and its numbers; seeds side by side has its own Stop,
 // keeps the main Start waiting while it runs, and marks stopped lanes as stopped.
 import { expect, test } from '@playwright/test';
-import { openTiny, runTinyToStop } from './helpers.js';
+import { openTiny } from './helpers.js';
 
 test('the verdict at the end of a run, in the banner and in the Runs list', async ({ page }) => {
-  await openTiny(page);
-  await runTinyToStop(page, 2);
+  await openTiny(page, { iterations: '3' });
+  await page.getByTestId('btn-start').click();
+  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 120_000 });
   const banner = page.getByTestId('run-verdict');
   await expect(banner).toHaveAttribute('data-verdict', 'too-short');
   await expect(banner).toContainText('too short to judge');
-  await expect(banner).toContainText('reads at least 20 iterations');
+  await expect(banner).toContainText('reads at least 20 iterations and this run has 3');
   await page.getByTestId('tab-runs').click();
   await expect(page.getByTestId('run-item-verdict').first()).toHaveAttribute('data-verdict', 'too-short');
 
@@ -24,8 +25,11 @@ test('the verdict at the end of a run, in the banner and in the Runs list', asyn
   await expect(banner).toContainText(
     /Start \d\.\d\d ± \d\.\d\d, peak \d\.\d\d ± \d\.\d\d \(iteration \d+\), last 10/,
   );
-  const item = page.locator('[data-testid="run-item"][data-status="finished"]');
-  await expect(item.getByTestId('run-item-verdict')).toHaveAttribute('data-verdict', verdict as string);
+  // Both runs listed, each with its own verdict.
+  const tags = page.getByTestId('run-item-verdict');
+  await expect(tags).toHaveCount(2);
+  await expect(page.locator(`[data-testid="run-item-verdict"][data-verdict="${verdict}"]`)).toHaveCount(1);
+  await expect(page.locator('[data-testid="run-item-verdict"][data-verdict="too-short"]')).toHaveCount(1);
 });
 
 test('seeds side by side: its own Stop, the main Start waits, stopped lanes say so', async ({ page }) => {

@@ -128,6 +128,17 @@ describe('the setup as layers', () => {
     expect(s().edits).toEqual({ seed: 77 });
   });
 
+  it('a link read before the base models are known loads as the preset once they are', () => {
+    const hash = `#${encodeConfigHash(s().config)}`;
+    useApp.setState({ baseModels: [], baseModelsReady: false });
+    s().resolveSetup();
+    s().loadHash(hash);
+    expect(presetEdited(s().edits)).toBe(true);
+    s().setBaseModels(MODELS);
+    expect(s().edits).toEqual({});
+    expect(s().config.contextLength).toBe(256);
+  });
+
   it('a hash edited in the open tab keeps the setup’s other fields and its value for a refused one', () => {
     s().setField('groups', '6');
     s().setField('seed', '5');

@@ -49,7 +49,12 @@ function without<T extends object>(o: T, keys: readonly string[]): T {
  * carries every field) whose values are the preset's own loads as the preset, not "(edited)".
  * An edit is dropped only if the setup without it resolves to the same value.
  */
-function minimalEdits(s: AppState, target: Config, edits: Partial<Config>): Partial<Config> {
+function minimalEdits(
+  s: AppState,
+  target: Config,
+  edits: Partial<Config>,
+  preset: string | null = START_PRESET,
+): Partial<Config> {
   let kept: Partial<Config> = {};
   const differs = (config: Config) =>
     (Object.keys(edits) as ConfigKey[]).filter(
@@ -58,7 +63,7 @@ function minimalEdits(s: AppState, target: Config, edits: Partial<Config>): Part
   // Add back, in rounds, the edits whose field the setup without them resolves differently (an
   // env edit changes the base model, and with it other fields' values).
   for (let guard = 0; guard <= FIELDS.length; guard++) {
-    const missing = differs(resolved(s, START_PRESET, kept, {}).config).filter((k) => !(k in kept));
+    const missing = differs(resolved(s, preset, kept, {}).config).filter((k) => !(k in kept));
     if (missing.length === 0) break;
     kept = { ...kept, ...Object.fromEntries(missing.map((k) => [k, edits[k]])) };
   }
@@ -188,5 +193,12 @@ export const createConfigSlice: StateCreator<AppState, [], [], ConfigSlice> = (s
   resolveSetup() {
     const s = get();
     set(resolved(s, s.preset, s.edits, s.drafts));
+  },
+  pruneEdits() {
+    // A link read before the base models were known spells out their episode settings as edits;
+    // once they are known, an edit the setup would give anyway is no edit.
+    const s = get();
+    const edits = minimalEdits(s, s.config, s.edits, s.preset);
+    if (Object.keys(edits).length < Object.keys(s.edits).length) set(resolved(s, s.preset, edits, s.drafts));
   },
 });

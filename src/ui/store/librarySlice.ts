@@ -20,6 +20,7 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
   setBaseModels: (baseModels) => {
     set({ baseModels, baseModelsReady: true });
     get().resolveSetup();
+    get().pruneEdits();
   },
   setBaseChoice: (baseChoice) => {
     // Another base was trained for other episodes: show its settings, not the old edits.

@@ -50,6 +50,8 @@ export interface ConfigSlice {
    * refused by it, keep — a hash edited in the open tab); returns the refused fields' errors.
    */
   loadHash(hash: string, keep?: Partial<Config>): FieldError[];
+  /** Drops the edits that do not change the setup (a link read before the base models were known). */
+  pruneEdits(): void;
   /** Resolves again (the base models, the base choice or the stored runs changed). */
   resolveSetup(): void;
 }
