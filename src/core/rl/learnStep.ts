@@ -3,6 +3,7 @@
 // reference log-probs and values, advantages (estimators.ts), and the objective's update
 // (objectives.ts) with the check that the weights it stepped to are finite. The snapshot to
 // return to and what a non-finite update costs are the trainer's (faults.ts).
+import { now } from '../clock.js';
 import type { Config } from '../config.js';
 import type { MetricRow } from '../metrics/keys.js';
 import type { Model } from '../model/params.js';
@@ -34,6 +35,7 @@ export async function preparedBatch(
   c: Config,
 ): Promise<PreparedSample[]> {
   // Windows of the turns the rollout prompts kept (DPO sums a trajectory's windows).
+  const t0 = now();
   const samples = trainingSamples(tok, kept, c);
   const scores = await scoreSamples(samples, m.policy, m.reference, m.critic, c.temperature, {
     sampled: true,
@@ -41,6 +43,7 @@ export async function preparedBatch(
   const { prepared, stats } = computeAdvantages(samples, scores, kept, c);
   row['actor/klRef'] = stats.klRef;
   if (m.critic) row['critic/explainedVar'] = stats.explainedVar;
+  row['time/scoringMs'] = now() - t0;
   return prepared;
 }
 

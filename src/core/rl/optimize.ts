@@ -4,6 +4,7 @@
 // and the policy step on the same minibatch; during critic warm-up only the critic steps.
 // Optional KL early stop ends the pass when a step's approx KL exceeds the threshold.
 import type * as tf from '@tensorflow/tfjs';
+import { now } from '../clock.js';
 import type { Config } from '../config.js';
 import type { MetricKey } from '../metrics/keys.js';
 import type { Model } from '../model/params.js';
@@ -33,6 +34,9 @@ export interface UpdateReport {
   /** A step hit NaN/Inf: the update stopped there. */
   nonFinite: string | null;
   klStopped: boolean;
+  /** Milliseconds in the policy's and the critic's steps (the critic's: 0 without one). */
+  policyMs: number;
+  criticMs: number;
 }
 
 /**
@@ -45,6 +49,8 @@ export function updateMetrics(report: UpdateReport): StepMetrics {
     'actor/optimizerSteps': report.policySteps,
     'actor/samplesPerStep': report.samplesPerStep,
     ...report.means,
+    'time/policyMs': report.policyMs,
+    'time/criticMs': report.criticMs,
   };
 }
 
@@ -158,6 +164,8 @@ export async function ppoUpdate(
     means: {},
     nonFinite: null,
     klStopped: false,
+    policyMs: 0,
+    criticMs: 0,
   };
   const sums: StepMetrics = {};
   const criticSums: StepMetrics = {};
@@ -169,7 +177,9 @@ export async function ppoUpdate(
     );
     seen += mb.b;
     if (models.critic && optimizers.critic) {
+      const c0 = now();
       const c = await criticStep(models.critic, optimizers.critic, mb, config.valueClip, config.gradClip);
+      report.criticMs += now() - c0;
       if (!c.ok) {
         report.nonFinite = `critic loss or gradient was ${c.loss}/${c.gradNorm}`;
         break;
@@ -178,7 +188,9 @@ export async function ppoUpdate(
       accumulate(criticSums, c.metrics);
     }
     if (!trainPolicy) continue;
+    const p0 = now();
     const p = await policyStep(models.policy, optimizers.policy, mb, settings);
+    report.policyMs += now() - p0;
     if (!p.ok) {
       report.nonFinite = `policy loss ${p.loss}, gradient norm ${p.gradNorm}`;
       break;
@@ -282,6 +294,8 @@ export async function dpoUpdate(
     means: {},
     nonFinite: null,
     klStopped: false,
+    policyMs: 0,
+    criticMs: 0,
   };
   const plan = planMinibatches(
     pairs.length,
@@ -296,7 +310,9 @@ export async function dpoUpdate(
       idx.map((i) => pairs[i] as DpoPair),
       policy.config.context,
     );
+    const t0 = now();
     const r = await dpoStep(policy, optimizer, batch, config.dpoBeta, config.gradClip, config.temperature);
+    report.policyMs += now() - t0;
     if (!r.ok) {
       report.nonFinite = `DPO loss ${r.loss}, gradient norm ${r.gradNorm}`;
       break;

@@ -369,4 +369,20 @@ describe('Trainer', () => {
     expect(row0['eval/successRate']).toBeDefined();
     expect(row0['reasoning/mi']).toBeDefined();
   });
+
+  it('splits the update time into scoring, policy steps and critic steps (no critic: 0)', async () => {
+    const ppo = (await runTiny(tinyConfig('starpo-ppo', { criticWarmup: 0, iterations: 1 })))
+      .rows[0] as MetricRow;
+    const grpo = (await runTiny(tinyConfig('starpo-grpo', { iterations: 1 }))).rows[0] as MetricRow;
+    for (const k of ['time/scoringMs', 'time/policyMs', 'time/criticMs', 'time/measureMs'] as const) {
+      expect(ppo[k], k).toBeGreaterThanOrEqual(0);
+      expect(grpo[k], k).toBeGreaterThanOrEqual(0);
+    }
+    expect(ppo['time/criticMs']).toBeGreaterThan(0);
+    expect(ppo['time/policyMs']).toBeGreaterThan(0);
+    expect(grpo['time/criticMs']).toBe(0);
+    // The parts fit inside the update they split.
+    const parts = (ppo['time/scoringMs'] ?? 0) + (ppo['time/policyMs'] ?? 0) + (ppo['time/criticMs'] ?? 0);
+    expect(parts).toBeLessThanOrEqual((ppo['time/updateMs'] ?? 0) + 1e-6);
+  });
 });
