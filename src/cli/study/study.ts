@@ -1,18 +1,17 @@
 // The echo-trap study (issue 8): for each environment, the six algorithms over N seeds with
 // optimizer steps matched (the main comparison) and unmatched (the paper's setting), plus the
 // paper's ablations as one-switch variants of StarPO-S; every run is a `train` run directory
-// under results/echo-trap/, resumable; then tables and SVG figures in docs/echo-trap.md.
+// under results/echo-trap/, resumable; then tables and SVG figures in docs/echo-trap.md (each env's
+// section here; the opening, the figures and the closing sections in reportSections.ts).
 // `--report-only` writes the report from the stored runs alone: nothing is planned or trained,
 // every run is judged again by today's detector (the report's tables and the results directory's
 // table.json), and where a stored config differs from what the study would plan today the report
 // says so.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { type Config, defaultConfig, formatErrors } from '../../core/config.js';
-import { type MetricKey, metricByKey } from '../../core/metrics/keys.js';
 import { ABLATIONS, PRESETS, type Preset } from '../../core/presets.js';
 import { type BaseLayer, resolveConfig } from '../../core/resolve.js';
-import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import { envIds } from '../../envs/registry.js';
 import type { CliIo } from '../command.js';
 import {
@@ -22,18 +21,11 @@ import {
   type SweepRun,
   writeSweepTable,
 } from '../sweepRunner.js';
-import {
-  ablationTable,
-  comparisonTable,
-  earlyWarningTable,
-  type LoadedRun,
-  loadRun,
-  wallTable,
-} from './analyze.js';
+import { ablationTable, comparisonTable, earlyWarningTable, type LoadedRun, loadRun } from './analyze.js';
 import { studyBandsOf, writeStudyBands } from './bands.js';
 import { discoverRuns, envSlug, type FoundRun } from './discover.js';
 import { besidePaperSection } from './paper.js';
-import { lineChartSvg } from './svg.js';
+import { closingSections, figures, reportOpening } from './reportSections.js';
 
 export const STUDY_ENVS = ['minigrid/DoorKey-5x5', 'webshop/lite'] as const;
 
@@ -128,37 +120,6 @@ export async function planStudy(o: StudyOptions): Promise<(SweepRun & { env: str
   return runs;
 }
 
-/** The figures per env: metric and title (log10 where the METRICS table charts it on a log scale). */
-const FIGURES: [MetricKey, string][] = [
-  ['rollout/successRate', 'success (train, T = 1)'],
-  ['rollout/inGroupRewardStd', 'in-group reward std'],
-  ['actor/entropy', 'entropy'],
-  ['actor/gradNorm', 'gradient norm (log10)'],
-  ['reasoning/mi', 'reasoning MI (nats)'],
-];
-
-/** Writes the figures of one env (StarPO vs StarPO-S, steps matched); returns their paths. */
-async function figures(env: string, runs: readonly LoadedRun[], docsDir: string): Promise<string[]> {
-  const dir = join(docsDir, 'figures');
-  await mkdir(dir, { recursive: true });
-  const paths: string[] = [];
-  const series = ['starpo-ppo', 'starpo-s']
-    .map((algo) => ({
-      label: algo,
-      colour: ALGORITHMS[algo as Config['algorithm']]?.colour ?? '#000',
-      runs: runs.filter((r) => r.algo === algo).map((r) => r.rows),
-    }))
-    .filter((s) => s.runs.length > 0);
-  if (series.length === 0) return paths;
-  for (const [key, title] of FIGURES) {
-    const log = metricByKey.get(key)?.log === true;
-    const file = join(dir, `${envSlug(env)}-${key.replace(/\//g, '-')}.svg`);
-    await writeFile(file, lineChartSvg(`${env}: ${title}`, key, series, log));
-    paths.push(file);
-  }
-  return paths;
-}
-
 const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 /**
@@ -219,19 +180,56 @@ export async function storedConfigDrift(
   return out.join(' ');
 }
 
-/** Seeds per cell (env, variant, algorithm) of the finished runs: the fewest and the most. */
-function seedsPerCell(runs: readonly LoadedRun[]): { min: number; max: number } {
-  const cells = new Map<string, number>();
-  for (const r of runs) {
-    const id = `${r.env}\u0000${r.variant}\u0000${r.algo}`;
-    cells.set(id, (cells.get(id) ?? 0) + 1);
-  }
-  const n = [...cells.values()];
-  return n.length === 0 ? { min: 0, max: 0 } : { min: Math.min(...n), max: Math.max(...n) };
+/**
+ * One env's section: its settings (steps matched), where its stored configs differ from today's
+ * plan, the comparison tables (steps matched, and not matched where run), early warning, the
+ * ablations, the paper beside it, and its figures.
+ */
+async function envSection(
+  env: string,
+  o: StudyOptions,
+  all: readonly { env: string; variant: string; config?: Config }[],
+  found: readonly FoundRun[],
+  loaded: readonly LoadedRun[],
+  docsDir: string,
+): Promise<string[]> {
+  const lines: string[] = [];
+  const envRuns = loaded.filter((r) => r.env === env);
+  const c = all.find((r) => r.env === env && r.variant === 'matched' && r.config)?.config;
+  lines.push(`## ${env}`, '');
+  if (c)
+    lines.push(
+      `Settings (steps matched): the \`${studyPreset(env).name}\` preset's budget — ${c.groups} × ${c.groupSize} rollouts, ${c.iterations} iterations, lr ${c.lr}, T = ${c.temperature}, ${c.stepsPerIteration} optimizer steps per iteration — with each algorithm's own switches on top.`,
+      '',
+    );
+  const drift = await storedConfigDrift(env, found, o);
+  if (drift !== '') lines.push(drift, '');
+  const matched = envRuns.filter((r) => r.variant === 'matched');
+  const unmatched = envRuns.filter((r) => r.variant === 'unmatched');
+  lines.push(
+    '### Main comparison: optimizer steps matched',
+    '',
+    matched.length > 0 ? comparisonTable(matched) : '_No finished runs yet._',
+    '',
+  );
+  // A report of the stored runs shows the paper-style table only where such runs are stored.
+  if (o.unmatched && (!o.reportOnly || unmatched.length > 0))
+    lines.push(
+      '### Paper-style: steps not matched',
+      '',
+      unmatched.length > 0 ? comparisonTable(unmatched) : '_No finished runs yet._',
+      '',
+    );
+  lines.push('### Early warning', '', earlyWarningTable([...matched, ...unmatched]), '');
+  const ablations = envRuns.filter((r) => r.variant.startsWith('ablation-'));
+  if (ablations.length > 0)
+    lines.push('### Ablations of StarPO-S (steps matched)', '', ablationTable(ablations), '');
+  const beside = besidePaperSection(env, matched);
+  if (beside !== '') lines.push(beside);
+  for (const f of await figures(env, matched, docsDir)) lines.push(`![${f}](${relative(docsDir, f)})`);
+  lines.push('');
+  return lines;
 }
-
-/** Seeds per cell the study's verdicts need (issue 20: the study at power). */
-export const POWER_SEEDS = 8;
 
 /**
  * Loads every finished run — this invocation's and any already in the results directory for
@@ -280,100 +278,10 @@ export async function writeStudyReport(
   }
   const docsDir = dirname(o.docs);
   const where = `\`${relative(docsDir, o.out) || '.'}\``;
-  const seeds = seedsPerCell(loaded);
-  const lines: string[] = [
-    '# The echo-trap study',
-    '',
-    ...(o.reportOnly
-      ? [
-          'Generated by `npm run starpo -- sweep --study echo-trap --report-only` from the',
-          `${loaded.length} finished runs stored in ${where}, nothing rerun: every verdict below is today's`,
-          'detector run again over each stored run’s metrics.jsonl; do not edit by hand.',
-        ]
-      : [
-          'Generated by `npm run starpo -- sweep --study echo-trap` from the runs in',
-          `${where}; do not edit by hand. ${loaded.length} of ${all.length} planned runs have finished.`,
-        ]),
-    ...(missing.length > 0 ? ['', `No stored runs yet for ${missing.join(', ')}.`] : []),
-    ...(loaded.length > 0 && seeds.max < POWER_SEEDS
-      ? [
-          '',
-          `**Seeds: ${seeds.min === seeds.max ? seeds.min : `${seeds.min}–${seeds.max}`} per cell.** The study at power (≥ ${POWER_SEEDS} seeds per cell) has not been run; a verdict on 1–2 seeds is suggestive, not settled (2/2 against 0/2 is Fisher's exact p ≈ 0.33).`,
-        ]
-      : []),
-    '',
-    'Question: does StarPO-S prevent the echo trap when compared fairly (optimizer steps matched),',
-    'and which part of it does the work? The paper’s own figures are described in',
-    'RAGEN’s paper (arXiv 2504.20073); nothing below is copied from the paper.',
-    '',
-    'A run counts as an echo trap when its training success rose above its own start and fell from',
-    'that peak, each by more than the binomial noise of P × N rollouts over 5-iteration windows, and',
-    'gave back at least half the rise, with no verdict in a 5-iteration warm-up (the detector of',
-    '`src/core/metrics/detector.ts`, judged again over the stored rows). "Recovered": success rose again from its low',
-    'beyond the noise, past half-way back to the peak. "Train success peak" is the best 5-iteration',
-    'window after the warm-up, "final" the mean of the last 5 iterations. Its calibration on',
-    'frozen-control runs is the section "Frozen control and detector calibration".',
-    '',
-  ];
-  for (const env of envs) {
-    const envRuns = loaded.filter((r) => r.env === env);
-    const c = all.find((r) => r.env === env && r.variant === 'matched' && r.config)?.config;
-    lines.push(`## ${env}`, '');
-    if (c)
-      lines.push(
-        `Settings (steps matched): the \`${studyPreset(env).name}\` preset's budget — ${c.groups} × ${c.groupSize} rollouts, ${c.iterations} iterations, lr ${c.lr}, T = ${c.temperature}, ${c.stepsPerIteration} optimizer steps per iteration — with each algorithm's own switches on top.`,
-        '',
-      );
-    const drift = await storedConfigDrift(env, found, o);
-    if (drift !== '') lines.push(drift, '');
-    const matched = envRuns.filter((r) => r.variant === 'matched');
-    const unmatched = envRuns.filter((r) => r.variant === 'unmatched');
-    lines.push(
-      '### Main comparison: optimizer steps matched',
-      '',
-      matched.length > 0 ? comparisonTable(matched) : '_No finished runs yet._',
-      '',
-    );
-    // A report of the stored runs shows the paper-style table only where such runs are stored.
-    if (o.unmatched && (!o.reportOnly || unmatched.length > 0))
-      lines.push(
-        '### Paper-style: steps not matched',
-        '',
-        unmatched.length > 0 ? comparisonTable(unmatched) : '_No finished runs yet._',
-        '',
-      );
-    lines.push('### Early warning', '', earlyWarningTable([...matched, ...unmatched]), '');
-    const ablations = envRuns.filter((r) => r.variant.startsWith('ablation-'));
-    if (ablations.length > 0)
-      lines.push('### Ablations of StarPO-S (steps matched)', '', ablationTable(ablations), '');
-    const beside = besidePaperSection(env, matched);
-    if (beside !== '') lines.push(beside);
-    for (const f of await figures(env, matched, docsDir)) lines.push(`![${f}](${relative(docsDir, f)})`);
-    lines.push('');
-  }
-  // The detector's calibration (`starpo calibrate`), written beside the study's results.
-  try {
-    lines.push(
-      (await readFile(join(dirname(o.out), 'frozen-control', 'calibration.md'), 'utf8')).trimEnd(),
-      '',
-    );
-  } catch {
-    // Not calibrated yet.
-  }
-  lines.push('## Wall time', '', wallTable(loaded), '');
-  // What the runs mean, written by whoever ran them (results/echo-trap/notes.md), kept beside the data.
-  try {
-    lines.push('## Reading the results', '', await readFile(join(o.out, 'notes.md'), 'utf8'));
-  } catch {
-    // No notes yet: the tables speak alone.
-  }
-  let search = '';
-  try {
-    search = await readFile(join(o.out, 'search-log.md'), 'utf8');
-  } catch {
-    search = '_No preset search recorded yet (results/echo-trap/search-log.md)._\n';
-  }
-  lines.push('## Search log', '', search);
+  const reportOnly = o.reportOnly === true;
+  const lines = reportOpening({ reportOnly, where, loaded, planned: all.length, missing });
+  for (const env of envs) lines.push(...(await envSection(env, o, all, found, loaded, docsDir)));
+  lines.push(...(await closingSections(o.out, loaded)));
   const text = `${lines.join('\n')}\n`;
   await mkdir(docsDir, { recursive: true });
   await writeFile(o.docs, text);
