@@ -118,6 +118,44 @@ function initial(): Pick<
   };
 }
 
+/**
+ * The setup a link gives over the start preset, with the errors of its refused fields. A rejected
+ * value is named in the errors but never enters the form: the field keeps the preset's (or the
+ * base model's) value — or, for a hash edited in an open tab, the value the setup had (`keep`: its
+ * edits) — so the form shows what would actually run. Only the edits that change the setup stay.
+ */
+function linkedSetup(
+  s: AppState,
+  hash: string,
+  keep: Partial<Config>,
+): { state: ReturnType<typeof resolved>; errors: FieldError[] } {
+  const { values, errors } = decodeHashFields(hash);
+  // Validation reports some errors only once others are fixed (the env is checked after the
+  // ranges), so drop refused fields until none of the link's own fields is refused.
+  let fromLink: Partial<Config> = values;
+  let next = resolved(s, START_PRESET, { ...keep, ...fromLink }, {});
+  const refused: FieldError[] = [];
+  for (let guard = 0; guard < FIELDS.length; guard++) {
+    const bad = next.configErrors.filter((e) => e.field in fromLink);
+    if (bad.length === 0) break;
+    refused.push(...bad);
+    fromLink = without(
+      fromLink,
+      bad.map((e) => e.field),
+    );
+    next = resolved(s, START_PRESET, { ...keep, ...fromLink }, {});
+  }
+  const state = resolved(s, START_PRESET, minimalEdits(s, next.config, { ...keep, ...fromLink }), {});
+  const seen = new Set<string>();
+  const all = [...errors, ...refused, ...state.configErrors].filter((e) => {
+    const k = `${e.field}\u0000${e.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  return { state, errors: all };
+}
+
 export const createConfigSlice: StateCreator<AppState, [], [], ConfigSlice> = (set, get) => ({
   ...initial(),
   setField(key, text) {
@@ -162,33 +200,9 @@ export const createConfigSlice: StateCreator<AppState, [], [], ConfigSlice> = (s
     return next.configErrors;
   },
   loadHash(hash, keep = {}) {
-    // A rejected value is named in the returned errors but never enters the form: the field keeps
-    // the preset's (or the base model's) value — or, for a hash edited in an open tab, the value
-    // the setup had (`keep`: its edits) — so the form shows what would actually run.
-    const { values, errors } = decodeHashFields(hash);
-    // Validation reports some errors only once others are fixed (the env is checked after the
-    // ranges), so drop refused fields until none of the link's own fields is refused.
-    let fromLink: Partial<Config> = values;
-    let next = resolved(get(), START_PRESET, { ...keep, ...fromLink }, {});
-    const refused: FieldError[] = [];
-    for (let guard = 0; guard < FIELDS.length; guard++) {
-      const bad = next.configErrors.filter((e) => e.field in fromLink);
-      if (bad.length === 0) break;
-      refused.push(...bad);
-      fromLink = without(
-        fromLink,
-        bad.map((e) => e.field),
-      );
-      next = resolved(get(), START_PRESET, { ...keep, ...fromLink }, {});
-    }
-    set(resolved(get(), START_PRESET, minimalEdits(get(), next.config, { ...keep, ...fromLink }), {}));
-    const seen = new Set<string>();
-    return [...errors, ...refused, ...get().configErrors].filter((e) => {
-      const k = `${e.field}\u0000${e.message}`;
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    });
+    const { state, errors } = linkedSetup(get(), hash, keep);
+    set(state);
+    return errors;
   },
   resolveSetup() {
     const s = get();
