@@ -10,6 +10,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Browser } from '@playwright/test';
+import type { PreviewServer } from 'vite';
 import type { ThreadsReport } from './browser/threads.worker.js';
 
 /** Medians of one side (threads off or on) over the rounds. */
@@ -69,20 +71,8 @@ function maxDiff(a: Record<string, number>[], b: Record<string, number>[]): { di
   return { diff, key };
 }
 
-/**
- * Builds the page, serves it, and runs `rounds` × (off, on) in Chromium. Throws with the reason
- * when Chromium or the build is unavailable (the caller records it).
- */
-export async function benchWasmThreads(
-  rounds = 2,
-  log: (line: string) => void = () => {},
-): Promise<WasmThreadsSection> {
-  const executablePath = process.env.STARPO_CHROMIUM ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath} (set STARPO_CHROMIUM)`);
-  const vite = await import('vite');
-  const { chromium } = await import('@playwright/test');
-  const outDir = mkdtempSync(join(tmpdir(), 'starpo-threads-'));
-  log('bench: wasm threads — building the page');
+/** Builds src/bench/browser/ into `outDir` and serves it cross-origin isolated; the caller closes it. */
+async function serveThreadsPage(vite: typeof import('vite'), outDir: string): Promise<PreviewServer> {
   await vite.build({
     configFile: false,
     root,
@@ -97,13 +87,101 @@ export async function benchWasmThreads(
       rollupOptions: { input: join(root, 'threads.html') },
     },
   });
-  const server = await vite.preview({
+  return vite.preview({
     configFile: false,
     root,
     logLevel: 'warn',
     build: { outDir },
     preview: { port: 0, headers: isolation },
   });
+}
+
+/** `rounds` × (off, on), a fresh page each, at the served page `base`: each side's reports in order. */
+async function measureRounds(
+  browser: Browser,
+  base: string,
+  rounds: number,
+  log: (line: string) => void,
+): Promise<Record<'on' | 'off', ThreadsReport[]>> {
+  const runs: Record<'on' | 'off', ThreadsReport[]> = { on: [], off: [] };
+  for (let i = 0; i < rounds; i++) {
+    for (const side of ['off', 'on'] as const) {
+      const page = await browser.newPage();
+      try {
+        await page.goto(`${base}threads.html?threads=${side}`);
+        const report = (await page.evaluate(
+          () => (window as unknown as { threadsReport: Promise<unknown> }).threadsReport,
+        )) as ThreadsReport | { error: string };
+        if ('error' in report) throw new Error(`threads ${side}: ${report.error}`);
+        log(`bench: wasm threads ${side} (${report.threadCount}): step ${report.stepMs.toFixed(0)} ms`);
+        runs[side].push(report);
+      } finally {
+        await page.close();
+      }
+    }
+  }
+  return runs;
+}
+
+/**
+ * The section from each side's reports: the medians, the speed-ups, and how far the first round's
+ * numbers differ between the builds. `version` and `cores`: the browser's, for the line saying
+ * where it ran.
+ */
+export function threadsSection(
+  runs: Record<'on' | 'off', readonly ThreadsReport[]>,
+  rounds: number,
+  version: string,
+  cores: number,
+): WasmThreadsSection {
+  const pick = (side: 'on' | 'off'): Side => ({
+    matmulGflops: median(runs[side].map((r) => r.matmul.gflops)),
+    stepMs: median(runs[side].map((r) => r.stepMs)),
+    scoreMs: median(runs[side].map((r) => r.scoreMs)),
+    decodeTokensPerSec: median(runs[side].map((r) => r.decodeTokensPerSec)),
+  });
+  const on = pick('on');
+  const off = pick('off');
+  const first = { on: runs.on[0] as ThreadsReport, off: runs.off[0] as ThreadsReport };
+  const metrics = maxDiff(first.on.trainerRows, first.off.trainerRows);
+  const losses = first.on.stepLosses.reduce(
+    (m, v, i) => Math.max(m, Math.abs(v - (first.off.stepLosses[i] ?? v))),
+    0,
+  );
+  return {
+    browser: `${version} (headless), ${first.on.threadCount} of ${cores} logical cores`,
+    rounds,
+    threadCount: first.on.threadCount,
+    reason: first.on.reason,
+    off,
+    on,
+    speedup: {
+      matmul: off.matmulGflops > 0 ? r2(on.matmulGflops / off.matmulGflops) : 0,
+      trainingStep: on.stepMs > 0 ? r2(off.stepMs / on.stepMs) : 0,
+      scoring: on.scoreMs > 0 ? r2(off.scoreMs / on.scoreMs) : 0,
+      decoding: off.decodeTokensPerSec > 0 ? r2(on.decodeTokensPerSec / off.decodeTokensPerSec) : 0,
+    },
+    maxAbsDiff: { trainerMetrics: metrics.diff, stepLosses: losses },
+    worstMetric: metrics.key,
+    iterations: first.on.trainerRows.length,
+  };
+}
+
+/**
+ * Builds the page, serves it, and runs `rounds` × (off, on) in Chromium. Throws with the reason
+ * when Chromium or the build is unavailable (the caller records it).
+ */
+export async function benchWasmThreads(
+  rounds = 2,
+  log: (line: string) => void = () => {},
+): Promise<WasmThreadsSection> {
+  const executablePath = process.env.STARPO_CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath} (set STARPO_CHROMIUM)`);
+  const vite = await import('vite');
+  const { chromium } = await import('@playwright/test');
+  const outDir = mkdtempSync(join(tmpdir(), 'starpo-threads-'));
+  log('bench: wasm threads — building the page');
+  const server = await serveThreadsPage(vite, outDir);
   const browser = await chromium.launch({
     executablePath,
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
@@ -111,54 +189,8 @@ export async function benchWasmThreads(
   try {
     const base = server.resolvedUrls?.local[0];
     if (!base) throw new Error('the preview server has no URL');
-    const runs: Record<'on' | 'off', ThreadsReport[]> = { on: [], off: [] };
-    for (let i = 0; i < rounds; i++) {
-      for (const side of ['off', 'on'] as const) {
-        const page = await browser.newPage();
-        try {
-          await page.goto(`${base}threads.html?threads=${side}`);
-          const report = (await page.evaluate(
-            () => (window as unknown as { threadsReport: Promise<unknown> }).threadsReport,
-          )) as ThreadsReport | { error: string };
-          if ('error' in report) throw new Error(`threads ${side}: ${report.error}`);
-          log(`bench: wasm threads ${side} (${report.threadCount}): step ${report.stepMs.toFixed(0)} ms`);
-          runs[side].push(report);
-        } finally {
-          await page.close();
-        }
-      }
-    }
-    const pick = (side: 'on' | 'off'): Side => ({
-      matmulGflops: median(runs[side].map((r) => r.matmul.gflops)),
-      stepMs: median(runs[side].map((r) => r.stepMs)),
-      scoreMs: median(runs[side].map((r) => r.scoreMs)),
-      decodeTokensPerSec: median(runs[side].map((r) => r.decodeTokensPerSec)),
-    });
-    const on = pick('on');
-    const off = pick('off');
-    const first = { on: runs.on[0] as ThreadsReport, off: runs.off[0] as ThreadsReport };
-    const metrics = maxDiff(first.on.trainerRows, first.off.trainerRows);
-    const losses = first.on.stepLosses.reduce(
-      (m, v, i) => Math.max(m, Math.abs(v - (first.off.stepLosses[i] ?? v))),
-      0,
-    );
-    return {
-      browser: `${browser.version()} (headless), ${first.on.threadCount} of ${await hardwareConcurrency(browser)} logical cores`,
-      rounds,
-      threadCount: first.on.threadCount,
-      reason: first.on.reason,
-      off,
-      on,
-      speedup: {
-        matmul: off.matmulGflops > 0 ? r2(on.matmulGflops / off.matmulGflops) : 0,
-        trainingStep: on.stepMs > 0 ? r2(off.stepMs / on.stepMs) : 0,
-        scoring: on.scoreMs > 0 ? r2(off.scoreMs / on.scoreMs) : 0,
-        decoding: off.decodeTokensPerSec > 0 ? r2(on.decodeTokensPerSec / off.decodeTokensPerSec) : 0,
-      },
-      maxAbsDiff: { trainerMetrics: metrics.diff, stepLosses: losses },
-      worstMetric: metrics.key,
-      iterations: first.on.trainerRows.length,
-    };
+    const runs = await measureRounds(browser, base, rounds, log);
+    return threadsSection(runs, rounds, browser.version(), await hardwareConcurrency(browser));
   } finally {
     await browser.close();
     await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
