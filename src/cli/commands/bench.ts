@@ -151,6 +151,8 @@ export const benchCommand: Command = {
     '--only webshop: only the WebShop-lite section (SFT step before/after pieces, the webshop',
     "preset's iteration split), written into the existing --out file; --only frozen-control: the",
     'echo-trap preset and its frozen control per iteration and their ratio, written the same way.',
+    '',
+    flagHelp(FLAGS),
   ].join('\n'),
   async run(args, io) {
     const a = parseBenchArgs(args);

@@ -74,23 +74,8 @@ export function parallelText(parallel: number): string {
   return parallel > 1 ? `${parallel} at a time` : 'one after another';
 }
 
-export function FanoutPanel() {
-  const open = useApp((s) => s.fanoutOpen);
-  const lanes = useApp((s) => s.lanes);
-  const running = useApp((s) => s.fanoutRunning);
-  const config = useApp((s) => s.config);
-  const errors = useApp((s) => s.configErrors);
-  const status = useApp((s) => s.runStatus);
-  const setFanout = useApp((s) => s.setFanout);
-  const closePanel = () => setFanout({ fanoutOpen: false });
-  const parallel = defaultParallel(
-    typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency,
-  );
-  const [count, setCount] = useState('4');
-  const [iterations, setIterations] = useState<string | null>(null);
-  const control = useRef<FanoutControl | null>(null);
-  const [frozen, setFrozen] = useState(true);
-  const [problem, setProblem] = useState<string | null>(null);
+/** The group's count, one line per lane with its verdict, and every lane's success overlaid. */
+function FanoutResults({ lanes }: { lanes: readonly Lane[] }) {
   const runs = useMemo<ChartRun[]>(
     () =>
       lanes.map((l, i) => ({
@@ -109,100 +94,74 @@ export function FanoutPanel() {
       ),
     [lanes],
   );
-  if (!open) return null;
+  const learners = trapCount(lanes.filter((l) => !l.frozen));
+  const controls = trapCount(lanes.filter((l) => l.frozen));
+  const short = learners.tooShort + controls.tooShort;
+  return (
+    <>
+      <p
+        className="fanout-count"
+        data-testid="fanout-count"
+        data-trapped={learners.k}
+        data-judged={learners.n}
+        data-finished={learners.finished}
+      >
+        Trapped in{' '}
+        <b>
+          {learners.k} of {learners.n}
+        </b>{' '}
+        judged seeds (95% interval {learners.interval[0].toFixed(2)}–{learners.interval[1].toFixed(2)})
+        {controls.finished > 0 ? `; the frozen control in ${controls.k} of ${controls.n}` : ''}.
+        {short > 0
+          ? ` ${short} finished lane${short === 1 ? ' is' : 's are'} too short to judge (the rule reads at least ${MIN_JUDGED} iterations) and not counted.`
+          : ''}
+      </p>
+      <ul className="fanout-lanes">
+        {lanes.map((l) => (
+          <li
+            key={`${l.seed}-${l.frozen}`}
+            data-testid="fanout-lane"
+            data-state={l.state}
+            data-seed={l.seed}
+            data-frozen={l.frozen}
+            data-verdict={laneVerdict(l) ?? undefined}
+          >
+            seed {l.seed}
+            {l.frozen ? ' · frozen control' : ''} — {laneText(l)}
+          </li>
+        ))}
+      </ul>
+      {SUCCESS ? <MetricChart spec={SUCCESS} runs={runs} events={collapses} focus={null} /> : null}
+    </>
+  );
+}
+
+/** What the form holds: seeds, iterations per seed, the frozen lanes; checked for Start. */
+function useFanoutForm(setupIterations: number) {
+  const [count, setCount] = useState('4');
+  const [iterations, setIterations] = useState<string | null>(null);
+  const [frozen, setFrozen] = useState(true);
   const n = Number(count);
   const validSeeds = Number.isInteger(n) && n >= 1 && n <= 32;
   // Iterations per seed: the setup's, unless changed here.
-  const itersText = iterations ?? String(config.iterations);
+  const itersText = iterations ?? String(setupIterations);
   const iters = Number(itersText);
   const validIters = Number.isInteger(iters) && iters >= 1 && iters <= 2000;
-  const valid = validSeeds && validIters;
-  const busy = status === 'running' || status === 'starting' || status === 'stopping' || status === 'paused';
-  const start = () => {
-    setProblem(null);
-    const seeds = Array.from({ length: n }, (_, i) => config.seed + i);
-    control.current = newFanoutControl();
-    runFanout({ ...config, iterations: iters }, seeds, frozen, parallel, control.current).catch(
-      (err: Error) => setProblem(err.message),
-    );
-  };
-  const learners = trapCount(lanes.filter((l) => !l.frozen));
-  const controls = trapCount(lanes.filter((l) => l.frozen));
+  return { count, setCount, itersText, setIterations, frozen, setFrozen, n, iters, validSeeds, validIters };
+}
+
+/** The form's checks in words: bad numbers, and a length too short for the rule. */
+function FormNotes({ form, problem }: { form: ReturnType<typeof useFanoutForm>; problem: string | null }) {
   return (
-    <OverlayPanel
-      className="fanout-panel"
-      label="Seeds side by side"
-      testId="fanout-panel"
-      title="Seeds side by side"
-      closeTestId="fanout-close"
-      onClose={closePanel}
-    >
-      <p className="note">
-        The echo trap is a property of seeds: it happens in some runs and not others. This runs the current
-        setup on seeds {config.seed}…{config.seed + Math.max(0, n - 1)}, {parallelText(parallel)} (one train
-        worker each; the rest wait), beside a frozen control (lr 0) on the same seeds if ticked. Each lane
-        ends with the rule's verdict: trapped, collapsed without a rise, held, or too short to judge.
-      </p>
-      <div className="fanout-form">
-        <label>
-          Seeds{' '}
-          <input
-            type="text"
-            size={4}
-            data-testid="fanout-seeds"
-            value={count}
-            onChange={(e) => setCount(e.target.value)}
-          />
-        </label>
-        <label>
-          Iterations per seed{' '}
-          <input
-            type="text"
-            size={5}
-            data-testid="fanout-iterations"
-            value={itersText}
-            onChange={(e) => setIterations(e.target.value)}
-          />
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            data-testid="fanout-frozen"
-            checked={frozen}
-            onChange={(e) => setFrozen(e.target.checked)}
-          />{' '}
-          frozen-control lane per seed
-        </label>
-        <button
-          type="button"
-          className="primary"
-          data-testid="fanout-start"
-          disabled={!valid || running || busy || errors.length > 0}
-          title={busy ? 'Stop the current run first' : errors.length > 0 ? 'Fix the setup first' : ''}
-          onClick={start}
-        >
-          Start {valid ? n * (frozen ? 2 : 1) : ''} runs
-        </button>
-        {running ? (
-          <button
-            type="button"
-            data-testid="fanout-stop"
-            onClick={() => {
-              if (control.current) void stopFanout(control.current);
-            }}
-          >
-            Stop
-          </button>
-        ) : null}
-      </div>
-      {!validSeeds ? <p className="field-error">Seeds: a whole number from 1 to 32.</p> : null}
-      {!validIters ? (
+    <>
+      {!form.validSeeds ? <p className="field-error">Seeds: a whole number from 1 to 32.</p> : null}
+      {!form.validIters ? (
         <p className="field-error">Iterations per seed: a whole number from 1 to 2000.</p>
       ) : null}
-      {validIters && iters < MIN_JUDGED ? (
+      {form.validIters && form.iters < MIN_JUDGED ? (
         <p className="note" data-testid="fanout-short">
-          {iters} iterations are too few for the rule to judge (it reads at least {MIN_JUDGED}): each lane
-          will say “too short to judge”. Fine for a quick look; use {MIN_JUDGED} or more to count traps.
+          {form.iters} iterations are too few for the rule to judge (it reads at least {MIN_JUDGED}): each
+          lane will say “too short to judge”. Fine for a quick look; use {MIN_JUDGED} or more to count traps.
         </p>
       ) : null}
       {problem ? (
@@ -210,43 +169,128 @@ export function FanoutPanel() {
           {problem}
         </p>
       ) : null}
-      {lanes.length > 0 ? (
-        <>
-          <p
-            className="fanout-count"
-            data-testid="fanout-count"
-            data-trapped={learners.k}
-            data-judged={learners.n}
-            data-finished={learners.finished}
-          >
-            Trapped in{' '}
-            <b>
-              {learners.k} of {learners.n}
-            </b>{' '}
-            judged seeds (95% interval {learners.interval[0].toFixed(2)}–{learners.interval[1].toFixed(2)})
-            {controls.finished > 0 ? `; the frozen control in ${controls.k} of ${controls.n}` : ''}.
-            {learners.tooShort + controls.tooShort > 0
-              ? ` ${learners.tooShort + controls.tooShort} finished lane${learners.tooShort + controls.tooShort === 1 ? ' is' : 's are'} too short to judge (the rule reads at least ${MIN_JUDGED} iterations) and not counted.`
-              : ''}
-          </p>
-          <ul className="fanout-lanes">
-            {lanes.map((l) => (
-              <li
-                key={`${l.seed}-${l.frozen}`}
-                data-testid="fanout-lane"
-                data-state={l.state}
-                data-seed={l.seed}
-                data-frozen={l.frozen}
-                data-verdict={laneVerdict(l) ?? undefined}
-              >
-                seed {l.seed}
-                {l.frozen ? ' · frozen control' : ''} — {laneText(l)}
-              </li>
-            ))}
-          </ul>
-          {SUCCESS ? <MetricChart spec={SUCCESS} runs={runs} events={collapses} focus={null} /> : null}
-        </>
+    </>
+  );
+}
+
+/** Seeds, iterations per seed, the frozen lanes, Start and (while the group runs) Stop. */
+function FormFields({
+  form,
+  running,
+  startDisabled,
+  startTitle,
+  onStart,
+  onStop,
+}: {
+  form: ReturnType<typeof useFanoutForm>;
+  running: boolean;
+  startDisabled: boolean;
+  startTitle: string;
+  onStart: () => void;
+  onStop: () => void;
+}) {
+  return (
+    <div className="fanout-form">
+      <label>
+        Seeds{' '}
+        <input
+          type="text"
+          size={4}
+          data-testid="fanout-seeds"
+          value={form.count}
+          onChange={(e) => form.setCount(e.target.value)}
+        />
+      </label>
+      <label>
+        Iterations per seed{' '}
+        <input
+          type="text"
+          size={5}
+          data-testid="fanout-iterations"
+          value={form.itersText}
+          onChange={(e) => form.setIterations(e.target.value)}
+        />
+      </label>
+      <label>
+        <input
+          type="checkbox"
+          data-testid="fanout-frozen"
+          checked={form.frozen}
+          onChange={(e) => form.setFrozen(e.target.checked)}
+        />{' '}
+        frozen-control lane per seed
+      </label>
+      <button
+        type="button"
+        className="primary"
+        data-testid="fanout-start"
+        disabled={startDisabled}
+        title={startTitle}
+        onClick={onStart}
+      >
+        Start {form.validSeeds && form.validIters ? form.n * (form.frozen ? 2 : 1) : ''} runs
+      </button>
+      {running ? (
+        <button type="button" data-testid="fanout-stop" onClick={onStop}>
+          Stop
+        </button>
       ) : null}
+    </div>
+  );
+}
+
+export function FanoutPanel() {
+  const open = useApp((s) => s.fanoutOpen);
+  const lanes = useApp((s) => s.lanes);
+  const running = useApp((s) => s.fanoutRunning);
+  const config = useApp((s) => s.config);
+  const errors = useApp((s) => s.configErrors);
+  const status = useApp((s) => s.runStatus);
+  const setFanout = useApp((s) => s.setFanout);
+  const parallel = defaultParallel(
+    typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency,
+  );
+  const form = useFanoutForm(config.iterations);
+  const control = useRef<FanoutControl | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  if (!open) return null;
+  const valid = form.validSeeds && form.validIters;
+  const busy = status === 'running' || status === 'starting' || status === 'stopping' || status === 'paused';
+  const start = () => {
+    setProblem(null);
+    const seeds = Array.from({ length: form.n }, (_, i) => config.seed + i);
+    control.current = newFanoutControl();
+    runFanout({ ...config, iterations: form.iters }, seeds, form.frozen, parallel, control.current).catch(
+      (err: Error) => setProblem(err.message),
+    );
+  };
+  return (
+    <OverlayPanel
+      className="fanout-panel"
+      label="Seeds side by side"
+      testId="fanout-panel"
+      title="Seeds side by side"
+      closeTestId="fanout-close"
+      onClose={() => setFanout({ fanoutOpen: false })}
+    >
+      <p className="note">
+        The echo trap is a property of seeds: it happens in some runs and not others. This runs the current
+        setup on seeds {config.seed}…{config.seed + Math.max(0, form.n - 1)}, {parallelText(parallel)} (one
+        train worker each; the rest wait), beside a frozen control (lr 0) on the same seeds if ticked. Each
+        lane ends with the rule's verdict: trapped, collapsed without a rise, held, or too short to judge.
+      </p>
+      <FormFields
+        form={form}
+        running={running}
+        startDisabled={!valid || running || busy || errors.length > 0}
+        startTitle={busy ? 'Stop the current run first' : errors.length > 0 ? 'Fix the setup first' : ''}
+        onStart={start}
+        onStop={() => {
+          if (control.current) void stopFanout(control.current);
+        }}
+      />
+      <FormNotes form={form} problem={problem} />
+      {lanes.length > 0 ? <FanoutResults lanes={lanes} /> : null}
     </OverlayPanel>
   );
 }
