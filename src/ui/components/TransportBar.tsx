@@ -18,21 +18,11 @@ const PHASE_TEXT: Record<string, string> = {
   finished: 'Finished',
 };
 
-export function TransportBar() {
-  const { pauseRun, resetRun, resumeRun, startRun, stepRun, stopRun } = useController();
+/** Whether Start can be pressed now, and if not, why (the setup, the models, a group or a sweep). */
+function useStartState() {
   const errors = useApp((s) => s.configErrors);
   const status = useApp((s) => s.runStatus);
   const busy = useApp((s) => s.busy);
-  const iteration = useApp((s) => s.iteration);
-  const phase = useApp((s) => s.phase);
-  const compiled = useApp((s) => s.compiled);
-  const runPlanned = useApp((s) => s.planned);
-  const configPlanned = useApp((s) => s.config.iterations);
-  const rows = useApp((s) => s.rows);
-  const backend = useApp((s) => s.values.backend);
-  const runError = useApp((s) => s.runError);
-  const setField = useApp((s) => s.setField);
-  const planned = status === 'idle' ? configPlanned : runPlanned;
   const ready = useApp((s) => s.baseModelsReady);
   // Seeds side by side and sweeps hold the train workers: one thing trains at a time.
   const fanoutRunning = useApp((s) => s.fanoutRunning);
@@ -53,133 +43,173 @@ export function TransportBar() {
     !blocked &&
     !busy &&
     (status === 'idle' || status === 'finished' || status === 'failed' || status === 'paused');
-  const ms = msPerIteration(rows);
-  // WebGPU forced on a software adapter: correct but very slow (minutes to compile its kernels on
-  // the first iteration): said before Start, not discovered after it.
-  const adapter = useApp((s) => s.backendReport?.adapter ?? null);
-  const slowGpu = backend === 'webgpu' && adapter !== null && isSoftwareAdapter(adapter) && !active;
+  return { status, busy, blocked, reason, active, canStart };
+}
+
+/** Start (Resume), Pause, Step, Stop, Reset. */
+function RunButtons() {
+  const { pauseRun, resetRun, resumeRun, startRun, stepRun, stopRun } = useController();
+  const { status, busy, blocked, reason, active, canStart } = useStartState();
   // A pause takes effect after the iteration in flight: say so until the run has paused.
   const [pausing, setPausing] = useState(false);
   useEffect(() => {
     if (status !== 'running') setPausing(false);
   }, [status]);
   return (
+    <div className="transport-buttons" role="toolbar" aria-label="Run controls">
+      <button
+        type="button"
+        className="primary"
+        data-testid="btn-start"
+        disabled={!canStart}
+        title={
+          reason ||
+          (status === 'paused'
+            ? 'Continue training'
+            : status === 'failed'
+              ? 'Start a new run with this setup (a failed run is not resumed where it failed: its saved rows and last checkpoint stay in the run list, and the checkpoint can be chosen as the base model)'
+              : 'Start a new run with this setup')
+        }
+        onClick={() => (status === 'paused' ? resumeRun() : startRun())}
+      >
+        {status === 'paused' ? 'Resume' : 'Start'}
+      </button>
+      <button
+        type="button"
+        data-testid="btn-pause"
+        disabled={status !== 'running' || busy || pausing}
+        data-pausing={pausing}
+        onClick={() => {
+          setPausing(true);
+          void pauseRun();
+        }}
+        title="Pause after the iteration in flight"
+      >
+        {pausing ? 'Pausing…' : 'Pause'}
+      </button>
+      <button
+        type="button"
+        data-testid="btn-step"
+        disabled={blocked || busy || status === 'running' || status === 'starting' || status === 'stopping'}
+        onClick={() => stepRun()}
+        title="Run exactly one iteration (rollout + update), then pause"
+      >
+        Step
+      </button>
+      <button
+        type="button"
+        data-testid="btn-stop"
+        disabled={!active || busy || status === 'stopping'}
+        onClick={() => stopRun()}
+        title="End the run: save the final checkpoint and summary"
+      >
+        Stop
+      </button>
+      <button
+        type="button"
+        data-testid="btn-reset"
+        disabled={status === 'idle' || busy}
+        onClick={() => resetRun()}
+        title="Clear the current run from the view (stored runs stay in the run list)"
+      >
+        Reset
+      </button>
+    </div>
+  );
+}
+
+/** Iteration k of n, the progress bar, the time left (or per iteration) and the phase in words. */
+function ProgressBlock() {
+  const status = useApp((s) => s.runStatus);
+  const iteration = useApp((s) => s.iteration);
+  const phase = useApp((s) => s.phase);
+  const compiled = useApp((s) => s.compiled);
+  const runPlanned = useApp((s) => s.planned);
+  const configPlanned = useApp((s) => s.config.iterations);
+  const rows = useApp((s) => s.rows);
+  const runError = useApp((s) => s.runError);
+  const planned = status === 'idle' ? configPlanned : runPlanned;
+  const ms = msPerIteration(rows);
+  return (
+    <div className="progress-block">
+      <div className="progress" data-testid="progress">
+        <span data-testid="iteration" data-iteration={iteration}>
+          Iteration {iteration} / {planned}
+        </span>
+        <progress max={Math.max(1, planned)} value={Math.min(iteration, planned)} aria-label="Progress" />
+        <span className="eta" data-testid="eta">
+          {status === 'running'
+            ? etaText(ms, planned - iteration)
+            : ms
+              ? `${Math.round(ms)} ms/iteration`
+              : ''}
+        </span>
+      </div>
+      <div
+        className={`phase phase-${status === 'failed' ? 'failed' : (phase ?? 'idle')}`}
+        data-testid="phase"
+        data-phase={status === 'failed' ? 'failed' : (phase ?? 'idle')}
+        aria-live="polite"
+      >
+        {status === 'stopping'
+          ? `Stopping after this iteration (at most ${STOP_GRACE_MS / 1000} s)…`
+          : phase === 'compiling' && compiled
+            ? `${PHASE_TEXT.compiling} ${compiled} compiled so far`
+            : status === 'failed'
+              ? `Failed: ${runError ?? 'unknown error'}`
+              : phase
+                ? PHASE_TEXT[phase]
+                : 'Ready'}
+      </div>
+    </div>
+  );
+}
+
+/** The backend to use at the next Start (auto, webgpu, wasm, cpu). */
+function BackendOverride({ active }: { active: boolean }) {
+  const backend = useApp((s) => s.values.backend);
+  const setField = useApp((s) => s.setField);
+  return (
+    <label className="backend-override">
+      Backend
+      <select
+        data-testid="backend-override"
+        value={backend}
+        disabled={active}
+        onChange={(e) => setField('backend', e.target.value)}
+        title="auto picks WebGPU → WASM → CPU; a forced choice applies at the next Start"
+      >
+        {BACKEND_CHOICES.map((b) => (
+          <option key={b} value={b}>
+            {b}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function TransportBar() {
+  const { blocked, reason, active } = useStartState();
+  const backend = useApp((s) => s.values.backend);
+  // WebGPU forced on a software adapter: correct but very slow (minutes to compile its kernels on
+  // the first iteration): said before Start, not discovered after it.
+  const adapter = useApp((s) => s.backendReport?.adapter ?? null);
+  const slowGpu = backend === 'webgpu' && adapter !== null && isSoftwareAdapter(adapter) && !active;
+  return (
     <header className="transport region" data-testid="transport-bar">
       <h1 className="brand">
         StarPO <span>Playground</span>
       </h1>
-      <div className="transport-buttons" role="toolbar" aria-label="Run controls">
-        <button
-          type="button"
-          className="primary"
-          data-testid="btn-start"
-          disabled={!canStart}
-          title={
-            reason ||
-            (status === 'paused'
-              ? 'Continue training'
-              : status === 'failed'
-                ? 'Start a new run with this setup (a failed run is not resumed where it failed: its saved rows and last checkpoint stay in the run list, and the checkpoint can be chosen as the base model)'
-                : 'Start a new run with this setup')
-          }
-          onClick={() => (status === 'paused' ? resumeRun() : startRun())}
-        >
-          {status === 'paused' ? 'Resume' : 'Start'}
-        </button>
-        <button
-          type="button"
-          data-testid="btn-pause"
-          disabled={status !== 'running' || busy || pausing}
-          data-pausing={pausing}
-          onClick={() => {
-            setPausing(true);
-            void pauseRun();
-          }}
-          title="Pause after the iteration in flight"
-        >
-          {pausing ? 'Pausing…' : 'Pause'}
-        </button>
-        <button
-          type="button"
-          data-testid="btn-step"
-          disabled={blocked || busy || status === 'running' || status === 'starting' || status === 'stopping'}
-          onClick={() => stepRun()}
-          title="Run exactly one iteration (rollout + update), then pause"
-        >
-          Step
-        </button>
-        <button
-          type="button"
-          data-testid="btn-stop"
-          disabled={!active || busy || status === 'stopping'}
-          onClick={() => stopRun()}
-          title="End the run: save the final checkpoint and summary"
-        >
-          Stop
-        </button>
-        <button
-          type="button"
-          data-testid="btn-reset"
-          disabled={status === 'idle' || busy}
-          onClick={() => resetRun()}
-          title="Clear the current run from the view (stored runs stay in the run list)"
-        >
-          Reset
-        </button>
-      </div>
+      <RunButtons />
       {slowGpu ? (
         <p className="blocked-reason" role="status" data-testid="software-gpu-warning">
           WebGPU here renders in software: correct, but the first iteration compiles its kernels for minutes
           and each step is far slower than WASM. Choose auto or wasm to train at a usable speed.
         </p>
       ) : null}
-      <div className="progress-block">
-        <div className="progress" data-testid="progress">
-          <span data-testid="iteration" data-iteration={iteration}>
-            Iteration {iteration} / {planned}
-          </span>
-          <progress max={Math.max(1, planned)} value={Math.min(iteration, planned)} aria-label="Progress" />
-          <span className="eta" data-testid="eta">
-            {status === 'running'
-              ? etaText(ms, planned - iteration)
-              : ms
-                ? `${Math.round(ms)} ms/iteration`
-                : ''}
-          </span>
-        </div>
-        <div
-          className={`phase phase-${status === 'failed' ? 'failed' : (phase ?? 'idle')}`}
-          data-testid="phase"
-          data-phase={status === 'failed' ? 'failed' : (phase ?? 'idle')}
-          aria-live="polite"
-        >
-          {status === 'stopping'
-            ? `Stopping after this iteration (at most ${STOP_GRACE_MS / 1000} s)…`
-            : phase === 'compiling' && compiled
-              ? `${PHASE_TEXT.compiling} ${compiled} compiled so far`
-              : status === 'failed'
-                ? `Failed: ${runError ?? 'unknown error'}`
-                : phase
-                  ? PHASE_TEXT[phase]
-                  : 'Ready'}
-        </div>
-      </div>
-      <label className="backend-override">
-        Backend
-        <select
-          data-testid="backend-override"
-          value={backend}
-          disabled={active}
-          onChange={(e) => setField('backend', e.target.value)}
-          title="auto picks WebGPU → WASM → CPU; a forced choice applies at the next Start"
-        >
-          {BACKEND_CHOICES.map((b) => (
-            <option key={b} value={b}>
-              {b}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ProgressBlock />
+      <BackendOverride active={active} />
       {blocked ? (
         <p className="blocked-reason" role="status" data-testid="start-blocked">
           {reason}
