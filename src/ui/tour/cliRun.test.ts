@@ -13,10 +13,11 @@ const rows = Array.from({ length: 30 }, (_, i) => ({
 
 describe('cliRunToRunData', () => {
   it('recomputes the summary and round-trips through the run-file parser', () => {
-    const s = summaryOfRows(rows);
+    const config = { ...defaultConfig(), iterations: 30 };
+    // Judged with the run's own shape (its groups set the noise bound), as the import does.
+    const s = summaryOfRows(rows, config);
     expect(s.echoTrap).toBe(true);
     expect(s.peakIteration).toBeGreaterThanOrEqual(11);
-    const config = { ...defaultConfig(), iterations: 30 };
     const text = `${rows.map((r) => JSON.stringify(r)).join('\n')}\n\n`;
     const data = cliRunToRunData(
       { config, metrics: parseJsonl(text), events: [], summary: { backend: 'wasm', base: 'random' } },

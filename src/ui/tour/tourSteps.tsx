@@ -103,7 +103,11 @@ function quoteAt(run: RunData, iteration: number): QuoteData | null {
 export function presetFor(config: Config): string | null {
   for (const p of Object.values(PRESETS)) {
     if (p.algorithm !== config.algorithm) continue;
-    const same = Object.entries(p.overrides).every(([k, v]) => config[k as keyof Config] === v);
+    // How often a run checkpoints does not change the experiment (recordings predate the presets'
+    // checkpoints).
+    const same = Object.entries(p.overrides).every(
+      ([k, v]) => k === 'checkpointEvery' || config[k as keyof Config] === v,
+    );
     if (same) return p.name;
   }
   return null;
