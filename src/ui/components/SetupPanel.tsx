@@ -33,6 +33,85 @@ function optionLabel(key: string, option: string): string {
   return option;
 }
 
+/** The control of a field: the env list, a choice, a checkbox or a text box. */
+function FieldControl({
+  field,
+  common,
+  value,
+  draft,
+  change,
+}: {
+  field: Field;
+  common: Record<string, unknown>;
+  value: unknown;
+  draft: string | undefined;
+  change: (text: string) => void;
+}) {
+  if (field.key === 'env' || field.kind === 'enum') {
+    const options = field.key === 'env' ? ENV_IDS : field.kind === 'enum' ? field.options : [];
+    return (
+      <select {...common} value={draft ?? String(value)} onChange={(e) => change(e.target.value)}>
+        {options.map((o) => (
+          <option key={o} value={o} title={o}>
+            {optionLabel(field.key, o)}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  if (field.kind === 'bool')
+    return (
+      <input
+        {...common}
+        type="checkbox"
+        checked={Boolean(value)}
+        onChange={(e) => change(String(e.target.checked))}
+      />
+    );
+  return (
+    <input
+      {...common}
+      type="text"
+      inputMode={field.kind === 'string' ? 'text' : 'decimal'}
+      spellCheck={false}
+      value={draft ?? String(value)}
+      onChange={(e) => change(e.target.value)}
+    />
+  );
+}
+
+/** A field's label with where its value comes from (base model, preset), "live", and its "?". */
+function FieldLabel({ field, id, source }: { field: Field; id: string; source: string | undefined }) {
+  return (
+    <label htmlFor={id} title={field.help}>
+      {field.label}
+      {source === 'base' || source === 'preset' ? (
+        <span
+          className={`source-tag source-${source}`}
+          data-testid={`source-${field.key}`}
+          title={
+            source === 'base'
+              ? 'The base model was trained for this value; change it and the policy acts in contexts it never saw'
+              : 'Set by the chosen preset'
+          }
+        >
+          {source === 'base' ? 'base model' : 'preset'}
+        </span>
+      ) : null}
+      {field.live ? (
+        <span className="live-tag" title="Can change while a run is going; a marker shows on the charts">
+          live
+        </span>
+      ) : null}
+      <ExplainButton
+        title={field.label}
+        items={[{ kind: 'field', key: field.key }]}
+        testId={`explain-field-${field.key}`}
+      />
+    </label>
+  );
+}
+
 function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
   const value = useApp((s) => s.values[field.key as keyof typeof s.values]);
   const source = useApp((s) => s.sources[field.key as keyof typeof s.sources]);
@@ -45,7 +124,6 @@ function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
   );
   const { applyLive } = useController();
   const id = `field-${field.key}`;
-  const disabled = locked && !field.live;
   const change = (text: string) => {
     setField(field.key, text);
     const s = useApp.getState();
@@ -56,82 +134,15 @@ function FieldInput({ field, locked }: { field: Field; locked: boolean }) {
   const common = {
     id,
     'data-testid': id,
-    disabled,
+    disabled: locked && !field.live,
     'aria-invalid': error ? true : undefined,
     'aria-describedby': `${id}-help`,
   };
-  let input: React.ReactNode;
-  if (field.key === 'env') {
-    input = (
-      <select {...common} value={draft ?? String(value)} onChange={(e) => change(e.target.value)}>
-        {ENV_IDS.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    );
-  } else if (field.kind === 'enum') {
-    input = (
-      <select {...common} value={draft ?? String(value)} onChange={(e) => change(e.target.value)}>
-        {field.options.map((o) => (
-          <option key={o} value={o} title={o}>
-            {optionLabel(field.key, o)}
-          </option>
-        ))}
-      </select>
-    );
-  } else if (field.kind === 'bool') {
-    input = (
-      <input
-        {...common}
-        type="checkbox"
-        checked={Boolean(value)}
-        onChange={(e) => change(String(e.target.checked))}
-      />
-    );
-  } else {
-    input = (
-      <input
-        {...common}
-        type="text"
-        inputMode={field.kind === 'string' ? 'text' : 'decimal'}
-        spellCheck={false}
-        value={draft ?? String(value)}
-        onChange={(e) => change(e.target.value)}
-      />
-    );
-  }
   const range = field.kind === 'int' || field.kind === 'float' ? `${field.min} – ${field.max}` : '';
   return (
     <div className={`field${error ? ' field-invalid' : ''}${field.kind === 'bool' ? ' field-bool' : ''}`}>
-      <label htmlFor={id} title={field.help}>
-        {field.label}
-        {source === 'base' || source === 'preset' ? (
-          <span
-            className={`source-tag source-${source}`}
-            data-testid={`source-${field.key}`}
-            title={
-              source === 'base'
-                ? 'The base model was trained for this value; change it and the policy acts in contexts it never saw'
-                : 'Set by the chosen preset'
-            }
-          >
-            {source === 'base' ? 'base model' : 'preset'}
-          </span>
-        ) : null}
-        {field.live ? (
-          <span className="live-tag" title="Can change while a run is going; a marker shows on the charts">
-            live
-          </span>
-        ) : null}
-        <ExplainButton
-          title={field.label}
-          items={[{ kind: 'field', key: field.key }]}
-          testId={`explain-field-${field.key}`}
-        />
-      </label>
-      {input}
+      <FieldLabel field={field} id={id} source={source} />
+      <FieldControl field={field} common={common} value={value} draft={draft} change={change} />
       <small id={`${id}-help`} className="field-help">
         {field.help}
         {range ? <span className="field-range"> Range {range}.</span> : null}
