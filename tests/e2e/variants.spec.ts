@@ -1,9 +1,14 @@
 // The 2026 variants in the page, as a person picks them: Dr. GRPO, GSPO and DAPO from the
 // algorithm list and RAGEN-2's top-p filter from the filter switch, each one iteration of the
-// Tiny preset on WASM with no error (their math is tested by hand in core/rl; the CLI runs them
-// in the trainer and golden-rows tests).
+// Tiny preset on WASM with no error, and the run made with what was picked: its exported file's
+// config names the algorithm and the filter (their math is tested by hand in core/rl; the CLI runs
+// them in the trainer and golden-rows tests).
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { openTiny } from './helpers.js';
+
+/** The filter an algorithm's switches set (DAPO: dynamic sampling; the others: off). */
+const expectedFilter = (algorithm: string) => (algorithm === 'starpo-dapo' ? 'dynamic' : 'off');
 
 for (const [label, setup] of [
   ['starpo-drgrpo', { algorithm: 'starpo-drgrpo' }],
@@ -24,5 +29,16 @@ for (const [label, setup] of [
     await page.getByTestId('btn-step').click();
     await expect(page.getByTestId('iteration')).toHaveAttribute('data-iteration', '1', { timeout: 60_000 });
     await expect(page.getByTestId('notice')).toHaveCount(0);
+    // The run that trained is the one picked: its file says so.
+    await page.getByTestId('tab-runs').click();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('run-export').first().click();
+    const file = JSON.parse(await readFile(await (await download).path(), 'utf8')) as {
+      meta: { config: { algorithm: string; filterMode: string } };
+    };
+    expect(file.meta.config.algorithm).toBe(setup.algorithm);
+    expect(file.meta.config.filterMode).toBe(
+      'filterMode' in setup ? setup.filterMode : expectedFilter(setup.algorithm),
+    );
   });
 }
