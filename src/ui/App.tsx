@@ -42,15 +42,18 @@ function Notice() {
   );
 }
 
-export function App() {
+/**
+ * The setup in the URL hash: read once before the first render (a link's bad fields named, the
+ * link left as typed until the user changes something), written back as the setup changes once
+ * the base models are known, and read again when the hash is edited in the open tab (never
+ * mid-run). Returns the refusal to show, and its setter (Dismiss).
+ */
+function useUrlHash(): [string | null, (e: string | null) => void] {
   const [hashError, setHashError] = useState<string | null>(null);
   const config = useApp((s) => s.config);
   const edits = useApp((s) => s.edits);
   const drafts = useApp((s) => s.drafts);
   const ready = useApp((s) => s.baseModelsReady);
-  // The page's controller: made once (no side effects), started and stopped with the page.
-  const [controller] = useState(createController);
-
   // Restore the setup from the URL hash once, before the first render that writes it back.
   const restored = useRef<{ edits: unknown; drafts: unknown } | null>(null);
   if (!restored.current) {
@@ -73,8 +76,6 @@ export function App() {
     if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
   }, [config, edits, drafts, hashError, ready]);
 
-  useEffect(() => controller.start(), [controller]);
-
   // A hash edited in the open tab (the page writes its own with replaceState, which fires no
   // hashchange) is loaded like a link, its bad fields named; never mid-run.
   useEffect(() => {
@@ -91,6 +92,16 @@ export function App() {
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
+
+  return [hashError, setHashError];
+}
+
+export function App() {
+  const [hashError, setHashError] = useUrlHash();
+  // The page's controller: made once (no side effects), started and stopped with the page.
+  const [controller] = useState(createController);
+
+  useEffect(() => controller.start(), [controller]);
 
   const onSelfCheck = useCallback(() => {
     const c = controller.trainClient();
