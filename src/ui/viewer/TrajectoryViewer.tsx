@@ -4,18 +4,132 @@
 // reward. Browse earlier iterations' samples; step through turns with the buttons or ← →.
 import { useEffect, useMemo, useRef } from 'react';
 import { turnText } from '../../core/prompt.js';
+import type { SampledTrajectory } from '../../core/rl/trainer.js';
 import { useApp } from '../store/index.js';
 import { useRunBudget } from '../store/runConfig.js';
 import { EnvView } from './EnvView.js';
 import { replayTrajectory } from './replay.js';
 import { TokenKey, TokenStrip } from './TokenStrip.js';
 
+type ViewerTurn = SampledTrajectory['turns'][number];
+
+/** What the agent read at turn `t`, what it wrote (coloured), its actions and the turn's reward. */
+function TurnDetail({ turn, t }: { turn: ViewerTurn; t: number }) {
+  return (
+    <div className="turn-detail" data-testid="turn-detail">
+      <h4>What the agent read</h4>
+      <pre className="observation">
+        {turn.actionsLeft === undefined
+          ? turn.observation
+          : turnText(t + 1, turn.observation, turn.actionsLeft)}
+      </pre>
+      <h4>What it wrote (coloured by probability)</h4>
+      <TokenStrip tokens={turn.tokens} logps={turn.logps} />
+      <TokenKey />
+      <p>
+        Actions:{' '}
+        {turn.actions.length === 0 ? (
+          <span className="bad">none usable</span>
+        ) : (
+          turn.actions.map((a, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the same action may repeat within a turn
+            <span key={`${i}:${a}`} className={turn.valid[i] === false ? 'action bad' : 'action ok'}>
+              {a} {turn.valid[i] === false ? '✗' : '✓'}
+            </span>
+          ))
+        )}
+      </p>
+      <p>
+        Turn reward {turn.reward.toFixed(2)}
+        {turn.penalised ? <span className="bad"> · format penalty</span> : null}
+      </p>
+    </div>
+  );
+}
+
+/** ◀ Turn · Turn k / n · Turn ▶ */
+function TurnNav({ t, n, setTurnIndex }: { t: number; n: number; setTurnIndex: (t: number) => void }) {
+  return (
+    <fieldset className="turn-nav">
+      <legend className="sr-only">Turns</legend>
+      <button
+        type="button"
+        className="small"
+        data-testid="turn-prev"
+        disabled={t === 0}
+        onClick={() => setTurnIndex(t - 1)}
+      >
+        ◀ Turn
+      </button>
+      <span data-testid="turn-label">{t < n ? `Turn ${t + 1} / ${n}` : `After turn ${n}`}</span>
+      <button
+        type="button"
+        className="small"
+        data-testid="turn-next"
+        disabled={t >= n}
+        onClick={() => setTurnIndex(t + 1)}
+      >
+        Turn ▶
+      </button>
+    </fieldset>
+  );
+}
+
+/** Sample k / n, a slider over the kept samples, and Latest. */
+function SampleNav({ idx, count }: { idx: number; count: number }) {
+  const sampleIndex = useApp((s) => s.sampleIndex);
+  const setSampleIndex = useApp((s) => s.setSampleIndex);
+  return (
+    <div className="viewer-nav">
+      <label htmlFor="sample-slider">
+        Sample {idx + 1}/{count}
+      </label>
+      <input
+        id="sample-slider"
+        data-testid="sample-slider"
+        type="range"
+        min={0}
+        max={Math.max(0, count - 1)}
+        value={idx}
+        onChange={(e) => setSampleIndex(Number(e.target.value))}
+      />
+      <button
+        type="button"
+        className="small"
+        disabled={sampleIndex === null}
+        onClick={() => setSampleIndex(null)}
+      >
+        Latest
+      </button>
+    </div>
+  );
+}
+
+/** ← → step through the turns while the focus is inside the viewer (not in a slider or a field). */
+function useTurnKeys(
+  body: React.RefObject<HTMLDivElement | null>,
+  turns: number,
+  setTurnIndex: (t: number) => void,
+) {
+  useEffect(() => {
+    const el = body.current;
+    if (!el) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLInputElement) return;
+      const t = Math.min(useApp.getState().turnIndex, turns);
+      if (e.key === 'ArrowRight' && t < turns) setTurnIndex(t + 1);
+      if (e.key === 'ArrowLeft' && t > 0) setTurnIndex(t - 1);
+    };
+    el.addEventListener('keydown', onKey);
+    return () => el.removeEventListener('keydown', onKey);
+  }, [body, turns, setTurnIndex]);
+}
+
 export function TrajectoryViewer() {
   const samples = useApp((s) => s.samples);
   const env = useApp((s) => s.runEnv);
   const sampleIndex = useApp((s) => s.sampleIndex);
   const turnIndex = useApp((s) => s.turnIndex);
-  const setSampleIndex = useApp((s) => s.setSampleIndex);
   const setTurnIndex = useApp((s) => s.setTurnIndex);
   const budget = useRunBudget();
   const idx = sampleIndex ?? samples.length - 1;
@@ -29,20 +143,7 @@ export function TrajectoryViewer() {
       return null;
     }
   }, [sample, env]);
-  // ← → step through turns while focus is inside the viewer (not in a slider or field).
-  const turns = sample?.turns.length ?? 0;
-  useEffect(() => {
-    const el = body.current;
-    if (!el) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLInputElement) return;
-      const t = Math.min(useApp.getState().turnIndex, turns);
-      if (e.key === 'ArrowRight' && t < turns) setTurnIndex(t + 1);
-      if (e.key === 'ArrowLeft' && t > 0) setTurnIndex(t - 1);
-    };
-    el.addEventListener('keydown', onKey);
-    return () => el.removeEventListener('keydown', onKey);
-  }, [turns, setTurnIndex]);
+  useTurnKeys(body, sample?.turns.length ?? 0, setTurnIndex);
   if (!sample) {
     return (
       <div className="viewer-body" data-testid="viewer-body">
@@ -58,55 +159,13 @@ export function TrajectoryViewer() {
   const view = replay?.views[t];
   return (
     <div className="viewer-body" data-testid="viewer-body" ref={body}>
-      <div className="viewer-nav">
-        <label htmlFor="sample-slider">
-          Sample {idx + 1}/{samples.length}
-        </label>
-        <input
-          id="sample-slider"
-          data-testid="sample-slider"
-          type="range"
-          min={0}
-          max={Math.max(0, samples.length - 1)}
-          value={idx}
-          onChange={(e) => setSampleIndex(Number(e.target.value))}
-        />
-        <button
-          type="button"
-          className="small"
-          disabled={sampleIndex === null}
-          onClick={() => setSampleIndex(null)}
-        >
-          Latest
-        </button>
-      </div>
+      <SampleNav idx={idx} count={samples.length} />
       <p className="sample-head" data-testid="sample-head" data-iteration={sample.iteration}>
         Iteration {sample.iteration} · seed {sample.seed} · reward {sample.reward.toFixed(2)} ·{' '}
         {sample.success ? <span className="ok">success</span> : <span className="bad">no success</span>}
       </p>
       <p className="instruction">{sample.instruction}</p>
-      <fieldset className="turn-nav">
-        <legend className="sr-only">Turns</legend>
-        <button
-          type="button"
-          className="small"
-          data-testid="turn-prev"
-          disabled={t === 0}
-          onClick={() => setTurnIndex(t - 1)}
-        >
-          ◀ Turn
-        </button>
-        <span data-testid="turn-label">{t < n ? `Turn ${t + 1} / ${n}` : `After turn ${n}`}</span>
-        <button
-          type="button"
-          className="small"
-          data-testid="turn-next"
-          disabled={t >= n}
-          onClick={() => setTurnIndex(t + 1)}
-        >
-          Turn ▶
-        </button>
-      </fieldset>
+      <TurnNav t={t} n={n} setTurnIndex={setTurnIndex} />
       {view !== undefined ? (
         <EnvView view={view} budget={budget} />
       ) : (
@@ -118,36 +177,7 @@ export function TrajectoryViewer() {
           environment).
         </p>
       ) : null}
-      {turn ? (
-        <div className="turn-detail" data-testid="turn-detail">
-          <h4>What the agent read</h4>
-          <pre className="observation">
-            {turn.actionsLeft === undefined
-              ? turn.observation
-              : turnText(t + 1, turn.observation, turn.actionsLeft)}
-          </pre>
-          <h4>What it wrote (coloured by probability)</h4>
-          <TokenStrip tokens={turn.tokens} logps={turn.logps} />
-          <TokenKey />
-          <p>
-            Actions:{' '}
-            {turn.actions.length === 0 ? (
-              <span className="bad">none usable</span>
-            ) : (
-              turn.actions.map((a, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the same action may repeat within a turn
-                <span key={`${i}:${a}`} className={turn.valid[i] === false ? 'action bad' : 'action ok'}>
-                  {a} {turn.valid[i] === false ? '✗' : '✓'}
-                </span>
-              ))
-            )}
-          </p>
-          <p>
-            Turn reward {turn.reward.toFixed(2)}
-            {turn.penalised ? <span className="bad"> · format penalty</span> : null}
-          </p>
-        </div>
-      ) : null}
+      {turn ? <TurnDetail turn={turn} t={t} /> : null}
     </div>
   );
 }
