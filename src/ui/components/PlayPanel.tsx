@@ -33,6 +33,149 @@ function hiddenToAgent(view: unknown): Set<string> {
   return new Set((r?.products ?? []).slice(r?.shown ?? 0).map((p) => `click[${p.asin.toLowerCase()}]`));
 }
 
+/** While the episode runs: actions left this turn, a button per action, End turn, a typed action. */
+function PlayControls({
+  state,
+  envId,
+  buttons,
+  act,
+  onEndTurn,
+}: {
+  state: PlayState;
+  envId: string;
+  buttons: string[];
+  act: (action: string) => void;
+  onEndTurn: () => void;
+}) {
+  const [typed, setTyped] = useState('');
+  const inTurn = actionsLeftInTurn(state);
+  return (
+    <>
+      <p className="field-help" data-testid="play-turn-left">
+        {inTurn} more action{inTurn === 1 ? '' : 's'} this turn; the agent reads the new state at the next
+        turn.
+      </p>
+      <fieldset className="play-actions">
+        <legend className="sr-only">Actions</legend>
+        {buttons.map((a) => (
+          <button
+            key={a}
+            type="button"
+            className="small"
+            data-testid={`play-action-${a.replace(/\W+/g, '-')}`}
+            onClick={() => act(a)}
+          >
+            {a}
+          </button>
+        ))}
+        <button
+          type="button"
+          className="small"
+          data-testid="play-end-turn"
+          disabled={state.inTurn === 0}
+          onClick={onEndTurn}
+        >
+          End turn
+        </button>
+      </fieldset>
+      <form
+        className="play-typed"
+        onSubmit={(e) => {
+          e.preventDefault();
+          act(typed);
+          setTyped('');
+        }}
+      >
+        <label htmlFor="play-typed">Type an action</label>
+        <input
+          id="play-typed"
+          data-testid="play-typed"
+          value={typed}
+          placeholder={state.env.validActions() === null ? 'search[red shampoo]' : buttons[0]}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+        <button type="submit" className="small">
+          Send
+        </button>
+      </form>
+      {envId.startsWith('minigrid/') ? (
+        <p className="field-help">Keys: ← → turn, ↑ forward, space toggle, p pick up, d drop, Enter done.</p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * Keys act while focus is in the play area (not in a text field). A ref callback (React 19
+ * cleanup form) attaches the listener whenever the area mounts.
+ */
+function usePlayKeys(envId: string, act: (action: string) => void) {
+  const envIdRef = useRef(envId);
+  envIdRef.current = envId;
+  const actRef = useRef(act);
+  actRef.current = act;
+  return useCallback((el: HTMLDivElement | null) => {
+    if (!el) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLInputElement) return;
+      const a = KEYS[e.key];
+      if (a && envIdRef.current.startsWith('minigrid/')) {
+        e.preventDefault();
+        actRef.current(a);
+      }
+    };
+    el.addEventListener('keydown', onKey);
+    return () => el.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+/** The env, the seed to play and New episode. */
+function PlayHead({
+  envId,
+  seed,
+  setSeed,
+  newEpisode,
+}: {
+  envId: string;
+  seed: number;
+  setSeed: (s: number) => void;
+  newEpisode: () => void;
+}) {
+  return (
+    <div className="play-head">
+      <span>{envId}</span>
+      <label>
+        Seed{' '}
+        <input
+          data-testid="play-seed"
+          type="number"
+          min={0}
+          value={seed}
+          onChange={(e) => setSeed(Math.max(0, Math.floor(Number(e.target.value) || 0)))}
+        />
+      </label>
+      <button type="button" className="small" data-testid="play-new" onClick={newEpisode}>
+        New episode
+      </button>
+    </div>
+  );
+}
+
+/** Every action so far with its turn and reward. */
+function PlayLog({ log }: { log: PlayState['log'] }) {
+  return (
+    <ol className="play-log">
+      {log.map((l, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the log only grows
+        <li key={i} className={l.valid ? '' : 'bad'}>
+          turn {l.turn}: {l.action} → reward {l.reward.toFixed(2)}
+          {l.valid ? '' : ' (invalid)'}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 export function PlayPanel() {
   // What the form shows, runnable or not: Start may be refused (memory, say) while play is not.
   const envId = useApp((s) => s.values.env);
@@ -41,7 +184,6 @@ export function PlayPanel() {
   const budget = useApp((s) => Math.max(1, s.values.maxActionsPerTraj));
   const formatPenalty = useApp((s) => s.values.formatPenalty);
   const [seed, setSeed] = useState(1);
-  const [typed, setTyped] = useState('');
   const [state, setState] = useState<PlayState | null>(null);
 
   const newEpisode = useCallback(() => {
@@ -63,50 +205,16 @@ export function PlayPanel() {
     if (state) setState(playAction(state, action));
   };
 
-  // Keys act while focus is in the play area (not in a text field). A ref callback (React 19
-  // cleanup form) attaches the listener whenever the area mounts.
-  const envIdRef = useRef(envId);
-  envIdRef.current = envId;
-  const actRef = useRef(act);
-  actRef.current = act;
-  const area = useCallback((el: HTMLDivElement | null) => {
-    if (!el) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLInputElement) return;
-      const a = KEYS[e.key];
-      if (a && envIdRef.current.startsWith('minigrid/')) {
-        e.preventDefault();
-        actRef.current(a);
-      }
-    };
-    el.addEventListener('keydown', onKey);
-    return () => el.removeEventListener('keydown', onKey);
-  }, []);
+  const area = usePlayKeys(envId, act);
 
   if (!state) return null;
   const hidden = hiddenToAgent(state.view);
   const buttons = (state.env.validActions() ?? []).filter((a) => !hidden.has(a));
   const envLimit = envSpec(envId).maxSteps;
-  const inTurn = actionsLeftInTurn(state);
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: the play area takes the arrow keys
     <div className="play-panel" data-testid="play-panel" ref={area} tabIndex={0}>
-      <div className="play-head">
-        <span>{envId}</span>
-        <label>
-          Seed{' '}
-          <input
-            data-testid="play-seed"
-            type="number"
-            min={0}
-            value={seed}
-            onChange={(e) => setSeed(Math.max(0, Math.floor(Number(e.target.value) || 0)))}
-          />
-        </label>
-        <button type="button" className="small" data-testid="play-new" onClick={newEpisode}>
-          New episode
-        </button>
-      </div>
+      <PlayHead envId={envId} seed={seed} setSeed={setSeed} newEpisode={newEpisode} />
       <EnvView view={state.view} budget={budget} />
       <p className="play-rules" data-testid="play-rules">
         Turn {state.turn} of {maxTurns} · {state.used} of {Math.min(budget, envLimit)} actions used · up to{' '}
@@ -127,70 +235,15 @@ export function PlayPanel() {
           Episode over ({state.endedBy}): total reward {state.total.toFixed(2)}.
         </p>
       ) : (
-        <>
-          <p className="field-help" data-testid="play-turn-left">
-            {inTurn} more action{inTurn === 1 ? '' : 's'} this turn; the agent reads the new state at the next
-            turn.
-          </p>
-          <fieldset className="play-actions">
-            <legend className="sr-only">Actions</legend>
-            {buttons.map((a) => (
-              <button
-                key={a}
-                type="button"
-                className="small"
-                data-testid={`play-action-${a.replace(/\W+/g, '-')}`}
-                onClick={() => act(a)}
-              >
-                {a}
-              </button>
-            ))}
-            <button
-              type="button"
-              className="small"
-              data-testid="play-end-turn"
-              disabled={state.inTurn === 0}
-              onClick={() => setState(endTurn(state))}
-            >
-              End turn
-            </button>
-          </fieldset>
-          <form
-            className="play-typed"
-            onSubmit={(e) => {
-              e.preventDefault();
-              act(typed);
-              setTyped('');
-            }}
-          >
-            <label htmlFor="play-typed">Type an action</label>
-            <input
-              id="play-typed"
-              data-testid="play-typed"
-              value={typed}
-              placeholder={state.env.validActions() === null ? 'search[red shampoo]' : buttons[0]}
-              onChange={(e) => setTyped(e.target.value)}
-            />
-            <button type="submit" className="small">
-              Send
-            </button>
-          </form>
-          {envId.startsWith('minigrid/') ? (
-            <p className="field-help">
-              Keys: ← → turn, ↑ forward, space toggle, p pick up, d drop, Enter done.
-            </p>
-          ) : null}
-        </>
+        <PlayControls
+          state={state}
+          envId={envId}
+          buttons={buttons}
+          act={act}
+          onEndTurn={() => setState(endTurn(state))}
+        />
       )}
-      <ol className="play-log">
-        {state.log.map((l, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the log only grows
-          <li key={i} className={l.valid ? '' : 'bad'}>
-            turn {l.turn}: {l.action} → reward {l.reward.toFixed(2)}
-            {l.valid ? '' : ' (invalid)'}
-          </li>
-        ))}
-      </ol>
+      <PlayLog log={state.log} />
     </div>
   );
 }
