@@ -16,7 +16,7 @@ import { setupLayers } from '../store/setupLayers.js';
 import { importBundle } from './bundleImport.js';
 import { SweepResults } from './SweepResults.js';
 import { refreshSweeps } from './sweepRunner.js';
-import { deleteSweep, markSweepsInterrupted } from './sweepsDb.js';
+import { deleteSweep, markSweepsInterrupted, type SweepRecord } from './sweepsDb.js';
 
 function AxisInput({
   n,
@@ -57,21 +57,8 @@ function AxisInput({
   );
 }
 
-function NewSweep() {
-  const controller = useController();
-  const config = useApp((s) => s.config);
-  const progress = useApp((s) => s.sweepProgress);
-  const [k1, setK1] = useState('lr');
-  // Step sizes measured to learn on the DoorKey base (1e-4 holds, 5e-4 learns faster); the lr
-  // help says 1e-3 and above break the policy at once without a warm-up.
-  const [v1, setV1] = useState('0.0001, 0.0005');
-  const [k2, setK2] = useState('algorithm');
-  const [v2, setV2] = useState('starpo-ppo, starpo-s');
-  const rows = useApp((s) => s.rows);
-  const msPerIt = msPerIteration(rows);
-  const [seeds, setSeeds] = useState('2');
-  const [iters, setIters] = useState(String(config.iterations));
-  const [error, setError] = useState<string | null>(null);
+/** The sweep the form describes: its axes, seeds and planned runs, or the problem with it. */
+function sweepPlanOf(k1: string, v1: string, k2: string, v2: string, seeds: string, iters: string) {
   let plan: ReturnType<typeof planSweep> = [];
   let axes: SweepAxis[] = [];
   let seedList: number[] = [];
@@ -88,6 +75,59 @@ function NewSweep() {
   } catch (err) {
     problem = (err as Error).message;
   }
+  return { plan, axes, seedList, problem };
+}
+
+/** The running sweep's progress with its Stop, or Start when none runs. */
+function SweepRunControls({ problem, onStart }: { problem: string | null; onStart: () => void }) {
+  const controller = useController();
+  const progress = useApp((s) => s.sweepProgress);
+  return progress ? (
+    <div
+      className="sweep-progress"
+      data-testid="sweep-progress"
+      data-done={progress.done}
+      data-planned={progress.planned}
+    >
+      Run {progress.done + 1} of {progress.planned}: {progress.current} (iteration {progress.iteration})
+      <progress max={progress.planned} value={progress.done} />
+      <button
+        type="button"
+        className="small danger"
+        data-testid="sweep-cancel"
+        onClick={() => void controller.cancelSweep()}
+      >
+        Stop sweep
+      </button>
+    </div>
+  ) : (
+    <button
+      type="button"
+      className="primary"
+      data-testid="sweep-start"
+      disabled={problem !== null}
+      onClick={onStart}
+    >
+      Start sweep
+    </button>
+  );
+}
+
+function NewSweep() {
+  const controller = useController();
+  const config = useApp((s) => s.config);
+  const [k1, setK1] = useState('lr');
+  // Step sizes measured to learn on the DoorKey base (1e-4 holds, 5e-4 learns faster); the lr
+  // help says 1e-3 and above break the policy at once without a warm-up.
+  const [v1, setV1] = useState('0.0001, 0.0005');
+  const [k2, setK2] = useState('algorithm');
+  const [v2, setV2] = useState('starpo-ppo, starpo-s');
+  const rows = useApp((s) => s.rows);
+  const msPerIt = msPerIteration(rows);
+  const [seeds, setSeeds] = useState('2');
+  const [iters, setIters] = useState(String(config.iterations));
+  const [error, setError] = useState<string | null>(null);
+  const { plan, axes, seedList, problem } = sweepPlanOf(k1, v1, k2, v2, seeds, iters);
   const start = () => {
     setError(null);
     const name = `${axes.map((a) => a.key).join(' × ')} · ${seedList.length} seed(s) · ${config.env}`;
@@ -141,36 +181,61 @@ function NewSweep() {
           {error}
         </p>
       ) : null}
-      {progress ? (
-        <div
-          className="sweep-progress"
-          data-testid="sweep-progress"
-          data-done={progress.done}
-          data-planned={progress.planned}
-        >
-          Run {progress.done + 1} of {progress.planned}: {progress.current} (iteration {progress.iteration})
-          <progress max={progress.planned} value={progress.done} />
-          <button
-            type="button"
-            className="small danger"
-            data-testid="sweep-cancel"
-            onClick={() => void controller.cancelSweep()}
-          >
-            Stop sweep
-          </button>
-        </div>
-      ) : (
+      <SweepRunControls problem={problem} onStart={start} />
+    </section>
+  );
+}
+
+/** One stored sweep: its name (selects it), status and count, why it stopped, Export and Delete. */
+function SweepItem({ s, selected }: { s: SweepRecord; selected: boolean }) {
+  const setSweeps = useApp((st) => st.setSweeps);
+  return (
+    <li className={`run-item${selected ? ' selected' : ''}`} data-testid="sweep-item" data-status={s.status}>
+      <button type="button" className="link" onClick={() => setSweeps({ selectedSweep: s.id })}>
+        {s.name}
+      </button>
+      <span className="run-meta">
+        {s.status} · {s.runs.length}
+        {s.planned ? `/${s.planned}` : ''} runs
+      </span>
+      {s.reason ? (
+        <span className="field-error" data-testid="sweep-reason">
+          {s.reason}
+        </span>
+      ) : null}
+      {s.status === 'interrupted' ? (
+        <span className="note" data-testid="sweep-interrupted">
+          The tab was closed or reloaded while it ran: the {s.runs.length} finished run
+          {s.runs.length === 1 ? ' is' : 's are'} kept; the others did not finish. Run it again to measure
+          them.
+        </span>
+      ) : null}
+      <span className="run-actions">
         <button
           type="button"
-          className="primary"
-          data-testid="sweep-start"
-          disabled={problem !== null}
-          onClick={start}
+          className="small"
+          data-testid="sweep-export"
+          onClick={() =>
+            download(
+              `${s.name.replace(/[^\w.-]+/g, '_').slice(0, 60)}.sweep.json`,
+              JSON.stringify(makeBundle(s.name, s.runs, s.axes)),
+            )
+          }
         >
-          Start sweep
+          Export
         </button>
-      )}
-    </section>
+        <button
+          type="button"
+          className="small danger"
+          disabled={s.status === 'running'}
+          onClick={() => {
+            if (window.confirm(`Delete the sweep "${s.name}"?`)) void deleteSweep(s.id).then(refreshSweeps);
+          }}
+        >
+          Delete
+        </button>
+      </span>
+    </li>
   );
 }
 
@@ -208,58 +273,7 @@ export function SweepsDialog() {
           <h3>Stored sweeps</h3>
           <ul className="run-list">
             {sweeps.map((s) => (
-              <li
-                key={s.id}
-                className={`run-item${s.id === shown?.id ? ' selected' : ''}`}
-                data-testid="sweep-item"
-                data-status={s.status}
-              >
-                <button type="button" className="link" onClick={() => setSweeps({ selectedSweep: s.id })}>
-                  {s.name}
-                </button>
-                <span className="run-meta">
-                  {s.status} · {s.runs.length}
-                  {s.planned ? `/${s.planned}` : ''} runs
-                </span>
-                {s.reason ? (
-                  <span className="field-error" data-testid="sweep-reason">
-                    {s.reason}
-                  </span>
-                ) : null}
-                {s.status === 'interrupted' ? (
-                  <span className="note" data-testid="sweep-interrupted">
-                    The tab was closed or reloaded while it ran: the {s.runs.length} finished run
-                    {s.runs.length === 1 ? ' is' : 's are'} kept; the others did not finish. Run it again to
-                    measure them.
-                  </span>
-                ) : null}
-                <span className="run-actions">
-                  <button
-                    type="button"
-                    className="small"
-                    data-testid="sweep-export"
-                    onClick={() =>
-                      download(
-                        `${s.name.replace(/[^\w.-]+/g, '_').slice(0, 60)}.sweep.json`,
-                        JSON.stringify(makeBundle(s.name, s.runs, s.axes)),
-                      )
-                    }
-                  >
-                    Export
-                  </button>
-                  <button
-                    type="button"
-                    className="small danger"
-                    disabled={s.status === 'running'}
-                    onClick={() => {
-                      if (window.confirm(`Delete the sweep "${s.name}"?`))
-                        void deleteSweep(s.id).then(refreshSweeps);
-                    }}
-                  >
-                    Delete
-                  </button>
-                </span>
-              </li>
+              <SweepItem key={s.id} s={s} selected={s.id === shown?.id} />
             ))}
           </ul>
         </div>
