@@ -77,27 +77,11 @@ function setUpDescribed(rec: Recordings | null): void {
 
 const NO_TARGETS: readonly string[] = [];
 
-export function Tour() {
-  const open = useApp((s) => s.tourOpen);
-  const step = useApp((s) => s.tourStep);
-  const speed = useApp((s) => s.tourSpeed);
-  const load = useApp((s) => s.tourLoad);
-  const error = useApp((s) => s.tourError);
-  const position = useApp((s) => s.tourPosition);
+/** The recorded runs, loaded when the tour first opens, with the replayer over the StarPO one. */
+function useRecordings(open: boolean) {
   const setTour = useApp((s) => s.setTour);
   const [rec, setRec] = useState<Recordings | null>(null);
   const replayer = useRef<Replayer | null>(null);
-  const speedRef = useRef(speed);
-  speedRef.current = speed;
-  const card = useRef<HTMLElement>(null);
-  const [spot, setSpot] = useState<{ left: number; top: number } | null>(null);
-  const current = TOUR_STEPS[step];
-  const targets = useMemo(
-    () => (open && current && rec ? stepTargets(current, rec) : NO_TARGETS),
-    [open, current, rec],
-  );
-  const boxes = useTargetBoxes(targets);
-
   useEffect(() => {
     if (!open || rec) return;
     setTour({ tourLoad: 'loading', tourError: null });
@@ -110,7 +94,25 @@ export function Tour() {
       (err: Error) => setTour({ tourLoad: 'failed', tourError: err.message }),
     );
   }, [open, rec, setTour]);
+  useEffect(() => {
+    if (!open) replayer.current?.stop();
+    // Lets the compare view make room beside the card (features.css) instead of under it.
+    document.body.classList.toggle('tour-open', open);
+    return () => document.body.classList.remove('tour-open');
+  }, [open]);
+  return { rec, replayer };
+}
 
+/** Entering a step runs its `enter` against the recordings; the tour says it plays until done. */
+function useStepEntry(
+  open: boolean,
+  rec: Recordings | null,
+  replayer: React.RefObject<Replayer | null>,
+  step: number,
+  speedRef: React.RefObject<number>,
+) {
+  const setTour = useApp((s) => s.setTour);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the refs are read when a step is entered, not tracked
   useEffect(() => {
     if (!open || !rec || !replayer.current) return;
     const s = TOUR_STEPS[step];
@@ -121,15 +123,13 @@ export function Tour() {
       if (useApp.getState().tourStep === step) setTour({ tourPlaying: false });
     });
   }, [open, rec, step, setTour]);
+}
 
-  useEffect(() => {
-    if (!open) replayer.current?.stop();
-    // Lets the compare view make room beside the card (features.css) instead of under it.
-    document.body.classList.toggle('tour-open', open);
-    return () => document.body.classList.remove('tour-open');
-  }, [open]);
-
+/** Where the card goes: clear of its targets, re-placed as they move or the card grows. */
+function useCardSpot(open: boolean, card: React.RefObject<HTMLElement | null>, boxes: DOMRect[]) {
+  const [spot, setSpot] = useState<{ left: number; top: number } | null>(null);
   // Re-placed whenever the targets move or the card changes size (its text grows as it replays).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the card's ref is read when placing, not tracked
   useLayoutEffect(() => {
     const el = card.current;
     if (!open || !el) return;
@@ -151,6 +151,74 @@ export function Tour() {
       window.removeEventListener('resize', place);
     };
   }, [open, boxes]);
+  return spot;
+}
+
+/** Replay speed, the replay's iteration, Back and Next (Finish on the last step). */
+function TourFoot({ step, ready, onFinish }: { step: number; ready: boolean; onFinish: () => void }) {
+  const speed = useApp((s) => s.tourSpeed);
+  const position = useApp((s) => s.tourPosition);
+  const setTour = useApp((s) => s.setTour);
+  const last = step === TOUR_STEPS.length - 1;
+  return (
+    <div className="tour-foot">
+      <label>
+        Replay speed{' '}
+        <select
+          data-testid="tour-speed"
+          value={String(speed)}
+          onChange={(e) => setTour({ tourSpeed: Number(e.target.value) })}
+        >
+          {SPEEDS.map((o) => (
+            <option key={o.label} value={String(o.value)}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className="tour-position" data-testid="tour-position">
+        iteration {position}
+      </span>
+      <button
+        type="button"
+        data-testid="tour-back"
+        disabled={step === 0}
+        onClick={() => setTour({ tourStep: step - 1 })}
+      >
+        Back
+      </button>
+      <button
+        type="button"
+        className="primary"
+        data-testid="tour-next"
+        disabled={!ready}
+        onClick={() => (last ? onFinish() : setTour({ tourStep: step + 1 }))}
+      >
+        {last ? 'Finish' : 'Next'}
+      </button>
+    </div>
+  );
+}
+
+export function Tour() {
+  const open = useApp((s) => s.tourOpen);
+  const step = useApp((s) => s.tourStep);
+  const speed = useApp((s) => s.tourSpeed);
+  const load = useApp((s) => s.tourLoad);
+  const error = useApp((s) => s.tourError);
+  const setTour = useApp((s) => s.setTour);
+  const { rec, replayer } = useRecordings(open);
+  const speedRef = useRef(speed);
+  speedRef.current = speed;
+  const card = useRef<HTMLElement>(null);
+  const current = TOUR_STEPS[step];
+  const targets = useMemo(
+    () => (open && current && rec ? stepTargets(current, rec) : NO_TARGETS),
+    [open, current, rec],
+  );
+  const boxes = useTargetBoxes(targets);
+  useStepEntry(open, rec, replayer, step, speedRef);
+  const spot = useCardSpot(open, card, boxes);
 
   // Escape ends the tour, as it closes every dialog (an explanation opened over it closes first).
   useEscapeToClose(open, () => {
@@ -161,7 +229,6 @@ export function Tour() {
 
   if (!open) return null;
   const s = TOUR_STEPS[step];
-  const last = step === TOUR_STEPS.length - 1;
   const ctx = rec && replayer.current ? { rec, replayer: replayer.current, speed } : null;
   const closeTour = (finished = false) => {
     replayer.current?.stop();
@@ -199,42 +266,7 @@ export function Tour() {
           ) : null}
           {s && ctx ? s.body(ctx) : null}
         </div>
-        <div className="tour-foot">
-          <label>
-            Replay speed{' '}
-            <select
-              data-testid="tour-speed"
-              value={String(speed)}
-              onChange={(e) => setTour({ tourSpeed: Number(e.target.value) })}
-            >
-              {SPEEDS.map((o) => (
-                <option key={o.label} value={String(o.value)}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <span className="tour-position" data-testid="tour-position">
-            iteration {position}
-          </span>
-          <button
-            type="button"
-            data-testid="tour-back"
-            disabled={step === 0}
-            onClick={() => setTour({ tourStep: step - 1 })}
-          >
-            Back
-          </button>
-          <button
-            type="button"
-            className="primary"
-            data-testid="tour-next"
-            disabled={!ctx}
-            onClick={() => (last ? closeTour(true) : setTour({ tourStep: step + 1 }))}
-          >
-            {last ? 'Finish' : 'Next'}
-          </button>
-        </div>
+        <TourFoot step={step} ready={Boolean(ctx)} onFinish={() => closeTour(true)} />
       </aside>
     </>
   );
