@@ -75,112 +75,121 @@ function uniforms(attrs: unknown) {
   ];
 }
 
+/** The FORWARD kernel (registered by registerAttentionKernels). */
+const attentionForward: tf.KernelFunc = ({ inputs, backend, attrs }) => {
+  const qkv = inputs.qkv as tf.TensorInfo;
+  const [BT, D3] = qkv.shape as [number, number];
+  const H = (attrs as Record<string, number>).H ?? 1;
+  const body = `${ROW}${SOFTMAX}
+for (var d = tid; d < K; d = d + ${WORKGROUP}) {
+  var acc = 0.0;
+  for (var j = 0; j <= t; j = j + 1) { acc = acc + sc[j] * qkv[(b * T + j) * D3 + 2 * D + h * K + d]; }
+  result[bt * D + h * K + d] = acc / total;
+}`;
+  const program = withArrays(rowProgram('starpoCausalAttention', ['qkv'], [BT, D3 / 3], BT * H, body), [
+    'sc',
+  ]);
+  return runProgram(backend, program, [qkv], 'float32', uniforms(attrs));
+};
+
+/** The GRAD_Q kernel (registered by registerAttentionKernels). */
+const attentionGradQ: tf.KernelFunc = ({ inputs, backend, attrs }) => {
+  const qkv = inputs.qkv as tf.TensorInfo;
+  const [BT, D3] = qkv.shape as [number, number];
+  const H = (attrs as Record<string, number>).H ?? 1;
+  const K = D3 / 3 / H;
+  // Output per (token, head) row: dq (K values), log-sum-exp, D.
+  const body = `${ROW}${SOFTMAX}
+let oBase = bt * D + h * K;
+var od = 0.0;
+for (var d = tid; d < K; d = d + ${WORKGROUP}) { od = od + dy[oBase + d] * o[oBase + d]; }
+let Di = reduceSum(tid, od);
+for (var j = tid; j <= t; j = j + ${WORKGROUP}) {
+  let vBase = (b * T + j) * D3 + 2 * D + h * K;
+  var dp = 0.0;
+  for (var d = 0; d < K; d = d + 1) { dp = dp + dy[oBase + d] * qkv[vBase + d]; }
+  sc[j] = sc[j] / total * (dp - Di);
+}
+workgroupBarrier();
+let outBase = row * (K + 2);
+for (var d = tid; d < K; d = d + ${WORKGROUP}) {
+  var acc = 0.0;
+  for (var j = 0; j <= t; j = j + 1) { acc = acc + sc[j] * qkv[(b * T + j) * D3 + D + h * K + d]; }
+  result[outBase + d] = acc * scale;
+}
+if (tid == 0) {
+  result[outBase + K] = mx + log(total);
+  result[outBase + K + 1] = Di;
+}`;
+  const program = withArrays(
+    rowProgram('starpoCausalAttentionGradQ', ['qkv', 'dy', 'o'], [BT * H, K + 2], BT * H, body),
+    ['sc'],
+  );
+  const { dy, o } = inputs as Record<string, tf.TensorInfo>;
+  return runProgram(
+    backend,
+    program,
+    [qkv, dy as tf.TensorInfo, o as tf.TensorInfo],
+    'float32',
+    uniforms(attrs),
+  );
+};
+
+/** The GRAD_QKV kernel (registered by registerAttentionKernels). */
+const attentionGradQkv: tf.KernelFunc = ({ inputs, backend, attrs }) => {
+  const qkv = inputs.qkv as tf.TensorInfo;
+  const [BT] = qkv.shape as [number, number];
+  const H = (attrs as Record<string, number>).H ?? 1;
+  // This workgroup is key row j = t: every query i ≥ j that sees it.
+  const body = `${ROW}
+let kBase = bt * D3 + D + h * K;
+let vBase = kBase + D;
+for (var i = t + tid; i < T; i = i + ${WORKGROUP}) {
+  let qBase = (b * T + i) * D3 + h * K;
+  let oBase = (b * T + i) * D + h * K;
+  let gBase = ((b * T + i) * H + h) * (K + 2);
+  var dot = 0.0;
+  var dp = 0.0;
+  for (var d = 0; d < K; d = d + 1) {
+    dot = dot + qkv[qBase + d] * qkv[kBase + d];
+    dp = dp + dy[oBase + d] * qkv[vBase + d];
+  }
+  let p = exp(dot * scale - gq[gBase + K]);
+  pr[i] = p;
+  ds[i] = p * (dp - gq[gBase + K + 1]);
+}
+workgroupBarrier();
+let myG = row * (K + 2);
+for (var d = tid; d < K; d = d + ${WORKGROUP}) {
+  var dk = 0.0;
+  var dv = 0.0;
+  for (var i = t; i < T; i = i + 1) {
+    dk = dk + ds[i] * qkv[(b * T + i) * D3 + h * K + d];
+    dv = dv + pr[i] * dy[(b * T + i) * D + h * K + d];
+  }
+  result[bt * D3 + h * K + d] = gq[myG + d];
+  result[bt * D3 + D + h * K + d] = dk * scale;
+  result[bt * D3 + 2 * D + h * K + d] = dv;
+}`;
+  const program = withArrays(
+    rowProgram('starpoCausalAttentionGradQkv', ['qkv', 'dy', 'gq'], qkv.shape, BT * H, body),
+    ['pr', 'ds'],
+  );
+  const { dy, gq } = inputs as Record<string, tf.TensorInfo>;
+  return runProgram(
+    backend,
+    program,
+    [qkv, dy as tf.TensorInfo, gq as tf.TensorInfo],
+    'float32',
+    uniforms(attrs),
+  );
+};
+
 /** Registers the three kernels for the webgpu backend (idempotent). */
 export function registerAttentionKernels(): void {
-  registerOnce(FORWARD, ({ inputs, backend, attrs }) => {
-    const qkv = inputs.qkv as tf.TensorInfo;
-    const [BT, D3] = qkv.shape as [number, number];
-    const H = (attrs as Record<string, number>).H ?? 1;
-    const body = `${ROW}${SOFTMAX}
-  for (var d = tid; d < K; d = d + ${WORKGROUP}) {
-    var acc = 0.0;
-    for (var j = 0; j <= t; j = j + 1) { acc = acc + sc[j] * qkv[(b * T + j) * D3 + 2 * D + h * K + d]; }
-    result[bt * D + h * K + d] = acc / total;
-  }`;
-    const program = withArrays(rowProgram('starpoCausalAttention', ['qkv'], [BT, D3 / 3], BT * H, body), [
-      'sc',
-    ]);
-    return runProgram(backend, program, [qkv], 'float32', uniforms(attrs));
-  });
-  registerOnce(GRAD_Q, ({ inputs, backend, attrs }) => {
-    const qkv = inputs.qkv as tf.TensorInfo;
-    const [BT, D3] = qkv.shape as [number, number];
-    const H = (attrs as Record<string, number>).H ?? 1;
-    const K = D3 / 3 / H;
-    // Output per (token, head) row: dq (K values), log-sum-exp, D.
-    const body = `${ROW}${SOFTMAX}
-  let oBase = bt * D + h * K;
-  var od = 0.0;
-  for (var d = tid; d < K; d = d + ${WORKGROUP}) { od = od + dy[oBase + d] * o[oBase + d]; }
-  let Di = reduceSum(tid, od);
-  for (var j = tid; j <= t; j = j + ${WORKGROUP}) {
-    let vBase = (b * T + j) * D3 + 2 * D + h * K;
-    var dp = 0.0;
-    for (var d = 0; d < K; d = d + 1) { dp = dp + dy[oBase + d] * qkv[vBase + d]; }
-    sc[j] = sc[j] / total * (dp - Di);
-  }
-  workgroupBarrier();
-  let outBase = row * (K + 2);
-  for (var d = tid; d < K; d = d + ${WORKGROUP}) {
-    var acc = 0.0;
-    for (var j = 0; j <= t; j = j + 1) { acc = acc + sc[j] * qkv[(b * T + j) * D3 + D + h * K + d]; }
-    result[outBase + d] = acc * scale;
-  }
-  if (tid == 0) {
-    result[outBase + K] = mx + log(total);
-    result[outBase + K + 1] = Di;
-  }`;
-    const program = withArrays(
-      rowProgram('starpoCausalAttentionGradQ', ['qkv', 'dy', 'o'], [BT * H, K + 2], BT * H, body),
-      ['sc'],
-    );
-    const { dy, o } = inputs as Record<string, tf.TensorInfo>;
-    return runProgram(
-      backend,
-      program,
-      [qkv, dy as tf.TensorInfo, o as tf.TensorInfo],
-      'float32',
-      uniforms(attrs),
-    );
-  });
-  registerOnce(GRAD_QKV, ({ inputs, backend, attrs }) => {
-    const qkv = inputs.qkv as tf.TensorInfo;
-    const [BT] = qkv.shape as [number, number];
-    const H = (attrs as Record<string, number>).H ?? 1;
-    // This workgroup is key row j = t: every query i ≥ j that sees it.
-    const body = `${ROW}
-  let kBase = bt * D3 + D + h * K;
-  let vBase = kBase + D;
-  for (var i = t + tid; i < T; i = i + ${WORKGROUP}) {
-    let qBase = (b * T + i) * D3 + h * K;
-    let oBase = (b * T + i) * D + h * K;
-    let gBase = ((b * T + i) * H + h) * (K + 2);
-    var dot = 0.0;
-    var dp = 0.0;
-    for (var d = 0; d < K; d = d + 1) {
-      dot = dot + qkv[qBase + d] * qkv[kBase + d];
-      dp = dp + dy[oBase + d] * qkv[vBase + d];
-    }
-    let p = exp(dot * scale - gq[gBase + K]);
-    pr[i] = p;
-    ds[i] = p * (dp - gq[gBase + K + 1]);
-  }
-  workgroupBarrier();
-  let myG = row * (K + 2);
-  for (var d = tid; d < K; d = d + ${WORKGROUP}) {
-    var dk = 0.0;
-    var dv = 0.0;
-    for (var i = t; i < T; i = i + 1) {
-      dk = dk + ds[i] * qkv[(b * T + i) * D3 + h * K + d];
-      dv = dv + pr[i] * dy[(b * T + i) * D + h * K + d];
-    }
-    result[bt * D3 + h * K + d] = gq[myG + d];
-    result[bt * D3 + D + h * K + d] = dk * scale;
-    result[bt * D3 + 2 * D + h * K + d] = dv;
-  }`;
-    const program = withArrays(
-      rowProgram('starpoCausalAttentionGradQkv', ['qkv', 'dy', 'gq'], qkv.shape, BT * H, body),
-      ['pr', 'ds'],
-    );
-    const { dy, gq } = inputs as Record<string, tf.TensorInfo>;
-    return runProgram(
-      backend,
-      program,
-      [qkv, dy as tf.TensorInfo, gq as tf.TensorInfo],
-      'float32',
-      uniforms(attrs),
-    );
-  });
+  registerOnce(FORWARD, attentionForward);
+  registerOnce(GRAD_Q, attentionGradQ);
+  registerOnce(GRAD_QKV, attentionGradQkv);
 }
 
 /** Whether the fused kernels take this shape (workgroup memory and one dispatch's rows). */
