@@ -153,7 +153,7 @@ function cellsSection({ lp, seeds, pick, cells }: ReportInput): string[] {
     '',
     pick.stage2Cells
       ? `The pick rule chose ${pick.stage2Cells.join(' and ')} for stage 2${pick.chosen ? `, and **${pick.chosen}** for the confirmation` : ''} (pick.json, made by the runner as the runs finished).`
-      : 'Stage 1 is not finished: nothing picked yet.',
+      : 'Nothing picked yet: the runner picks once stage 1 and the nulls placed after it are done.',
     '',
   ];
 }
