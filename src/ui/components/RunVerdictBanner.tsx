@@ -16,6 +16,9 @@ const VERDICT_CLASS: Record<RunVerdict['verdict'], string> = {
   'too-short': 'banner-info',
 };
 
+/** The text after the verdict's name, as a sentence of its own. */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 export function RunVerdictBanner() {
   const status = useApp((s) => s.runStatus);
   const summary = useApp((s) => s.summary);
@@ -36,7 +39,7 @@ export function RunVerdictBanner() {
       data-verdict={verdict.verdict}
     >
       <strong>Verdict: {VERDICT_LABELS[verdict.verdict].toLowerCase()}.</strong>{' '}
-      {verdictText(verdict).replace(/^[^:]*: /, '')}
+      {sentence(verdictText(verdict).replace(/^[^:]*: /, ''))}
     </div>
   );
 }
