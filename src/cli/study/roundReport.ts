@@ -108,8 +108,11 @@ function falseAlarmTable(
           (r.mechanism.onsets[o] ?? Number.POSITIVE_INFINITY) <= (r.mechanism.fall as number),
       )
       .map((r) => (r.mechanism.fall as number) - (r.mechanism.onsets[o] as number));
-    const fired = nulls.map(
-      (n) => `${n.runs.filter((r) => r.mechanism.onsets[o] !== undefined).length} of ${n.runs.length}`,
+    // A frozen policy takes no gradient step: its gradient norm cannot spike, so it measures nothing.
+    const fired = nulls.map((n) =>
+      o === 'gradNormSpike' && n.name.includes('frozen')
+        ? 'not measurable (no update)'
+        : `${n.runs.filter((r) => r.mechanism.onsets[o] !== undefined).length} of ${n.runs.length}`,
     );
     return `| ${o} | ${ONSET_RULES[o]} | ${fired.join(' | ')} | ${leads.length} of ${trapped.length} | ${leads.length > 0 ? f1(mean(leads)) : '–'} |`;
   });
