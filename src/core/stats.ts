@@ -12,6 +12,14 @@ export function mean(xs: ArrayLike<number>, empty = Number.NaN): number {
   return sum / n;
 }
 
+/** Median (the mean of the two middle values for an even count); NaN for an empty list. */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
 /**
  * Mean and unbiased (n − 1) standard deviation; the std is 0 for a single value, and both are
  * `empty` (NaN unless given) for an empty list.

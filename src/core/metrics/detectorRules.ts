@@ -13,6 +13,7 @@
 //   runs too — and the action-MI drop, which fired in 11 of 16 frozen-control runs. The reward-std
 //   drop while success is high reads as convergence instead (its row's `convergence`).
 // The collapse rule itself is detector.ts's.
+import { median } from '../stats.js';
 
 /**
  * A debiased EMA with the baseline (mean of the first `warmup` smoothed points), peak and trough:
@@ -70,12 +71,6 @@ export interface Rule {
 
 /** A share as a whole percentage, for messages. */
 export const pct = (x: number) => `${Math.round(x * 100)}%`;
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
 
 // biome-ignore format: one rule per row group reads better unwrapped
 export const RULES: readonly Rule[] = [

@@ -4,6 +4,7 @@
 // success fell back to its start. Each onset is a fixed rule on the run's own series (written
 // below and in ONSET_RULES), so a round can count them in trapped runs (with their lead before
 // the fall) and in the nulls (their false-alarm rate).
+import { mean, median } from '../stats.js';
 import type { MetricKey, MetricRow } from './keys.js';
 
 export type Onset = 'rewardStdFell' | 'zeroStdRose' | 'entropyMoved' | 'gradNormSpike' | 'miFell';
@@ -40,23 +41,15 @@ function series(rows: readonly MetricRow[], key: MetricKey): { it: number; v: nu
     .filter((p): p is { it: number; v: number } => typeof p.v === 'number' && Number.isFinite(p.v));
 }
 
-const avg = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-
 function trailing(xs: readonly { it: number; v: number }[]): { it: number; v: number }[] {
   const out = [];
   for (let i = W - 1; i < xs.length; i++)
-    out.push({ it: (xs[i] as { it: number }).it, v: avg(xs.slice(i - W + 1, i + 1).map((p) => p.v)) });
+    out.push({ it: (xs[i] as { it: number }).it, v: mean(xs.slice(i - W + 1, i + 1).map((p) => p.v)) });
   return out;
 }
 
 function firstMean(xs: readonly { v: number }[]): number {
-  return xs.length >= W ? avg(xs.slice(0, W).map((p) => p.v)) : Number.NaN;
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+  return xs.length >= W ? mean(xs.slice(0, W).map((p) => p.v)) : Number.NaN;
 }
 
 /** Reads a run's onsets and its fall (rows in iteration order). */
@@ -98,7 +91,7 @@ function fallOf(rows: readonly MetricRow[]): number | null {
     .map((r) => ({ it: r.iteration, v: r['rollout/pairedSuccessRate'] ?? r['rollout/successRate'] }))
     .filter((p): p is { it: number; v: number } => typeof p.v === 'number' && Number.isFinite(p.v));
   if (succ.length < 5 + W) return null;
-  const start = avg(succ.slice(0, 5).map((p) => p.v));
+  const start = mean(succ.slice(0, 5).map((p) => p.v));
   const tr = trailing(succ);
   let peakAt = 0;
   for (let i = 1; i < tr.length; i++)
