@@ -6,6 +6,7 @@
 // directories `starpo sweep` wrote (config.json, metrics.jsonl, summary.json).
 import { detectRun, NOT_CALIBRATABLE_FROM_FROZEN, SIGNAL_KINDS } from '../../core/metrics/detector.js';
 import type { MetricKey, MetricRow } from '../../core/metrics/keys.js';
+import type { SignalRate } from '../../core/metrics/warningRates.js';
 import { mean, wilsonInterval } from '../../core/stats.js';
 import type { CalRun } from './calibrate.js';
 
@@ -199,27 +200,50 @@ export function signatureTable(
 }
 
 /**
- * Every warning and context signal: how many frozen and holding runs it fired in (its false
- * alarms), and in how many trapped runs it fired at or before the collapse, with the mean lead.
+ * Every detector signal's record over a round's runs: how many frozen and holding runs it fired
+ * in (its false alarms; null where a frozen control cannot measure it), and in how many trapped
+ * runs it fired at or before the collapse, with the mean lead.
  */
+export function signalRates(
+  frozen: readonly RoundRun[],
+  hold: readonly RoundRun[],
+  trapped: readonly RoundRun[],
+): SignalRate[] {
+  const fired = (runs: readonly RoundRun[], sig: string) => runs.filter((r) => sig in r.firstFired).length;
+  return Object.entries(SIGNAL_KINDS).map(([signal, kind]) => {
+    const leads = trapped
+      .filter(
+        (r) =>
+          r.collapseIteration !== null &&
+          (r.firstFired[signal] ?? Number.POSITIVE_INFINITY) <= r.collapseIteration,
+      )
+      .map((r) => (r.collapseIteration as number) - (r.firstFired[signal] as number));
+    return {
+      signal,
+      kind,
+      frozenFired: NOT_CALIBRATABLE_FROM_FROZEN.has(signal) ? null : fired(frozen, signal),
+      frozenRuns: frozen.length,
+      holdFired: fired(hold, signal),
+      holdRuns: hold.length,
+      beforeFall: leads.length,
+      trappedRuns: trapped.length,
+      meanLead: leads.length > 0 ? mean(leads) : null,
+    };
+  });
+}
+
+/** The signals' records (signalRates) as the round report's table. */
 export function warningTable(
   frozen: readonly RoundRun[],
   hold: readonly RoundRun[],
   trapped: readonly RoundRun[],
 ): string {
-  const fired = (runs: readonly RoundRun[], sig: string) => runs.filter((r) => sig in r.firstFired).length;
-  const rows = Object.entries(SIGNAL_KINDS).map(([sig, kind]) => {
-    const leads = trapped
-      .filter(
-        (r) =>
-          r.collapseIteration !== null &&
-          (r.firstFired[sig] ?? Number.POSITIVE_INFINITY) <= r.collapseIteration,
-      )
-      .map((r) => (r.collapseIteration as number) - (r.firstFired[sig] as number));
-    const frozenCell = NOT_CALIBRATABLE_FROM_FROZEN.has(sig)
-      ? 'not calibratable from a frozen control'
-      : `${fired(frozen, sig)} of ${frozen.length}`;
-    return `| ${sig} | ${kind} | ${frozenCell} | ${fired(hold, sig)} of ${hold.length} | ${leads.length} of ${trapped.length} | ${leads.length > 0 ? f1(mean(leads)) : '–'} |`;
+  const rows = signalRates(frozen, hold, trapped).map((r) => {
+    const frozenCell =
+      r.frozenFired === null
+        ? 'not calibratable from a frozen control'
+        : `${r.frozenFired} of ${r.frozenRuns}`;
+    return `| ${r.signal} | ${r.kind} | ${frozenCell} | ${r.holdFired} of ${r.holdRuns} | ${r.beforeFall} of ${r.trappedRuns} | ${r.meanLead !== null ? f1(r.meanLead) : '–'} |`;
   });
   return [
     '| signal | kind | fired in frozen runs | fired in holding runs | before the collapse | mean lead (iterations) |\n|---|---|---|---|---|---|',

@@ -3,11 +3,9 @@
 // frozen control), on the holding learner's runs, and in the trapped runs before their collapse.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NOT_CALIBRATABLE_FROM_FROZEN, SIGNAL_KINDS } from '../../core/metrics/detector.js';
-import { type SignalRate, WARNING_RATES_FORMAT, type WarningRates } from '../../core/metrics/warningRates.js';
-import { mean } from '../../core/stats.js';
+import { WARNING_RATES_FORMAT, type WarningRates } from '../../core/metrics/warningRates.js';
 import { finishedRuns } from './calibrate.js';
-import { judgeRun, type RoundRun } from './round.js';
+import { judgeRun, type RoundRun, signalRates } from './round.js';
 
 /** Which cells of a round directory are which, by the names every round uses. */
 const isFrozen = (cell: string) =>
@@ -26,22 +24,6 @@ export async function warningRatesOf(dir: string, source: string): Promise<Warni
     else if (isHolding(e.name)) hold.push(...runs);
     else trapped.push(...runs.filter((r) => r.trapped && r.collapseIteration !== null));
   }
-  const fired = (runs: readonly RoundRun[], sig: string) => runs.filter((r) => sig in r.firstFired).length;
-  const rates: SignalRate[] = Object.entries(SIGNAL_KINDS).map(([signal, kind]) => {
-    const leads = trapped
-      .filter((r) => (r.firstFired[signal] ?? Number.POSITIVE_INFINITY) <= (r.collapseIteration as number))
-      .map((r) => (r.collapseIteration as number) - (r.firstFired[signal] as number));
-    return {
-      signal,
-      kind,
-      frozenFired: NOT_CALIBRATABLE_FROM_FROZEN.has(signal) ? null : fired(frozen, signal),
-      frozenRuns: frozen.length,
-      holdFired: fired(hold, signal),
-      holdRuns: hold.length,
-      beforeFall: leads.length,
-      trappedRuns: trapped.length,
-      meanLead: leads.length > 0 ? mean(leads) : null,
-    };
-  });
+  const rates = signalRates(frozen, hold, trapped);
   return { format: WARNING_RATES_FORMAT, version: 1, source, rates };
 }
