@@ -82,9 +82,8 @@ export function collapseModes(s: Record<SignalName, [number, number]>): Collapse
   return modes;
 }
 
-/** Judges one stored run of `cell` with today's detector. */
-export function judgeRun(cell: string, run: CalRun): RoundRun {
-  const d = detectRun(run.config, run.rows);
+/** Judges one stored run of `cell` with today's detector (`d`: its detector, when already fed). */
+export function judgeRun(cell: string, run: CalRun, d = detectRun(run.config, run.rows)): RoundRun {
   const s = d.summary();
   const r = d.reading();
   const head = run.rows.slice(0, 5);

@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verdictOfRows } from '../../core/metrics/detector.js';
+import { detectRun } from '../../core/metrics/detector.js';
 import { type Mechanism, mechanismOf, ONSET_RULES, ONSETS } from '../../core/metrics/mechanism.js';
 import { type RunVerdict, VERDICT_LABELS } from '../../core/metrics/verdict.js';
 import { STUDY_ARMS } from '../../core/rl/studyArms.js';
@@ -40,9 +40,11 @@ async function cellRunsOf(lp: LoadedPlan, cell: string): Promise<ReportRun[]> {
   const out: ReportRun[] = [];
   for (const run of runs) {
     const prov = await readJson<{ commit?: string; planHash?: string }>(join(run.dir, 'provenance.json'));
+    // One detector judges the run for both the round's table and its verdict.
+    const d = detectRun(run.config, run.rows);
     out.push({
-      ...judgeRun(cell, run),
-      verdict: verdictOfRows(run.config, run.rows),
+      ...judgeRun(cell, run, d),
+      verdict: d.summary().verdict as RunVerdict,
       mechanism: mechanismOf(run.rows),
       commit: prov?.commit ?? null,
       planHash: prov?.planHash ?? null,
