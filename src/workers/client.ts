@@ -292,8 +292,10 @@ export class TrainClient {
     return this.recovery.fault('crash', 'the train worker was killed');
   }
 
+  /** Terminates every worker; requests still waiting for a reply are rejected, never left hanging. */
   dispose(): void {
     this.worker.terminate();
     for (const w of this.envWorkers) w.terminate();
+    this.rejectPending(new Error('the train worker was closed'));
   }
 }

@@ -56,7 +56,10 @@ function start(state: ControllerState, stopLive: () => void): () => void {
   if (new URLSearchParams(window.location.search).has('test-faults')) installFaultHooks(c);
   c.init(useApp.getState().config.backend, useApp.getState().config.modelSize).then(
     (report) => useApp.getState().setBackendReady(report),
-    (err: Error) => useApp.getState().setBackendFailed(err.message),
+    (err: Error) => {
+      // A client disposed before its backend answered (an unmount) has no backend to report.
+      if (state.client === c) useApp.getState().setBackendFailed(err.message);
+    },
   );
   void db
     .markInterrupted()

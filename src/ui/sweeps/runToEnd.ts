@@ -40,6 +40,7 @@ export async function runToEnd(
     resolveDone = res;
     rejectDone = rej;
   });
+  done.catch(() => {}); // an abort while the start is still in flight is reported by the start's own rejection
   o.onAbortable?.(rejectDone);
   const off = client.onReport((r: RunReport) => {
     if (r.runId !== o.runId) return;
