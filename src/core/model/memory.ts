@@ -1,38 +1,50 @@
 // How much memory a run's largest step needs, estimated before Start (issue 17: a config whose
 // rollouts × context would not fit the backend is refused with the estimate and what to lower),
-// and an out-of-memory error said in those words when it happens anyway. The estimate counts the
-// float32 tensors alive at the peak of each phase, worst case (every row padded to the context):
-//   update  — b rows × T tokens: per layer the activations kept for the backward pass
-//             (~16 × b·T·D) and the attention scores, weights and their gradients (3 × b·H·T²),
-//             and the logits with their softmax and gradient on the loss mask's R rows of each
-//             window (3 × b·R·V; the LM head runs there only, scoring.ts rowLogProbs): R is the
+// and an out-of-memory error said in those words when it happens anyway. The estimate is worst
+// case (every row padded to the context) and counts floats per row of each phase, fitted to the
+// tfjs-wasm heap's high-water mark (`scripts/measure-memory.ts`, one phase on rows of full length):
+//   update  — per layer 10·H·T² (attention scores, softmax and their gradients, in tfjs's own
+//             copies) + 140·T·D (the activations kept for the backward pass), plus 20·R·V for the
+//             LM head on the loss mask's R rows of each window (scoring.ts rowLogProbs; R is the
 //             window's response tokens, turns × max tokens per turn, or T with env tokens in the
-//             loss;
-//   scoring — the same forward without gradients, in chunks of SCORE_CHUNK rows (2 × b·R·V + …);
-//   rollout — the KV cache of every active row (2 × L × rows × T × D) and one step's logits.
-// It is an estimate, not an accounting: tfjs keeps intermediate copies of its own. The filter's
-// counts, the estimator's samples and the update's pairs are read from their tables
-// (rl/filterSpecs.ts, rl/estimators.ts, rl/algorithms.ts), not from their names.
+//             loss). Measured: nano T 256 37 MiB a row, T 512 110, micro T 256 108, WebShop-lite
+//             (vocabulary 2239, T 384) 117 — the estimate is 38, 116, 112 and 120;
+//   scoring — the policy, reference and critic forwards without gradients: per layer
+//             4.5·H·T² + 55·T·D, plus 7·R·V. Measured: nano T 256 14.3 MiB a row, T 512 44.8,
+//             micro T 256 38.2, WebShop-lite 43.4 — the estimate 15.8, 49.3, 44.9, 49.4;
+//   rollout — the KV cache of every active row (2 × L × rows × T × D) and one step's logits, ×4.
+// A step never has to hold more rows than fit: the update computes each minibatch's gradient in
+// micro-batches of the rows that fit (optimize.ts, verl's gradient accumulation) and scoring runs
+// in chunks of at most SCORE_CHUNK rows that fit; so a config is refused only when one row of a
+// phase, or the rollout, does not fit. The filter's counts, the estimator's samples and the
+// update's pairs are read from their tables (rl/filterSpecs.ts, rl/estimators.ts,
+// rl/algorithms.ts), not from their names.
 import { type Config, MODEL_SIZES } from '../config.js';
 import { ALGORITHMS } from '../rl/algorithms.js';
 import { estimatorOf } from '../rl/estimators.js';
 import { FILTER_COUNTS } from '../rl/filterSpecs.js';
 import { MODEL_PRESETS } from './config.js';
+import {
+  BACKEND_MEMORY_BYTES,
+  backendBudget,
+  forwardRowBytes,
+  kvCacheBytes,
+  prefillRowsThatFit,
+  rowsThatFit,
+  updateRowBytes,
+} from './rowBytes.js';
 
-/** Rows per scoring chunk (core/model/scoring.ts scores 32 rows at a time). */
-export const SCORE_CHUNK = 32;
-
-/**
- * Peak bytes each backend is trusted with. WASM: tfjs-wasm's 32-bit heap tops out at 4 GiB and
- * its allocations beyond ~2 GiB fail as "table index is out of bounds", so 1.5 GiB. WebGPU: a
- * conservative share of a discrete GPU's memory (most adapters cap one buffer at 1–2 GiB). CPU:
- * the JavaScript heap of a tab.
- */
-export const BACKEND_MEMORY_BYTES: Readonly<Record<'wasm' | 'webgpu' | 'cpu', number>> = {
-  wasm: 1.5 * 2 ** 30,
-  webgpu: 2 * 2 ** 30,
-  cpu: 2 * 2 ** 30,
+export {
+  BACKEND_MEMORY_BYTES,
+  backendBudget,
+  forwardRowBytes,
+  prefillRowsThatFit,
+  rowsThatFit,
+  updateRowBytes,
 };
+
+/** Rows per scoring chunk at most (core/model/scoreBatch.ts groups up to this many rows). */
+export const SCORE_CHUNK = 32;
 
 export interface MemoryEstimate {
   bytes: number;
@@ -41,6 +53,16 @@ export interface MemoryEstimate {
   /** Rows of that phase's largest batch and the tokens each is padded to. */
   rows: number;
   T: number;
+}
+
+/** How a run's phases are cut to fit a budget: rows per gradient computation and per scoring chunk. */
+export interface MemoryPlan {
+  /** Rows of the largest optimizer step (a minibatch, all its windows). */
+  stepRows: number;
+  /** Rows per gradient computation: the step's, or fewer when they do not all fit. */
+  microRows: number;
+  /** Rows per scoring chunk (at most SCORE_CHUNK). */
+  scoreRows: number;
 }
 
 /**
@@ -62,36 +84,81 @@ function updatesPairs(c: Config): boolean {
   return estimatorOf(ALGORITHMS[c.algorithm].switches).objective === 'dpo';
 }
 
-/** The largest step of a run of `config` with a vocabulary of `vocab` tokens. */
-export function estimateRunMemory(c: Config, vocab: number): MemoryEstimate {
-  const { dModel: D, nLayers: L, nHeads: H } = MODEL_PRESETS[c.modelSize];
-  const T = c.contextLength;
-  const V = vocab;
+/** Rolled-out and kept trajectories of an iteration, and the samples (windows) kept. */
+function batchSizes(c: Config): { rolled: number; kept: number; samples: number } {
   const filter = FILTER_COUNTS[c.filterMode];
   const rolled = Math.ceil(c.groups * c.groupSize * (filter.oversamples ? 1 / c.filterRatio : 1));
   const kept = filter.keepsShare
     ? Math.ceil(rolled * c.filterRatio)
     : Math.min(rolled, c.groups * c.groupSize);
-  const samples = kept * windowsPerTrajectory(c);
-  // Minibatches count whole trajectories, each with all its history windows.
-  const stepRows =
-    c.stepsPerIteration > 0
-      ? Math.ceil(kept / c.stepsPerIteration) * windowsPerTrajectory(c)
-      : updatesPairs(c)
-        ? Math.min(samples, 2 * Math.max(1, Math.floor(c.minibatch / 2)) * windowsPerTrajectory(c))
-        : Math.min(samples, c.minibatch * windowsPerTrajectory(c));
-  const R = c.lossOnEnvTokens ? T : Math.min(T, turnsPerWindow(c) * c.maxTokensPerTurn);
-  const floats = (rows: number, grad: boolean) =>
-    rows * T * L * ((grad ? 16 : 6) * D + (grad ? 3 : 1) * H * T) + rows * R * (grad ? 3 : 2) * V;
+  return { rolled, kept, samples: kept * windowsPerTrajectory(c) };
+}
+
+/** Rows of the largest optimizer step: minibatches count whole trajectories, each with all its windows. */
+function optimizerStepRows(c: Config): number {
+  const { kept, samples } = batchSizes(c);
+  const w = windowsPerTrajectory(c);
+  if (c.stepsPerIteration > 0) return Math.ceil(kept / c.stepsPerIteration) * w;
+  if (updatesPairs(c)) return Math.min(samples, 2 * Math.max(1, Math.floor(c.minibatch / 2)) * w);
+  return Math.min(samples, c.minibatch * w);
+}
+
+/** R: a training window's tokens the LM head runs on (its response tokens, or all with env tokens in the loss). */
+export function lossRows(c: Config): number {
+  return c.lossOnEnvTokens
+    ? c.contextLength
+    : Math.min(c.contextLength, turnsPerWindow(c) * c.maxTokensPerTurn);
+}
+
+/** Bytes per row of a phase at the config's context. */
+function rowBytes(c: Config, vocab: number, phase: 'update' | 'scoring'): number {
+  const shape = { ...MODEL_PRESETS[c.modelSize], vocabSize: vocab };
+  return (phase === 'update' ? updateRowBytes : forwardRowBytes)(shape, c.contextLength, lossRows(c));
+}
+
+/**
+ * The rows each phase runs at under `budget` bytes: the update's micro-batches and the scoring
+ * chunks as large as fit (at least 1 row, which may still not fit: the estimate then says so).
+ * Without a budget, whole steps and SCORE_CHUNK rows.
+ */
+export function memoryPlan(c: Config, vocab: number, budget = Number.POSITIVE_INFINITY): MemoryPlan {
+  const stepRows = optimizerStepRows(c);
+  const fit = (phase: 'update' | 'scoring') => rowsThatFit(rowBytes(c, vocab, phase), budget);
+  return {
+    stepRows,
+    microRows: Math.min(stepRows, fit('update')),
+    scoreRows: Math.min(SCORE_CHUNK, fit('scoring')),
+  };
+}
+
+/**
+ * A rollout of `rows` rows: their KV cache and the prompt's prefill, a forward over the prompts in
+ * chunks of the rows that fit beside the cache (model/sampling.ts prefill).
+ */
+function rolloutBytes(c: Config, vocab: number, rows: number, budget?: number): number {
+  const shape = { ...MODEL_PRESETS[c.modelSize], vocabSize: vocab };
+  const kv = kvCacheBytes(shape, rows, c.contextLength);
+  const perRow = forwardRowBytes(shape, c.contextLength, 1);
+  const chunk = Math.min(
+    rows,
+    budget === undefined ? rows : prefillRowsThatFit(shape, rows, c.contextLength, budget),
+  );
+  return kv + chunk * perRow;
+}
+
+/**
+ * The largest step of a run of `config` with a vocabulary of `vocab` tokens, with its update and
+ * scoring cut to fit `budget` bytes when given (memoryPlan).
+ */
+export function estimateRunMemory(c: Config, vocab: number, budget?: number): MemoryEstimate {
+  const T = c.contextLength;
+  const plan = memoryPlan(c, vocab, budget);
+  const { rolled, samples } = batchSizes(c);
+  const scoreRows = Math.min(plan.scoreRows, samples);
   const phases: MemoryEstimate[] = [
-    { phase: 'update', rows: stepRows, T, bytes: 4 * floats(stepRows, true) },
-    {
-      phase: 'scoring',
-      rows: Math.min(SCORE_CHUNK, samples),
-      T,
-      bytes: 4 * floats(Math.min(SCORE_CHUNK, samples), false),
-    },
-    { phase: 'rollout', rows: rolled, T, bytes: 4 * rolled * (2 * L * T * D + 2 * V) },
+    { phase: 'update', rows: plan.microRows, T, bytes: plan.microRows * rowBytes(c, vocab, 'update') },
+    { phase: 'scoring', rows: scoreRows, T, bytes: scoreRows * rowBytes(c, vocab, 'scoring') },
+    { phase: 'rollout', rows: rolled, T, bytes: rolloutBytes(c, vocab, rolled, budget) },
   ];
   return phases.reduce((a, b) => (b.bytes > a.bytes ? b : a));
 }
@@ -106,8 +173,8 @@ export function formatBytes(bytes: number): string {
 /** What to lower for the phase that does not fit. */
 function whatToLower(e: MemoryEstimate): string {
   if (e.phase === 'rollout') return 'lower groups, group size or the context length';
-  if (e.phase === 'scoring') return 'lower the context length or use a smaller model';
-  return 'raise steps per iteration or lower the minibatch (fewer rows per step), or lower groups, group size or the context length';
+  // Update and scoring are already cut to one row: only a shorter row or a smaller model helps.
+  return 'lower the context length or use a smaller model';
 }
 
 /**
@@ -115,7 +182,7 @@ function whatToLower(e: MemoryEstimate): string {
  * Both sizes are printed with enough digits to differ ("1.52 GiB … more than the 1.50 GiB").
  */
 export function memoryRefusal(c: Config, vocab: number, backend: string, budget: number): string {
-  const e = estimateRunMemory(c, vocab);
+  const e = estimateRunMemory(c, vocab, budget);
   if (e.bytes <= budget) return '';
   let need = formatBytes(e.bytes);
   let have = formatBytes(budget);
@@ -128,15 +195,14 @@ export function memoryRefusal(c: Config, vocab: number, backend: string, budget:
 
 /**
  * The field a memory refusal belongs to: the model size when a smaller model would fit, else the
- * field the too-large phase names first (rollout: groups; scoring: context length; update: steps
- * per iteration).
+ * field the too-large phase names first (rollout: groups; one row of the update or of scoring:
+ * the context length).
  */
 export function memoryField(c: Config, vocab: number, budget: number): keyof Config {
   const sizes = MODEL_SIZES.slice(0, MODEL_SIZES.indexOf(c.modelSize));
-  if (sizes.some((modelSize) => estimateRunMemory({ ...c, modelSize }, vocab).bytes <= budget))
+  if (sizes.some((modelSize) => estimateRunMemory({ ...c, modelSize }, vocab, budget).bytes <= budget))
     return 'modelSize';
-  const phase = estimateRunMemory(c, vocab).phase;
-  return phase === 'rollout' ? 'groups' : phase === 'scoring' ? 'contextLength' : 'stepsPerIteration';
+  return estimateRunMemory(c, vocab, budget).phase === 'rollout' ? 'groups' : 'contextLength';
 }
 
 /** Whether an error from tfjs is the backend running out of memory (WASM heap, GPU, JS heap). */

@@ -72,6 +72,21 @@ describe('sampleBatch', () => {
     }
   });
 
+  it('prefills in chunks of rows (a batch larger than memory holds) to the same rows as at once', async () => {
+    for (const useCache of [true, false]) {
+      const opts = { maxNewTokens: 12, temperature: 1, stopIds, useCache };
+      const whole = await sampleBatch(policy, tok, prompts, { ...opts, rng: new Rng(5) });
+      const before = tf.memory().numTensors;
+      const chunked = await sampleBatch(policy, tok, prompts, { ...opts, rng: new Rng(5), prefillChunk: 1 });
+      expect(tf.memory().numTensors).toBe(before);
+      chunked.forEach((row, b) => {
+        expect(row.ids).toEqual(whole[b]?.ids);
+        expectClose(row.logps, whole[b]?.logps ?? []);
+        expectClose(row.sampleLogps, whole[b]?.sampleLogps ?? []);
+      });
+    }
+  });
+
   it.each([1, 0.7])(
     'returns log-probs that teacher-forced scoring at the same temperature (%s) reproduces',
     async (temperature) => {

@@ -12,6 +12,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import type { Model } from './params.js';
+import { backendBudget, prefillRowsThatFit } from './rowBytes.js';
 import { forward, type KvCache, lmLogits, MASKED } from './transformer.js';
 
 export interface SampleOptions {
@@ -27,6 +28,8 @@ export interface SampleOptions {
   bannedIds?: readonly number[];
   /** false recomputes the whole sequence each step (for checks and benchmarks); default true. */
   useCache?: boolean;
+  /** Prompts per prefill chunk (default: as many as fit the backend's memory beside the cache). */
+  prefillChunk?: number;
 }
 
 /**
@@ -145,7 +148,7 @@ function defaultBans(tok: Tokenizer): number[] {
 }
 
 /** [B, L] prompt → logits of the last column [B, V]; fills `box` with the cache (null: none kept). */
-function prefill(model: Model, batch: Batch, grid: Int32Array, box: CacheBox | null): tf.Tensor2D {
+function prefillRows(model: Model, batch: Batch, grid: Int32Array, box: CacheBox | null): tf.Tensor2D {
   const { B, L } = batch;
   return tf.tidy(() => {
     const out = forward(model, {
@@ -160,6 +163,46 @@ function prefill(model: Model, batch: Batch, grid: Int32Array, box: CacheBox | n
       model.config.vocabSize,
     ]) as tf.Tensor2D;
   });
+}
+
+/**
+ * The prefill of every prompt, in chunks of the rows whose forward fits the backend's memory
+ * beside the whole batch's cache (model/memory.ts prefillRows; one chunk when all fit): each
+ * row's numbers are its own forward's, so the chunks' logits and caches are stacked by row.
+ */
+function prefill(
+  model: Model,
+  batch: Batch,
+  grid: Int32Array,
+  box: CacheBox | null,
+  chunkRows?: number,
+): tf.Tensor2D {
+  const { B, L } = batch;
+  const chunk = chunkRows ?? prefillRowsThatFit(model.config, B, L, backendBudget(tf.getBackend()));
+  if (chunk >= B) return prefillRows(model, batch, grid, box);
+  const logits: tf.Tensor2D[] = [];
+  const caches: KvCache[] = [];
+  try {
+    for (let a = 0; a < B; a += chunk) {
+      const z = Math.min(B, a + chunk);
+      const part = box ? { cache: null as KvCache | null } : null;
+      logits.push(
+        prefillRows(model, { B: z - a, L, pads: batch.pads.slice(a, z) }, grid.subarray(a * L, z * L), part),
+      );
+      if (part?.cache) caches.push(part.cache);
+    }
+    if (box && caches.length > 0) {
+      const first = caches[0] as KvCache;
+      box.cache = {
+        keys: first.keys.map((_, l) => tf.concat(caches.map((c) => c.keys[l] as tf.Tensor4D))),
+        values: first.values.map((_, l) => tf.concat(caches.map((c) => c.values[l] as tf.Tensor4D))),
+      };
+    }
+    return tf.concat(logits) as tf.Tensor2D;
+  } finally {
+    tf.dispose(logits);
+    for (const c of caches) dropCache(c);
+  }
 }
 
 /**
@@ -266,7 +309,7 @@ export async function sampleBatch(
   const ban = tf.tensor1d(banRow);
   let logits: tf.Tensor2D | null = null;
   try {
-    logits = prefill(model, batch, grid, box);
+    logits = prefill(model, batch, grid, box, options.prefillChunk);
     for (let step = 0; step < options.maxNewTokens; step++) {
       const uniforms = new Float32Array(B);
       // Strictly positive, so a zero-probability first token can never be hit.

@@ -17,6 +17,7 @@ import {
   type DpoBatch,
   dpoStep,
   type Minibatch,
+  microRowsThatFit,
   policyStep,
   policyStepSettings,
   type StepMetrics,
@@ -176,9 +177,18 @@ export async function ppoUpdate(
       models.policy.config.context,
     );
     seen += mb.b;
+    // A minibatch larger than the backend's memory holds steps in micro-batches (one when it fits).
+    const micro = microRowsThatFit(models.policy, mb.T, mb.mask);
     if (models.critic && optimizers.critic) {
       const c0 = now();
-      const c = await criticStep(models.critic, optimizers.critic, mb, config.valueClip, config.gradClip);
+      const c = await criticStep(
+        models.critic,
+        optimizers.critic,
+        mb,
+        config.valueClip,
+        config.gradClip,
+        micro,
+      );
       report.criticMs += now() - c0;
       if (!c.ok) {
         report.nonFinite = `critic loss or gradient was ${c.loss}/${c.gradNorm}`;
@@ -189,7 +199,7 @@ export async function ppoUpdate(
     }
     if (!trainPolicy) continue;
     const p0 = now();
-    const p = await policyStep(models.policy, optimizers.policy, mb, settings);
+    const p = await policyStep(models.policy, optimizers.policy, mb, settings, micro);
     report.policyMs += now() - p0;
     if (!p.ok) {
       report.nonFinite = `policy loss ${p.loss}, gradient norm ${p.gradNorm}`;
@@ -278,6 +288,25 @@ export function packDpoBatch(
   };
 }
 
+/** Consecutive pairs in chunks of at most `rows` rows (chosen and rejected windows), at least one pair each. */
+export function pairChunks(pairs: readonly DpoPair[], rows: number): DpoPair[][] {
+  const out: DpoPair[][] = [];
+  let chunk: DpoPair[] = [];
+  let n = 0;
+  for (const p of pairs) {
+    const r = p.chosen.length + p.rejected.length;
+    if (chunk.length > 0 && n + r > rows) {
+      out.push(chunk);
+      chunk = [];
+      n = 0;
+    }
+    chunk.push(p);
+    n += r;
+  }
+  if (chunk.length > 0) out.push(chunk);
+  return out;
+}
+
 /** Online DPO update over the groups' best/worst pairs. */
 export async function dpoUpdate(
   samples: readonly PreparedSample[],
@@ -305,11 +334,13 @@ export async function dpoUpdate(
   const sums: StepMetrics = {};
   let seen = 0;
   for (const idx of plan) {
-    const batch = packDpoBatch(
-      samples,
-      idx.map((i) => pairs[i] as DpoPair),
-      policy.config.context,
-    );
+    const stepPairs = idx.map((i) => pairs[i] as DpoPair);
+    const whole = packDpoBatch(samples, stepPairs, policy.config.context);
+    const micro = microRowsThatFit(policy, whole.T, whole.mask);
+    const batch =
+      whole.rows <= micro
+        ? whole
+        : pairChunks(stepPairs, micro).map((chunk) => packDpoBatch(samples, chunk, policy.config.context));
     const t0 = now();
     const r = await dpoStep(policy, optimizer, batch, config.dpoBeta, config.gradClip, config.temperature);
     report.policyMs += now() - t0;
@@ -318,7 +349,7 @@ export async function dpoUpdate(
       break;
     }
     report.policySteps++;
-    seen += batch.rows;
+    seen += whole.rows;
     accumulate(sums, r.metrics);
   }
   report.means = averaged(sums, report.policySteps);

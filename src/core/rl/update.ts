@@ -17,6 +17,7 @@ import {
 } from '../model/kernels/adam.js';
 import type { Model } from '../model/params.js';
 import { modelVariables } from '../model/params.js';
+import { backendBudget, rowsThatFit, updateRowBytes } from '../model/rowBytes.js';
 import { criticValues, maskedRows, policyLogProbs } from '../model/scoring.js';
 import {
   aggregate,
@@ -129,21 +130,84 @@ function globalNorm(grads: tf.NamedTensorMap): tf.Scalar {
   );
 }
 
+/**
+ * One piece of a step's gradient (a micro-batch): its loss function, the weight its loss, parts
+ * and gradient carry in the step's sums, and the tensors it made, freed after the step.
+ */
+interface MicroLoss {
+  f: () => StepLoss;
+  weight: number;
+  /** A part's own weight where it averages over something else than the loss (a token mean beside a mean over rows). */
+  partWeights?: Partial<Record<MetricKey, number>>;
+  tensors: tf.Tensor[];
+}
+
+/** Each count's share of their sum (equal shares when they sum to 0). */
+export function shares(counts: readonly number[]): number[] {
+  const total = counts.reduce((a, b) => a + b, 0);
+  return counts.map((c) => (total > 0 ? c / total : 1 / counts.length));
+}
+
+/** `[start, end)` row ranges of at most `rows` rows covering `b` rows (one range when all fit). */
+export function microRanges(b: number, rows: number): [number, number][] {
+  const size = Math.max(1, Math.min(b, Math.floor(rows)));
+  const out: [number, number][] = [];
+  for (let a = 0; a < b; a += size) out.push([a, Math.min(b, a + size)]);
+  return out;
+}
+
+/**
+ * The weighted sum of each micro-batch's loss, parts and gradients (verl's gradient accumulation:
+ * every piece's gradient is computed and freed before the next, so a step holds one piece's
+ * activations). With one piece of weight 1 the step is computed exactly as without pieces.
+ */
+function accumulatedGrads(
+  micro: readonly MicroLoss[],
+  vars: tf.Variable[],
+): { value: tf.Scalar; grads: tf.NamedTensorMap; named: Partial<Record<MetricKey, tf.Scalar>> } {
+  let value: tf.Scalar | null = null;
+  let grads: tf.NamedTensorMap = {};
+  const named: Partial<Record<MetricKey, tf.Scalar>> = {};
+  const add = (prev: tf.Tensor | undefined, next: tf.Tensor, w: number) =>
+    tf.tidy(() => {
+      const scaled = w === 1 ? next.clone() : tf.mul(next, w);
+      return prev ? tf.add(prev, scaled) : scaled;
+    });
+  for (const { f, weight, partWeights } of micro) {
+    // tf.variableGrads returns only the loss and the gradients: the parts are kept past its
+    // scope here, the one place they leave the gradient computation.
+    let parts: Partial<Record<MetricKey, tf.Scalar>> = {};
+    const g = tf.variableGrads(() => {
+      const r = f();
+      parts = Object.fromEntries(Object.entries(r.metrics).map(([k, v]) => [k, tf.keep(v as tf.Scalar)]));
+      return r.loss;
+    }, vars);
+    if (micro.length === 1 && weight === 1) return { value: g.value, grads: g.grads, named: parts };
+    const v = add(value ?? undefined, g.value, weight) as tf.Scalar;
+    value?.dispose();
+    value = v;
+    const next: tf.NamedTensorMap = {};
+    for (const [k, t] of Object.entries(g.grads)) next[k] = add(grads[k], t, weight);
+    tf.dispose([g.value, ...Object.values(g.grads), ...Object.values(grads)]);
+    grads = next;
+    for (const [k, t] of Object.entries(parts) as [MetricKey, tf.Scalar][]) {
+      const sum = add(named[k], t, partWeights?.[k] ?? weight) as tf.Scalar;
+      named[k]?.dispose();
+      t.dispose();
+      named[k] = sum;
+    }
+  }
+  return { value: value as tf.Scalar, grads, named };
+}
+
 async function applyChecked(
   optimizer: tf.Optimizer,
-  f: () => StepLoss,
+  micro: readonly MicroLoss[],
   vars: tf.Variable[],
   gradClip: number,
   names: StepKeys = {},
 ): Promise<StepResult> {
-  // tf.variableGrads returns only the loss and the gradients: the parts are kept past its
-  // scope here, the one place they leave the gradient computation.
-  let named: Partial<Record<MetricKey, tf.Scalar>> = {};
-  const { value, grads } = tf.variableGrads(() => {
-    const r = f();
-    named = Object.fromEntries(Object.entries(r.metrics).map(([k, v]) => [k, tf.keep(v as tf.Scalar)]));
-    return r.loss;
-  }, vars);
+  const { value, grads, named } = accumulatedGrads(micro, vars);
   // webgpu: flat gradients, a one-dispatch norm and a fused Adam step (model/kernels/adam.ts).
   const flat = fusedAdamActive(optimizer) ? flattenGradients(grads) : null;
   const norm = flat ? fusedGlobalNorm(flat) : globalNorm(grads);
@@ -189,13 +253,80 @@ function targets(mb: Minibatch, a: Float32Array): tf.Tensor2D {
   return tf.tensor2d(a, [mb.b, mb.T - 1]);
 }
 
-/** One clipped-surrogate step of the policy (entropy bonus, optional KL loss). */
-export async function policyStep(
-  policy: Model,
-  optimizer: tf.Optimizer,
-  mb: Minibatch,
-  s: PolicyStepSettings,
-): Promise<StepResult> {
+/** Rows [start, end) of a minibatch. */
+export function sliceMinibatch(mb: Minibatch, start: number, end: number): Minibatch {
+  const W = mb.T - 1;
+  const rows = (a: Float32Array) => a.slice(start * W, end * W);
+  return {
+    b: end - start,
+    T: mb.T,
+    tokens: mb.tokens.slice(start * mb.T, end * mb.T),
+    mask: rows(mb.mask),
+    advantages: rows(mb.advantages),
+    oldLogp: rows(mb.oldLogp),
+    refLogp: rows(mb.refLogp),
+    returns: rows(mb.returns),
+    oldValues: rows(mb.oldValues),
+  };
+}
+
+/** Σ mask: the loss tokens of a piece. */
+function maskTokens(mask: Float32Array): number {
+  let n = 0;
+  for (const m of mask) n += m;
+  return n;
+}
+
+/**
+ * Rows per micro-batch of a step of `model` on `mb`: as many as fit the backend's memory at the
+ * minibatch's padded length, its LM head on the most loss tokens a row has (model/rowBytes.ts).
+ */
+export function microRowsThatFit(model: Model, T: number, mask: Float32Array): number {
+  const W = T - 1;
+  let R = 0;
+  for (let r = 0; r * W < mask.length; r++) R = Math.max(R, maskTokens(mask.subarray(r * W, (r + 1) * W)));
+  return rowsThatFit(updateRowBytes(model.config, T, R), backendBudget(tf.getBackend()));
+}
+
+/** Rows of [rows, W] `mask` with any loss token. */
+function rowsWithTokens(mask: Float32Array, W: number): number {
+  let n = 0;
+  for (let r = 0; r * W < mask.length; r++) if (mask.subarray(r * W, (r + 1) * W).some((m) => m > 0)) n++;
+  return n;
+}
+
+/** A piece of a minibatch and its shares of the whole's loss tokens and of its rows with loss tokens. */
+interface Piece {
+  piece: Minibatch;
+  tokens: number;
+  rows: number;
+}
+
+/**
+ * The minibatch in micro-batches of at most `microRows` rows, each with its share of the loss
+ * tokens (the weight of a token mean) and of the rows with loss tokens (the weight of a mean over
+ * rows), so that each part's weighted sum over the pieces is the whole minibatch's. A piece
+ * without loss tokens adds nothing and is left out (it has no gradient to take).
+ */
+function microBatches(mb: Minibatch, microRows: number): Piece[] {
+  const pieces = microRanges(mb.b, microRows).map(([a, z]) => sliceMinibatch(mb, a, z));
+  const tokens = shares(pieces.map((p) => maskTokens(p.mask)));
+  const rows = shares(pieces.map((p) => rowsWithTokens(p.mask, mb.T - 1)));
+  const all = pieces.map((piece, i) => ({ piece, tokens: tokens[i] as number, rows: rows[i] as number }));
+  const some = all.filter((p) => p.tokens > 0);
+  return some.length > 0 ? some : all;
+}
+
+/** `x` × `w`, and `x` itself for a weight of 1 (one piece: the step as without pieces). */
+const weighted = (x: tf.Tensor, w: number): tf.Tensor => (w === 1 ? x : tf.mul(x, w));
+
+/**
+ * The clipped-surrogate loss of one piece of a policy step (entropy bonus, optional KL loss), its
+ * terms weighted inside: the surrogate by the piece's share of rows when it is a mean over rows
+ * (seq-mean-*, or GSPO's sequence ratio), else of tokens; entropy and KL as the aggregation says.
+ */
+function policyLoss(policy: Model, p: Piece, s: PolicyStepSettings): MicroLoss {
+  const mb = p.piece;
   const tokens = tf.tensor2d(mb.tokens, [mb.b, mb.T], 'int32');
   const mask = targets(mb, mb.mask);
   const adv = targets(mb, mb.advantages);
@@ -205,66 +336,97 @@ export async function policyStep(
   const rows = maskedRows(mb.mask);
   const old = targets(mb, zeroOutside(mb.oldLogp, mb.mask));
   const ref = targets(mb, zeroOutside(mb.refLogp, mb.mask));
-  try {
-    return await applyChecked(
-      optimizer,
-      () => {
-        const { logp, entropy } = policyLogProbs(policy, tokens, s.temperature ?? 1, 'train', rows);
-        const agg = s.lossAgg ?? 'token-mean';
-        const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg, s.ratioLevel);
-        const ent = aggregate(entropy, mask, agg);
-        // The entropy shown is a token mean whatever the loss sums (Dr. GRPO's token sums).
-        const entShown = lossAggOf(agg).perToken ? ent : maskedMean(entropy, mask);
-        let loss = tf.sub(pl.pgLoss, tf.mul(s.entropyCoef, ent));
-        if (s.klLossCoef > 0)
-          loss = tf.add(
-            loss,
-            tf.mul(s.klLossCoef, aggregate(klPerToken(logp, ref, s.klEstimator), mask, agg)),
-          );
-        return {
-          loss: loss as tf.Scalar,
-          metrics: {
-            'actor/pgLoss': pl.pgLoss,
-            'actor/clipFrac': pl.clipFrac,
-            'actor/approxKl': pl.approxKl,
-            'actor/entropy': entShown,
-          },
-        };
+  const agg = s.lossAgg ?? 'token-mean';
+  const perToken = agg === 'token-mean';
+  const bySequence = (s.ratioLevel ?? 'token') === 'sequence';
+  const pgW = perToken && !bySequence ? p.tokens : p.rows;
+  const aggW = perToken ? p.tokens : p.rows;
+  const f = (): StepLoss => {
+    const { logp, entropy } = policyLogProbs(policy, tokens, s.temperature ?? 1, 'train', rows);
+    const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg, s.ratioLevel);
+    const ent = aggregate(entropy, mask, agg);
+    // The entropy shown is a token mean whatever the loss sums (Dr. GRPO's token sums).
+    const entShown = lossAggOf(agg).perToken ? ent : maskedMean(entropy, mask);
+    let loss = tf.sub(weighted(pl.pgLoss, pgW), tf.mul(s.entropyCoef, weighted(ent, aggW)));
+    if (s.klLossCoef > 0)
+      loss = tf.add(
+        loss,
+        tf.mul(s.klLossCoef, weighted(aggregate(klPerToken(logp, ref, s.klEstimator), mask, agg), aggW)),
+      );
+    return {
+      loss: loss as tf.Scalar,
+      metrics: {
+        'actor/pgLoss': pl.pgLoss,
+        'actor/clipFrac': pl.clipFrac,
+        'actor/approxKl': pl.approxKl,
+        'actor/entropy': entShown,
       },
-      modelVariables(policy),
-      s.gradClip,
-      { gradNorm: 'actor/gradNorm' },
-    );
+    };
+  };
+  return {
+    f,
+    weight: 1,
+    partWeights: {
+      'actor/pgLoss': pgW,
+      'actor/clipFrac': bySequence ? p.rows : p.tokens,
+      'actor/approxKl': p.tokens,
+      'actor/entropy': lossAggOf(agg).perToken ? aggW : p.tokens,
+    },
+    tensors: [tokens, mask, adv, old, ref],
+  };
+}
+
+/**
+ * One clipped-surrogate step of the policy (entropy bonus, optional KL loss); its gradient in
+ * micro-batches of at most `microRows` rows (all at once by default).
+ */
+export async function policyStep(
+  policy: Model,
+  optimizer: tf.Optimizer,
+  mb: Minibatch,
+  s: PolicyStepSettings,
+  microRows = mb.b,
+): Promise<StepResult> {
+  const micro = microBatches(mb, microRows).map((p) => policyLoss(policy, p, s));
+  try {
+    return await applyChecked(optimizer, micro, modelVariables(policy), s.gradClip, {
+      gradNorm: 'actor/gradNorm',
+    });
   } finally {
-    tf.dispose([tokens, mask, adv, old, ref]);
+    tf.dispose(micro.flatMap((m) => m.tensors));
   }
 }
 
-/** One clipped-value-loss step of the critic. */
+/** The clipped value loss of one piece of a critic step. */
+function valueLoss(critic: Model, mb: Minibatch, valueClip: number, weight: number): MicroLoss {
+  const tokens = tf.tensor2d(mb.tokens, [mb.b, mb.T], 'int32');
+  const mask = targets(mb, mb.mask);
+  const ret = targets(mb, mb.returns);
+  const oldV = targets(mb, mb.oldValues);
+  const f = (): StepLoss => {
+    const values = criticValues(critic, tokens).slice([0, 0], [mb.b, mb.T - 1]); // [b, T−1]
+    return { loss: clippedValueLoss(values, oldV, ret, mask, valueClip), metrics: {} };
+  };
+  return { f, weight, tensors: [tokens, mask, ret, oldV] };
+}
+
+/**
+ * One clipped-value-loss step of the critic (a token mean over the mask); its gradient in
+ * micro-batches of at most `microRows` rows (all at once by default).
+ */
 export async function criticStep(
   critic: Model,
   optimizer: tf.Optimizer,
   mb: Minibatch,
   valueClip: number,
   gradClip: number,
+  microRows = mb.b,
 ): Promise<StepResult> {
-  const tokens = tf.tensor2d(mb.tokens, [mb.b, mb.T], 'int32');
-  const mask = targets(mb, mb.mask);
-  const ret = targets(mb, mb.returns);
-  const oldV = targets(mb, mb.oldValues);
+  const micro = microBatches(mb, microRows).map((p) => valueLoss(critic, p.piece, valueClip, p.tokens));
   try {
-    return await applyChecked(
-      optimizer,
-      () => {
-        const values = criticValues(critic, tokens).slice([0, 0], [mb.b, mb.T - 1]); // [b, T−1]
-        return { loss: clippedValueLoss(values, oldV, ret, mask, valueClip), metrics: {} };
-      },
-      modelVariables(critic),
-      gradClip,
-      { loss: 'critic/vfLoss' },
-    );
+    return await applyChecked(optimizer, micro, modelVariables(critic), gradClip, { loss: 'critic/vfLoss' });
   } finally {
-    tf.dispose([tokens, mask, ret, oldV]);
+    tf.dispose(micro.flatMap((m) => m.tensors));
   }
 }
 
@@ -289,18 +451,14 @@ export interface DpoBatch {
   refRejected: Float32Array;
 }
 
-/**
- * One DPO step on chosen/rejected pairs; log-probs at `temperature` (the rollout's, as the
- * reference scores were taken). Metrics: actor/dpoLoss, dpoMargin, dpoAccuracy, entropy, gradNorm.
- */
-export async function dpoStep(
+/** The DPO loss of one piece of a DPO step (some of its pairs). */
+function pairLoss(
   policy: Model,
-  optimizer: tf.Optimizer,
   batch: DpoBatch,
   beta: number,
-  gradClip: number,
-  temperature = 1,
-): Promise<StepResult> {
+  temperature: number,
+  weight: number,
+): MicroLoss {
   const n = batch.rows;
   const tokens = tf.tensor2d(batch.tokens, [n, batch.T], 'int32');
   const mask = tf.tensor2d(batch.mask, [n, batch.T - 1]);
@@ -308,30 +466,48 @@ export async function dpoStep(
   const refC = tf.tensor1d(batch.refChosen);
   const refR = tf.tensor1d(batch.refRejected);
   const rows = maskedRows(batch.mask);
-  try {
-    return await applyChecked(
-      optimizer,
-      () => {
-        const { logp, entropy } = policyLogProbs(policy, tokens, temperature, 'train', rows);
-        const rowSums = tf.sum(tf.mul(logp, mask), 1, true); // [rows, 1]
-        const seq = tf.matMul(owner, rowSums).reshape([2 * batch.pairs]); // [2P, rows] x [rows, 1] -> [2P]
-        const chosen = seq.slice([0], [batch.pairs]);
-        const rejected = seq.slice([batch.pairs], [batch.pairs]);
-        const r = dpoLoss(chosen, rejected, refC, refR, beta);
-        return {
-          loss: r.loss,
-          metrics: {
-            'actor/dpoMargin': r.margin,
-            'actor/dpoAccuracy': r.accuracy,
-            'actor/entropy': maskedMean(entropy, mask),
-          },
-        };
+  const f = (): StepLoss => {
+    const { logp, entropy } = policyLogProbs(policy, tokens, temperature, 'train', rows);
+    const rowSums = tf.sum(tf.mul(logp, mask), 1, true); // [rows, 1]
+    const seq = tf.matMul(owner, rowSums).reshape([2 * batch.pairs]); // [2P, rows] x [rows, 1] -> [2P]
+    const chosen = seq.slice([0], [batch.pairs]);
+    const rejected = seq.slice([batch.pairs], [batch.pairs]);
+    const r = dpoLoss(chosen, rejected, refC, refR, beta);
+    return {
+      loss: r.loss,
+      metrics: {
+        'actor/dpoMargin': r.margin,
+        'actor/dpoAccuracy': r.accuracy,
+        'actor/entropy': maskedMean(entropy, mask),
       },
-      modelVariables(policy),
-      gradClip,
-      { loss: 'actor/dpoLoss', gradNorm: 'actor/gradNorm' },
-    );
+    };
+  };
+  return { f, weight, tensors: [tokens, mask, owner, refC, refR] };
+}
+
+/**
+ * One DPO step on chosen/rejected pairs; log-probs at `temperature` (the rollout's, as the
+ * reference scores were taken). Metrics: actor/dpoLoss, dpoMargin, dpoAccuracy, entropy, gradNorm.
+ * Given several batches (micro-batches of the step's pairs), each is weighted by its share of
+ * the pairs, so the sum is the mean over all of them as one batch would give.
+ */
+export async function dpoStep(
+  policy: Model,
+  optimizer: tf.Optimizer,
+  batch: DpoBatch | readonly DpoBatch[],
+  beta: number,
+  gradClip: number,
+  temperature = 1,
+): Promise<StepResult> {
+  const pieces = Array.isArray(batch) ? (batch as readonly DpoBatch[]) : [batch as DpoBatch];
+  const weights = shares(pieces.map((p) => p.pairs));
+  const micro = pieces.map((p, i) => pairLoss(policy, p, beta, temperature, weights[i] as number));
+  try {
+    return await applyChecked(optimizer, micro, modelVariables(policy), gradClip, {
+      loss: 'actor/dpoLoss',
+      gradNorm: 'actor/gradNorm',
+    });
   } finally {
-    tf.dispose([tokens, mask, owner, refC, refR]);
+    tf.dispose(micro.flatMap((m) => m.tensors));
   }
 }
