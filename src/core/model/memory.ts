@@ -123,11 +123,11 @@ function rowBytes(c: Config, vocab: number, phase: 'update' | 'scoring'): number
  */
 export function memoryPlan(c: Config, vocab: number, budget = Number.POSITIVE_INFINITY): MemoryPlan {
   const stepRows = optimizerStepRows(c);
-  const fit = (phase: 'update' | 'scoring') => rowsThatFit(rowBytes(c, vocab, phase), budget);
+  const rowsOf = (phase: 'update' | 'scoring') => rowsThatFit(rowBytes(c, vocab, phase), budget);
   return {
     stepRows,
-    microRows: Math.min(stepRows, fit('update')),
-    scoreRows: Math.min(SCORE_CHUNK, fit('scoring')),
+    microRows: Math.min(stepRows, rowsOf('update')),
+    scoreRows: Math.min(SCORE_CHUNK, rowsOf('scoring')),
   };
 }
 

@@ -11,13 +11,13 @@ import type { Model } from '../model/params.js';
 import { bucketLength } from '../model/scoring.js';
 import type { Rng } from '../rng.js';
 import { indicesBy } from './advantages.js';
+import { microRowsThatFit } from './microBatch.js';
 import type { PreparedSample } from './samples.js';
 import {
   criticStep,
   type DpoBatch,
   dpoStep,
   type Minibatch,
-  microRowsThatFit,
   policyStep,
   policyStepSettings,
   type StepMetrics,
