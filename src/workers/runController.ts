@@ -12,7 +12,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../core/config.js';
 import { loadCheckpoint, saveCheckpoint } from '../core/model/checkpoint.js';
-import { estimateRunMemory, formatBytes, isOutOfMemory } from '../core/model/memory.js';
+import { backendBudget, estimateRunMemory, formatBytes, isOutOfMemory } from '../core/model/memory.js';
 import { copyWeights, disposeModel, modelVariables } from '../core/model/params.js';
 import { createTrainer, type RunModels } from '../core/rl/session.js';
 import { parseTrainerPosition, type Trainer, type TrainingState } from '../core/rl/trainer.js';
@@ -85,8 +85,8 @@ type Post = (msg: FromTrainWorker, transfer?: Transferable[]) => void;
 export function runErrorText(err: unknown, config: Config, backend: string, vocab?: number): string {
   const message = err instanceof Error ? err.message : String(err);
   if (!isOutOfMemory(err)) return message;
-  const e = estimateRunMemory(config, vocab ?? 512);
-  return `out of memory on ${backend} (${message}); its largest step needs about ${formatBytes(e.bytes)} (${e.phase}: ${e.rows} rows × ${e.T} tokens): lower groups, group size, the context length or the minibatch. Everything up to the last checkpoint is kept.`;
+  const e = estimateRunMemory(config, vocab ?? 512, backendBudget(backend));
+  return `out of memory on ${backend} (${message}); its largest step needs about ${formatBytes(e.bytes)} (${e.phase}: ${e.rows} rows × ${e.T} tokens): lower groups, group size or the context length. Everything up to the last checkpoint is kept.`;
 }
 
 /** Owns at most one run at a time. */

@@ -7,14 +7,17 @@
 //             copies) + 140·T·D (the activations kept for the backward pass), plus 20·R·V for the
 //             LM head on the loss mask's R rows of each window (scoring.ts rowLogProbs; R is the
 //             window's response tokens, turns × max tokens per turn, or T with env tokens in the
-//             loss). Measured: nano T 256 37 MiB a row, T 512 110, micro T 256 108, WebShop-lite
-//             (vocabulary 2239, T 384) 117 — the estimate is 38, 116, 112 and 120;
+//             loss). Measured: nano T 256 35.7 MiB a row, T 512 109.6, micro T 256 103.2,
+//             WebShop-lite's shape (vocabulary 2239, T 384) 115.0 — the estimate 39.1, 116.6,
+//             111.6 and 120.4;
 //   scoring — the policy, reference and critic forwards without gradients: per layer
-//             4.5·H·T² + 55·T·D, plus 7·R·V. Measured: nano T 256 14.3 MiB a row, T 512 44.8,
-//             micro T 256 38.2, WebShop-lite 43.4 — the estimate 15.8, 49.3, 44.9, 49.4;
-//   rollout — the KV cache of every active row (2 × L × rows × T × D) and one step's logits, ×4.
+//             4.5·H·T² + 55·T·D, plus 7·R·V. Measured: nano T 256 14.2 MiB a row, T 512 44.8,
+//             micro T 256 38.2, WebShop-lite's shape 43.4 — the estimate 16.4, 50.3, 46.0, 47.8
+//             (memoryPeak.test.ts checks three shapes: heap ≤ estimate ≤ 1.5 × heap);
+//   rollout — the KV cache of every row (2 × L × T × D a row, doubled while a step extends it)
+//             and the prompts' prefill, a forward of the rows that fit beside the cache.
 // A step never has to hold more rows than fit: the update computes each minibatch's gradient in
-// micro-batches of the rows that fit (optimize.ts, verl's gradient accumulation) and scoring runs
+// micro-batches of the rows that fit (rl/microBatch.ts, verl's gradient accumulation) and scoring runs
 // in chunks of at most SCORE_CHUNK rows that fit; so a config is refused only when one row of a
 // phase, or the rollout, does not fit. The filter's counts, the estimator's samples and the
 // update's pairs are read from their tables (rl/filterSpecs.ts, rl/estimators.ts,
