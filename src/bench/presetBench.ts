@@ -10,7 +10,7 @@ import { type BaseLayer, episodeSettings, layersEnv, resolveConfig } from '../co
 import { inProcessPools } from '../envs/pools.js';
 import { envIds, envSpec } from '../envs/registry.js';
 import type { BackendName } from '../workers/backend.js';
-import { loadBase } from '../workers/node/baseModel.js';
+import { type LoadedBase, loadBase } from '../workers/node/baseModel.js';
 import { benchTrainer } from './trainerBench.js';
 
 /** The iterations a user plans for the target. */
@@ -28,23 +28,28 @@ export interface PresetBench {
   projected200Seconds: number;
 }
 
-/** Runs `iterations` iterations of the named preset with its env's shipped base model. */
-export async function benchPreset(
+/**
+ * The named preset's config on `backend` as the playground and `train --preset` resolve it
+ * (core/resolve.ts: the base model's episode settings, the algorithm, the preset, `edits`), and
+ * its env's shipped base model; refused, as there, when it would not fit. The caller disposes
+ * the base policy.
+ */
+export async function presetSetup(
   name: string,
   backend: BackendName,
   iterations: number,
-  /** Config edits on top of the preset (e.g. `FROZEN_CONTROL`, core/rl/frozenControl.ts). */
   edits: Partial<Config> = {},
-): Promise<PresetBench> {
+  /** 'random': fresh weights (a preset no base model ships for, as the tiny one). */
+  baseChoice?: 'random',
+): Promise<{ config: Config; loaded: LoadedBase }> {
   const { env, modelSize } = layersEnv({ preset: name });
   const loaded = await loadBase({
     env,
     size: modelSize,
+    ...(baseChoice ? { base: baseChoice } : {}),
     context: resolveConfig({ preset: name }).values.contextLength,
     seed: 1,
   });
-  // As the playground and `train --preset` resolve it (core/resolve.ts): the base model's
-  // episode settings, the algorithm, the preset; refused, as there, when it would not fit.
   const { context, vocabSize } = loaded.base.policy.config;
   const base: BaseLayer | null =
     loaded.source === 'random'
@@ -64,7 +69,18 @@ export async function benchPreset(
     disposeModel(loaded.base.policy);
     throw new Error(`the ${name} preset cannot run on ${backend}: ${formatErrors(r.errors)}`);
   }
-  const config = r.values;
+  return { config: r.values, loaded };
+}
+
+/** Runs `iterations` iterations of the named preset with its env's shipped base model. */
+export async function benchPreset(
+  name: string,
+  backend: BackendName,
+  iterations: number,
+  /** Config edits on top of the preset (e.g. `FROZEN_CONTROL`, core/rl/frozenControl.ts). */
+  edits: Partial<Config> = {},
+): Promise<PresetBench> {
+  const { config, loaded } = await presetSetup(name, backend, iterations, edits);
   const spec = envSpec(config.env);
   try {
     const t = await benchTrainer(

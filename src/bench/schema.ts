@@ -277,6 +277,20 @@ export const benchResults = z.object({
   preset: presetRun.nullable(),
   /** The same preset at lr 0 (the frozen control, no update); absent in files written before it. */
   frozenPreset: presetRun.nullable().optional(),
+  /** What a checkpoint at the preset's interval costs (issue 39); absent in files written before it. */
+  checkpoint: z
+    .object({
+      preset: z.string(),
+      backend,
+      iterations: z.number().int().positive(),
+      secondsPerIteration: z.number().nonnegative(),
+      checkpointMs: z.number().nonnegative(),
+      checkpointBytes: z.number().int().nonnegative(),
+      every: z.number().int().nonnegative(),
+      overhead: z.number().nonnegative(),
+    })
+    .nullable()
+    .optional(),
   /** WebShop-lite's SFT step and preset iteration; absent in files written before it existed. */
   webshop: webshopSection.nullable().optional(),
   ratios: z.record(z.string(), z.number().nullable()),

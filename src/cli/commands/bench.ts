@@ -4,6 +4,7 @@
 // parses flags and writes the file.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { benchCheckpoint } from '../../bench/checkpointBench.js';
 import { type BenchSettings, FULL_SETTINGS, QUICK_SETTINGS, runBench } from '../../bench/harness.js';
 import { benchPreset } from '../../bench/presetBench.js';
 import { type BenchResults, benchResults } from '../../bench/schema.js';
@@ -23,7 +24,7 @@ interface Args {
   settings: BenchSettings;
   out: string;
   /** Run one section only and update it in the existing --out file. */
-  only: 'webshop' | 'frozen-control' | null;
+  only: 'webshop' | 'frozen-control' | 'checkpoint' | null;
 }
 
 const FLAGS: FlagSpec[] = [
@@ -36,7 +37,7 @@ const FLAGS: FlagSpec[] = [
   {
     name: 'only',
     kind: 'string',
-    help: 'one section into the existing --out file: webshop or frozen-control',
+    help: 'one section into the existing --out file: webshop, frozen-control or checkpoint',
   },
   { name: 'sizes', kind: 'string', help: 'model sizes, comma-separated: nano, micro, small' },
   { name: 'backends', kind: 'string', help: 'backends, comma-separated: cpu, wasm, webgpu' },
@@ -49,9 +50,9 @@ function parseBenchArgs(args: string[]): Args {
   const out = typeof f.out === 'string' ? f.out : 'bench/results.json';
   let only: Args['only'] = null;
   if (f.only !== undefined) {
-    if (f.only !== 'webshop' && f.only !== 'frozen-control')
+    if (f.only !== 'webshop' && f.only !== 'frozen-control' && f.only !== 'checkpoint')
       throw new UsageError(
-        '--only: "webshop" (the WebShop-lite section) or "frozen-control" (the echo-trap preset and its frozen control)',
+        '--only: "webshop" (the WebShop-lite section), "frozen-control" (the echo-trap preset and its frozen control) or "checkpoint" (what its checkpoints cost)',
       );
     only = f.only;
   }
@@ -79,16 +80,20 @@ function parseBenchArgs(args: string[]): Args {
   return { settings, out, only };
 }
 
-/** `--only webshop`: measures the WebShop-lite section and replaces it in the existing file. */
-async function webshopOnly(a: Args, io: CliIo): Promise<number> {
-  let existing: BenchResults;
+/** The existing --out file, for a section to be replaced in it. */
+async function existingResults(a: Args): Promise<BenchResults> {
   try {
-    existing = benchResults.parse(JSON.parse(await readFile(a.out, 'utf8')));
+    return benchResults.parse(JSON.parse(await readFile(a.out, 'utf8')));
   } catch (err) {
     throw new UsageError(
-      `--only webshop updates an existing results file: ${a.out}: ${(err as Error).message}`,
+      `--only ${a.only} updates an existing results file: ${a.out}: ${(err as Error).message}`,
     );
   }
+}
+
+/** `--only webshop`: measures the WebShop-lite section and replaces it in the existing file. */
+async function webshopOnly(a: Args, io: CliIo): Promise<number> {
+  const existing = await existingResults(a);
   const backend = a.settings.backends.includes('wasm') ? 'wasm' : 'cpu';
   await setupNodeBackend(backend);
   const webshop = await benchWebshop(backend, a.settings.webshop, (line) => io.stderr.write(`${line}\n`));
@@ -104,14 +109,7 @@ async function webshopOnly(a: Args, io: CliIo): Promise<number> {
  * ratio, replaced in the existing --out file.
  */
 async function frozenControlOnly(a: Args, io: CliIo): Promise<number> {
-  let existing: BenchResults;
-  try {
-    existing = benchResults.parse(JSON.parse(await readFile(a.out, 'utf8')));
-  } catch (err) {
-    throw new UsageError(
-      `--only frozen-control updates an existing results file: ${a.out}: ${(err as Error).message}`,
-    );
-  }
+  const existing = await existingResults(a);
   const backend = a.settings.backends.includes('wasm') ? 'wasm' : 'cpu';
   await setupNodeBackend(backend);
   const n = Math.max(2, a.settings.presetIterations);
@@ -132,13 +130,38 @@ async function frozenControlOnly(a: Args, io: CliIo): Promise<number> {
   return 0;
 }
 
+/**
+ * `--only checkpoint`: the echo-trap preset with a checkpoint after each iteration, the
+ * checkpoint's median time and size and its share of the iterations between two at the preset's
+ * interval, replaced in the existing --out file.
+ */
+async function checkpointOnly(a: Args, io: CliIo): Promise<number> {
+  const existing = await existingResults(a);
+  const backend = a.settings.backends.includes('wasm') ? 'wasm' : 'cpu';
+  await setupNodeBackend(backend);
+  const n = Math.max(2, a.settings.presetIterations);
+  io.stderr.write(`bench: echo-trap preset, ${n} iterations each followed by a checkpoint, on ${backend}\n`);
+  const checkpoint = await benchCheckpoint('echo-trap', backend, n);
+  const overhead = Number(checkpoint.overhead.toFixed(4));
+  const results = benchResults.parse({
+    ...existing,
+    checkpoint,
+    ratios: { ...existing.ratios, 'checkpointOverhead.echoTrap': overhead },
+  });
+  await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);
+  io.stdout.write(
+    `a checkpoint of the echo-trap preset: ${checkpoint.checkpointMs.toFixed(0)} ms, ${(checkpoint.checkpointBytes / 2 ** 20).toFixed(1)} MiB; an iteration ${checkpoint.secondsPerIteration.toFixed(2)} s; every ${checkpoint.every} iterations it adds ${(100 * overhead).toFixed(2)}% (${backend}, ${n} iterations)\nwritten to ${a.out}\n`,
+  );
+  return 0;
+}
+
 export const benchCommand: Command = {
   name: 'bench',
   summary:
     'Performance benchmark: envs, rollout, update/scoring per backend, dispatches, iteration split (JSON + tables)',
   usage: [
     'usage: npm run bench -- [--quick] [--backends cpu,wasm,webgpu] [--sizes nano,micro] [--iterations 50]',
-    '                        [--out bench/results.json] [--only webshop|frozen-control]',
+    '                        [--out bench/results.json] [--only webshop|frozen-control|checkpoint]',
     '',
     'Measures, in one run: env steps/s per family; the env path with one message per turn against',
     'one per step; rollout tokens/s with the KV cache and with naive recompute; update and scoring',
@@ -157,6 +180,7 @@ export const benchCommand: Command = {
   async run(args, io) {
     const a = parseBenchArgs(args);
     if (a.only === 'webshop') return webshopOnly(a, io);
+    if (a.only === 'checkpoint') return checkpointOnly(a, io);
     if (a.only === 'frozen-control') return frozenControlOnly(a, io);
     const results = await runBench(a.settings, (line) => io.stderr.write(`${line}\n`));
     await mkdir(dirname(a.out), { recursive: true });
