@@ -83,7 +83,9 @@ describe('bench --quick', () => {
   it('names unusable flags', async () => {
     expect(await usageErrorOf(benchCommand, ['--sizes', 'huge'])).toContain('unknown size "huge"');
     expect(await usageErrorOf(benchCommand, ['--backends', 'webgl'])).toContain('unknown backend "webgl"');
-    expect(await usageErrorOf(benchCommand, ['--only', 'gpu'])).toMatch(/"webshop" .*, "frozen-control" .* or "checkpoint"/);
+    expect(await usageErrorOf(benchCommand, ['--only', 'gpu'])).toMatch(
+      /"webshop" .*, "frozen-control" .* or "checkpoint"/,
+    );
     // A section alone updates an existing results file, and says so when there is none.
     const missing = join(mkdtempSync(join(tmpdir(), 'starpo-bench-')), 'none.json');
     expect(await usageErrorOf(benchCommand, ['--only', 'frozen-control', '--out', missing])).toMatch(

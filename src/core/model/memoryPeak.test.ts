@@ -16,14 +16,13 @@ function measure(shape: string): Measured {
 }
 
 describe('the memory estimate against the tfjs-wasm heap', () => {
-  it.each([
-    'update,102,256,200,4,nano',
-    'update,2239,384,288,2,nano',
-    'scoring,102,256,200,16,nano',
-  ])('%s: heap per row ≤ estimate ≤ 1.5 × heap', (shape) => {
-    const m = measure(shape);
-    expect(m.heapMiBPerRow).toBeGreaterThan(0);
-    expect(m.heapMiBPerRow).toBeLessThanOrEqual(m.estimateMiBPerRow);
-    expect(m.estimateMiBPerRow).toBeLessThanOrEqual(1.5 * m.heapMiBPerRow);
-  });
+  it.each(['update,102,256,200,4,nano', 'update,2239,384,288,2,nano', 'scoring,102,256,200,16,nano'])(
+    '%s: heap per row ≤ estimate ≤ 1.5 × heap',
+    (shape) => {
+      const m = measure(shape);
+      expect(m.heapMiBPerRow).toBeGreaterThan(0);
+      expect(m.heapMiBPerRow).toBeLessThanOrEqual(m.estimateMiBPerRow);
+      expect(m.estimateMiBPerRow).toBeLessThanOrEqual(1.5 * m.heapMiBPerRow);
+    },
+  );
 });
