@@ -7,7 +7,7 @@ import { createPolicy, disposeModel, type Model } from '../model/params.js';
 import { scoreSequences } from '../model/scoring.js';
 import { Rng } from '../rng.js';
 import { dpoPairs, packDpoBatch } from './optimize.js';
-import type { PreparedSample } from './samples.js';
+import { preparedSample } from './preparedSample.fixture.js';
 import { dpoStep } from './update.js';
 
 const mc = { vocabSize: 20, dModel: 16, nLayers: 1, nHeads: 2, context: 32, mlpRatio: 2 };
@@ -25,27 +25,8 @@ afterAll(() => {
 });
 
 /** A window of trajectory `traj`: 6 tokens, the last three trained. */
-function win(traj: number, group: number, reward: number, ids: number[]): PreparedSample {
-  const n = ids.length - 1;
-  const lossMask = Float32Array.from({ length: n }, (_, t) => (t >= n - 3 ? 1 : 0));
-  const z = () => new Float32Array(n);
-  return {
-    traj,
-    group,
-    turn: -1,
-    ids,
-    lossMask,
-    agentMask: Float32Array.from(lossMask),
-    rewards: z(),
-    reward,
-    stateIndex: -1,
-    oldLogp: z(),
-    refLogp: z(),
-    oldValues: z(),
-    advantages: z(),
-    returns: z(),
-  };
-}
+const win = (traj: number, group: number, reward: number, ids: number[]) =>
+  preparedSample(traj, group, reward, ids, 3);
 
 describe('DPO on windows', () => {
   it('pairs the best and worst trajectory of each group with all their windows', () => {

@@ -8,7 +8,7 @@ import { createCritic, createPolicy, disposeModel, type Model, modelVariables } 
 import { Rng } from '../rng.js';
 import { type Minibatch, microRanges, shares } from './microBatch.js';
 import { packDpoBatch, pairChunks } from './optimize.js';
-import type { PreparedSample } from './samples.js';
+import { preparedSample } from './preparedSample.fixture.js';
 import { criticStep, dpoStep, type PolicyStepSettings, policyStep, type StepResult } from './update.js';
 
 const mc = { vocabSize: 24, dModel: 16, nLayers: 1, nHeads: 2, context: 16, mlpRatio: 2 };
@@ -123,27 +123,10 @@ describe('micro-batches', () => {
 
   it('a DPO step is the whole batch’s in chunks of pairs', async () => {
     const rng = new Rng(9);
-    const sample = (traj: number, group: number, reward: number): PreparedSample => {
+    const sample = (traj: number, group: number, reward: number) => {
       const ids = Array.from({ length: 6 + traj }, () => 1 + Math.floor(rng.float() * 20));
-      const n = ids.length - 1;
-      const lossMask = Float32Array.from({ length: n }, (_, t) => (t >= n - 2 - (traj % 3) ? 1 : 0));
-      const z = () => new Float32Array(n);
-      return {
-        traj,
-        group,
-        turn: -1,
-        ids,
-        lossMask,
-        agentMask: Float32Array.from(lossMask),
-        rewards: z(),
-        reward,
-        stateIndex: -1,
-        oldLogp: z(),
-        refLogp: Float32Array.from({ length: n }, () => -3 * rng.float()),
-        oldValues: z(),
-        advantages: z(),
-        returns: z(),
-      };
+      const ref = Float32Array.from({ length: ids.length - 1 }, () => -3 * rng.float());
+      return preparedSample(traj, group, reward, ids, 2 + (traj % 3), ref);
     };
     const samples = [0, 1, 2, 3, 4, 5].map((t) => sample(t, t >> 1, t % 2));
     const pairs = [0, 1, 2].map((g) => ({ chosen: [2 * g + 1], rejected: [2 * g] }));
