@@ -90,6 +90,24 @@ export const planSchema = z.object({
     .optional(),
   nulls: z.array(nullSchema).default([]),
   batches: z.array(batchSchema).default([]),
+  /**
+   * A study over batches (no cells), judged by a rule fixed here: every batch against `control`
+   * (trapped counts, Fisher's exact test, one-sided), valid when `frozen` flags at most
+   * `maxFrozenFlagged` and, with `reproduces`, the control's runs equal stored runs row for row.
+   */
+  study: z
+    .object({
+      control: cellName,
+      frozen: cellName,
+      maxFrozenFlagged: z.number().int().nonnegative(),
+      /** An arm prevents the trap: trapped in at most `maxTrapped` and Fisher's p at most `fisherP`. */
+      prevents: z.object({ maxTrapped: z.number().int().nonnegative(), fisherP: z.number().positive() }),
+      /** An arm does not: its trapped count within this many of the control's. */
+      noEffectWithin: z.number().int().nonnegative(),
+      /** The control must reproduce these stored runs (a folder of seed-N runs, from the project root). */
+      reproduces: z.string().min(1).optional(),
+    })
+    .optional(),
   compute: z.string().min(1),
 });
 

@@ -6,74 +6,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detectRun } from '../../core/metrics/detector.js';
-import { type Mechanism, mechanismOf, ONSET_RULES, ONSETS } from '../../core/metrics/mechanism.js';
-import { type RunVerdict, VERDICT_LABELS } from '../../core/metrics/verdict.js';
+import { ONSET_RULES, ONSETS } from '../../core/metrics/mechanism.js';
+import type { RunVerdict } from '../../core/metrics/verdict.js';
 import { STUDY_ARMS } from '../../core/rl/studyArms.js';
-import { mean, wilsonInterval } from '../../core/stats.js';
+import { mean } from '../../core/stats.js';
 import { runArmsStudy, STUDY_DIRS, STUDY_SEEDS } from './armsStudy.js';
-import { type CalRun, finishedRuns } from './calibrate.js';
 import type { LoadedPlan } from './plan.js';
-import { judgeRun, type RoundRun } from './round.js';
+import { cellRunsOf, f1, f2, kOf, type ReportRun, readJson, runsTable } from './reportRuns.js';
 import { CONFIRM_FROZEN, CONFIRM_VANILLA, type PickRecord } from './roundPick.js';
-
-/** One run as the report reads it. */
-export interface ReportRun extends RoundRun {
-  verdict: RunVerdict;
-  mechanism: Mechanism;
-  commit: string | null;
-  planHash: string | null;
-}
-
-async function readJson<T>(path: string): Promise<T | null> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as T;
-  } catch {
-    return null;
-  }
-}
-
-async function cellRunsOf(lp: LoadedPlan, cell: string): Promise<ReportRun[]> {
-  const runs: CalRun[] = (await finishedRuns(join(lp.dir, cell), lp.dir)).sort(
-    (a, b) => a.config.seed - b.config.seed,
-  );
-  const out: ReportRun[] = [];
-  for (const run of runs) {
-    const prov = await readJson<{ commit?: string; planHash?: string }>(join(run.dir, 'provenance.json'));
-    // One detector judges the run for both the round's table and its verdict.
-    const d = detectRun(run.config, run.rows);
-    out.push({
-      ...judgeRun(cell, run, d),
-      verdict: d.summary().verdict as RunVerdict,
-      mechanism: mechanismOf(run.rows),
-      commit: prov?.commit ?? null,
-      planHash: prov?.planHash ?? null,
-    });
-  }
-  return out;
-}
-
-const f2 = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x.toFixed(2) : '–');
-const f1 = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x.toFixed(1) : '–');
-const pm = (x?: number, se?: number) => `${f2(x)} ± ${f2(se)}`;
-const kOf = (k: number, n: number) => {
-  const [lo, hi] = wilsonInterval(k, n);
-  return n > 0 ? `${k} of ${n} (95% interval ${f2(lo)}–${f2(hi)})` : '0 of 0';
-};
-
-function runsTable(runs: readonly ReportRun[]): string {
-  const head =
-    '| seed | verdict | start | peak (it.) | last 10 | rise, fall (SE) | greedy held-out (base → end) | malformed | modal think | think MI | mode | s/it |\n|---|---|---|---|---|---|---|---|---|---|---|---|';
-  const rows = runs.map((r) => {
-    const v = r.verdict;
-    const verdict =
-      v.verdict === 'trapped'
-        ? `**trapped** (${v.collapseIteration})`
-        : VERDICT_LABELS[v.verdict].toLowerCase();
-    return `| ${r.seed} | ${verdict} | ${pm(v.start, v.seStart)} | ${pm(v.peak, v.sePeak)} (${v.peakIteration ?? '–'}) | ${pm(v.last, v.seLast)} | ${f1(v.riseZ)}, ${f1(v.fallZ)} | ${f2(r.heldOut[0])} → ${f2(r.heldOut[1])} | ${f2(r.signals.malformed[0])} → ${f2(r.signals.malformed[1])} | ${f2(r.signals.modalThink[0])} → ${f2(r.signals.modalThink[1])} | ${f2(r.signals.thinkMi[0])} → ${f2(r.signals.thinkMi[1])} | ${r.final <= r.start ? r.mode : '–'} | ${f2(r.secondsPerIteration ?? undefined)} |`;
-  });
-  return [head, ...rows].join('\n');
-}
+import { studyReport } from './studyReport.js';
 
 function cellLine(name: string, runs: readonly ReportRun[], planned: number): string {
   const count = (v: RunVerdict['verdict']) => runs.filter((r) => r.verdict.verdict === v).length;
@@ -242,7 +183,7 @@ export async function roundReport(
     CONFIRM_FROZEN,
     ...plan.batches.map((b) => b.name),
   ];
-  for (const name of names) cells[name] = await cellRunsOf(lp, name);
+  for (const name of names) cells[name] = await cellRunsOf(lp.dir, name);
   const input: ReportInput = { lp, seeds, confirmation, pick, cells };
   const sections = [
     headSection,
@@ -303,7 +244,7 @@ async function echoTrapV1Report(docs: string | null): Promise<string> {
 /** Writes report.{md,json} beside the plan and the section into `docs` (null: none); returns the Markdown. */
 export async function writeRoundReport(lp: LoadedPlan, docs: string | null): Promise<string> {
   if (lp.plan.report.format === 'echo-trap-v1') return echoTrapV1Report(docs);
-  const { markdown, cells } = await roundReport(lp);
+  const { markdown, cells } = lp.plan.study ? await studyReport(lp) : await roundReport(lp);
   await writeFile(join(lp.dir, 'report.md'), markdown);
   await writeFile(join(lp.dir, 'report.json'), `${JSON.stringify(cells, null, 2)}\n`);
   if (docs !== null) {

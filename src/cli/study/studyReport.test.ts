@@ -1,0 +1,72 @@
+// The study rule by hand: an arm prevents the trap when it is trapped in at most 2 of 8 and
+// Fisher's one-sided p against the control is at most 0.05; it does not when its count is within
+// 1 of the control's; otherwise it is unclear. And a control that does not repeat its stored runs
+// row for row (timings aside) is named by seed.
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../core/config.js';
+import type { MetricRow } from '../../core/metrics/keys.js';
+import { fisherLess } from '../../core/stats.js';
+import type { CalRun } from './calibrate.js';
+import type { ReportRun } from './reportRuns.js';
+import { armVerdict, type StudyRule, unreproduced } from './studyReport.js';
+
+const rule: StudyRule = {
+  control: 'vanilla',
+  frozen: 'frozen',
+  maxFrozenFlagged: 1,
+  prevents: { maxTrapped: 2, fisherP: 0.05 },
+  noEffectWithin: 1,
+};
+
+/** 8 runs, the first `trapped` of them trapped, each ending at `final`. */
+function runs(trapped: number, final: number): ReportRun[] {
+  return Array.from(
+    { length: 8 },
+    (_, i) =>
+      ({
+        seed: 301 + i,
+        final: final + i / 100,
+        verdict: { verdict: i < trapped ? 'trapped' : 'held' },
+      }) as unknown as ReportRun,
+  );
+}
+
+describe('armVerdict', () => {
+  const control = runs(7, 0);
+  it('prevents the trap: 1 of 8 against 7 of 8 (Fisher p = 0.005)', () => {
+    const v = armVerdict('s-both', runs(1, 0.5), control, rule);
+    expect(v.fisherP).toBeCloseTo(fisherLess(1, 8, 7, 8), 12);
+    expect(v.fisherP as number).toBeLessThan(0.05);
+    expect(v.verdict).toBe('prevents the trap');
+    // Every seed ends 0.5 higher than the control's: the signed-rank test says so.
+    expect(v.lastVsControl?.mean).toBeCloseTo(0.5, 12);
+    expect(v.lastVsControl?.pairs).toBe(8);
+    expect(v.lastVsControl?.pGreater as number).toBeLessThan(0.01);
+  });
+  it('does not prevent it within 1 of the control; unclear between', () => {
+    expect(armVerdict('critic-alone', runs(6, 0), control, rule).verdict).toBe('does not prevent it');
+    // 3 of 8 against 7 of 8: more than 2 trapped, and 4 fewer than the control.
+    expect(armVerdict('filter-alone', runs(3, 0), control, rule).verdict).toBe('unclear at this many seeds');
+    // 2 of 8 against a control trapped 4 of 8: Fisher p = 0.3, not below 0.05.
+    expect(armVerdict('x', runs(2, 0), runs(4, 0), rule).verdict).toBe('unclear at this many seeds');
+    expect(armVerdict('vanilla', control, control, rule).verdict).toBe('the control');
+    expect(armVerdict('frozen', runs(0, 0), control, rule).verdict).toBe('not judged');
+  });
+});
+
+describe('unreproduced', () => {
+  const run = (seed: number, rows: MetricRow[]): CalRun => ({
+    name: `seed-${seed}`,
+    dir: `seed-${seed}`,
+    config: { ...defaultConfig(), seed },
+    rows,
+  });
+  it('names the seeds whose rows differ, timings aside, and skips seeds not stored', () => {
+    const a = [{ iteration: 0, 'rollout/success': 0.25, 'time/rolloutMs': 10 }] as unknown as MetricRow[];
+    const aSlow = [{ iteration: 0, 'rollout/success': 0.25, 'time/rolloutMs': 99 }] as unknown as MetricRow[];
+    const b = [{ iteration: 0, 'rollout/success': 0.5, 'time/rolloutMs': 10 }] as unknown as MetricRow[];
+    expect(unreproduced([run(301, aSlow), run(302, b), run(303, a)], [run(301, a), run(302, a)])).toEqual([
+      302,
+    ]);
+  });
+});

@@ -1,0 +1,155 @@
+// A study's report (a plan of batches with a `study` rule, no cells): every arm's runs judged by
+// the pre-registered detector, its trapped count against the control's (Fisher's exact test,
+// one-sided: fewer traps), its last 10 against the control's seed by seed (signed-rank), and the
+// plan's verdict per arm — prevents the trap, does not, or unclear at this many seeds — judged
+// only when the study is valid: the frozen arm within its false-alarm bound and, where the plan
+// says so, the control's runs equal the stored runs they repeat, row for row.
+import { join } from 'node:path';
+import type { MetricRow } from '../../core/metrics/keys.js';
+import { fisherLess, mean, signedRank } from '../../core/stats.js';
+import { type CalRun, finishedRuns } from './calibrate.js';
+import type { LoadedPlan, Plan } from './plan.js';
+import { cellRunsOf, f2, kOf, type ReportRun, runsTable } from './reportRuns.js';
+
+export type StudyRule = NonNullable<Plan['study']>;
+
+/** One arm against the control. */
+export interface ArmVerdict {
+  arm: string;
+  runs: number;
+  trapped: number;
+  fisherP: number | null;
+  /** Seed-paired (arm − control) of the last 10's mean success: its mean and the signed-rank p that the arm ends higher. */
+  lastVsControl: { mean: number; pGreater: number; pairs: number } | null;
+  verdict:
+    | 'prevents the trap'
+    | 'does not prevent it'
+    | 'unclear at this many seeds'
+    | 'the control'
+    | 'not judged';
+}
+
+/** The rule applied to one arm's runs against the control's (both complete). */
+export function armVerdict(
+  arm: string,
+  runs: readonly ReportRun[],
+  control: readonly ReportRun[],
+  rule: StudyRule,
+): ArmVerdict {
+  const trapped = runs.filter((r) => r.verdict.verdict === 'trapped').length;
+  const cTrapped = control.filter((r) => r.verdict.verdict === 'trapped').length;
+  if (arm === rule.control)
+    return { arm, runs: runs.length, trapped, fisherP: null, lastVsControl: null, verdict: 'the control' };
+  const fisherP = fisherLess(trapped, runs.length, cTrapped, control.length);
+  const bySeed = new Map(control.map((r) => [r.seed, r]));
+  const diffs = runs.flatMap((r) => {
+    const c = bySeed.get(r.seed);
+    return c ? [r.final - c.final] : [];
+  });
+  const lastVsControl =
+    diffs.length > 0
+      ? { mean: mean(diffs), pGreater: signedRank(diffs).pGreater, pairs: diffs.length }
+      : null;
+  const verdict =
+    arm === rule.frozen
+      ? 'not judged'
+      : trapped <= rule.prevents.maxTrapped && fisherP <= rule.prevents.fisherP
+        ? 'prevents the trap'
+        : Math.abs(trapped - cTrapped) <= rule.noEffectWithin
+          ? 'does not prevent it'
+          : 'unclear at this many seeds';
+  return { arm, runs: runs.length, trapped, fisherP, lastVsControl, verdict };
+}
+
+/** Metric rows without their timings (wall-clock differs between two runs of the same config). */
+function untimed(rows: readonly MetricRow[]): string {
+  return JSON.stringify(
+    rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('time/')))),
+  );
+}
+
+/** Seeds whose control run differs from the stored run it repeats (missing ones are not compared). */
+export function unreproduced(control: readonly CalRun[], stored: readonly CalRun[]): number[] {
+  const bySeed = new Map(stored.map((r) => [r.config.seed, r]));
+  return control
+    .filter((r) => {
+      const s = bySeed.get(r.config.seed);
+      return s !== undefined && untimed(s.rows) !== untimed(r.rows);
+    })
+    .map((r) => r.config.seed);
+}
+
+const p3 = (p: number | null) => (p === null ? '–' : p < 0.001 ? '< 0.001' : p.toFixed(3));
+
+/** The study's Markdown: validity, the arms against the control, every run. */
+export async function studyReport(
+  lp: LoadedPlan,
+  root = '.',
+): Promise<{ markdown: string; cells: Record<string, ReportRun[]> }> {
+  const { plan } = lp;
+  const rule = plan.study;
+  if (!rule) throw new Error(`${lp.path}: a study report needs the plan's study rule`);
+  const cells: Record<string, ReportRun[]> = {};
+  for (const b of plan.batches) cells[b.name] = await cellRunsOf(lp.dir, b.name);
+  const planned = (name: string) => plan.batches.find((b) => b.name === name)?.seeds.length ?? 0;
+  const complete = plan.batches.every((b) => (cells[b.name]?.length ?? 0) >= b.seeds.length);
+  const control = cells[rule.control] ?? [];
+  const frozen = cells[rule.frozen] ?? [];
+  const flagged = frozen.filter((r) => r.verdict.verdict === 'trapped').length;
+  const lines = [
+    `${plan.title}. Every run judged by the pre-registered detector (z = ${plan.trapRule.z}).`,
+    '',
+  ];
+  lines.push(
+    '| arm | runs | trapped | collapsed without a rise | held | too short |',
+    '|---|---|---|---|---|---|',
+  );
+  for (const b of plan.batches) {
+    const runs = cells[b.name] ?? [];
+    const n = (v: string) => runs.filter((r) => r.verdict.verdict === v).length;
+    lines.push(
+      `| ${b.name} | ${runs.length} of ${planned(b.name)} | ${kOf(n('trapped'), runs.length)} | ${n('collapsed')} | ${n('held')} | ${n('too-short')} |`,
+    );
+  }
+  lines.push('');
+  let valid = flagged <= rule.maxFrozenFlagged;
+  lines.push(
+    `**Frozen control**: ${flagged} of ${frozen.length} flagged (the rule allows ${rule.maxFrozenFlagged}).`,
+  );
+  if (rule.reproduces) {
+    const controlRuns = await finishedRuns(join(lp.dir, rule.control), lp.dir);
+    const stored = await finishedRuns(join(root, rule.reproduces), root);
+    const off = unreproduced(controlRuns, stored);
+    const compared = controlRuns.filter((r) => stored.some((s) => s.config.seed === r.config.seed)).length;
+    valid &&= off.length === 0;
+    lines.push(
+      off.length > 0
+        ? `**The control does not reproduce ${rule.reproduces}** on seeds ${off.join(', ')}: the study judges nothing until that is explained.`
+        : compared === 0
+          ? `**The control against ${rule.reproduces}**: no seed compared yet.`
+          : `**The control reproduces ${rule.reproduces}**: the ${compared} seeds both ran have the same metric rows (timings aside).`,
+    );
+  }
+  lines.push('');
+  if (!complete) lines.push('Not every arm has all its runs: the verdicts below wait for them.', '');
+  else if (!valid) lines.push('The study is not valid by its own rule: no arm is judged.', '');
+  else {
+    lines.push(
+      `| arm | trapped | Fisher p (fewer traps than ${rule.control}) | last 10 − ${rule.control}'s, seed by seed (signed-rank p, higher) | verdict |`,
+      '|---|---|---|---|---|',
+    );
+    for (const b of plan.batches) {
+      const v = armVerdict(b.name, cells[b.name] ?? [], control, rule);
+      const last = v.lastVsControl
+        ? `${f2(v.lastVsControl.mean)} (p ${p3(v.lastVsControl.pGreater)}, ${v.lastVsControl.pairs} seeds)`
+        : '–';
+      lines.push(`| ${b.name} | ${v.trapped} of ${v.runs} | ${p3(v.fisherP)} | ${last} | ${v.verdict} |`);
+    }
+    lines.push('');
+  }
+  for (const b of plan.batches) {
+    const runs = cells[b.name] ?? [];
+    if (runs.length > 0) lines.push(`#### ${b.name}`, '', runsTable(runs), '');
+  }
+  return { markdown: `${lines.join('\n').trimEnd()}\n`, cells };
+}
