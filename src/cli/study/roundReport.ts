@@ -135,6 +135,41 @@ function confirmationSection({ seeds, confirmation, pick, cells }: ReportInput):
     ...head,
     `${pick.chosen ?? 'the picked cell'} trapped ${kOf(kv, nConf)} (needed ≥ ${confirmation.minTrapped}); frozen flagged ${kOf(kf, nConf)} (allowed ≤ ${confirmation.frozen.maxFlagged}): **${ok ? 'confirmed' : 'not confirmed'}**.`,
     '',
+    ...(ok ? [tourRunLine(cv)] : missingMechanism(cv)),
+    '',
+  ];
+}
+
+/**
+ * The confirmation run the tour replays, by the rule written before the confirmation was judged:
+ * the trapped run with the median fall (the lower of the two middle ones; ties by the lower seed).
+ */
+export function tourRun(runs: readonly ReportRun[]): ReportRun | null {
+  const trapped = runs
+    .filter((r) => r.verdict.verdict === 'trapped' && typeof r.verdict.collapseIteration === 'number')
+    .sort(
+      (a, b) =>
+        (a.verdict.collapseIteration as number) - (b.verdict.collapseIteration as number) || a.seed - b.seed,
+    );
+  return trapped[Math.floor((trapped.length - 1) / 2)] ?? null;
+}
+
+function tourRunLine(runs: readonly ReportRun[]): string {
+  const r = tourRun(runs);
+  return r
+    ? `The tour replays seed ${r.seed}: of the trapped confirmation runs, the one with the median fall (iteration ${r.verdict.collapseIteration}; the rule picks the lower middle one, ties by seed).`
+    : 'No trapped confirmation run for the tour.';
+}
+
+/** Not confirmed: each part of RAGEN's mechanism, in how many confirmation runs that did not trap it happened. */
+function missingMechanism(runs: readonly ReportRun[]): string[] {
+  const untrapped = runs.filter((r) => r.verdict.verdict !== 'trapped');
+  const never = ONSETS.filter((o) => untrapped.every((r) => r.mechanism.onsets[o] === undefined));
+  return [
+    `In the ${untrapped.length} confirmation runs that were not trapped: ${ONSETS.map((o) => `${o} ${untrapped.filter((r) => r.mechanism.onsets[o] !== undefined).length}`).join(', ')}.`,
+    never.length > 0
+      ? `Never in any of them: ${never.map((o) => `${o} (${ONSET_RULES[o]})`).join('; ')}.`
+      : 'Every part of the mechanism happened in at least one of them.',
   ];
 }
 

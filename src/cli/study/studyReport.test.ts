@@ -8,6 +8,7 @@ import type { MetricRow } from '../../core/metrics/keys.js';
 import { fisherLess } from '../../core/stats.js';
 import type { CalRun } from './calibrate.js';
 import type { ReportRun } from './reportRuns.js';
+import { tourRun } from './roundReport.js';
 import { armVerdict, type StudyRule, unreproduced } from './studyReport.js';
 
 const rule: StudyRule = {
@@ -68,5 +69,25 @@ describe('unreproduced', () => {
     expect(unreproduced([run(301, aSlow), run(302, b), run(303, a)], [run(301, a), run(302, a)])).toEqual([
       302,
     ]);
+  });
+});
+
+describe('tourRun', () => {
+  const run = (seed: number, verdict: string, collapseIteration: number | null) =>
+    ({ seed, verdict: { verdict, collapseIteration } }) as unknown as ReportRun;
+  it('takes the trapped run with the median fall: the lower middle one, ties by seed', () => {
+    const runs = [
+      run(301, 'trapped', 150),
+      run(302, 'trapped', 90),
+      run(303, 'held', null),
+      run(304, 'trapped', 120),
+      run(305, 'trapped', 120),
+      run(306, 'trapped', 170),
+    ];
+    // Falls 90, 120 (304), 120 (305), 150, 170: the median is the third, seed 305.
+    expect(tourRun(runs)?.seed).toBe(305);
+    // Four of them (without 306): 90, 120, 120, 150: the lower middle one is seed 304.
+    expect(tourRun(runs.slice(0, 5))?.seed).toBe(304);
+    expect(tourRun([run(303, 'held', null)])).toBeNull();
   });
 });
