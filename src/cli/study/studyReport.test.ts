@@ -27,6 +27,7 @@ function runs(trapped: number, final: number): ReportRun[] {
       ({
         seed: 301 + i,
         final: final + i / 100,
+        heldOut: [0.3, final],
         verdict: { verdict: i < trapped ? 'trapped' : 'held' },
       }) as unknown as ReportRun,
   );
@@ -43,6 +44,8 @@ describe('armVerdict', () => {
     expect(v.lastVsControl?.mean).toBeCloseTo(0.5, 12);
     expect(v.lastVsControl?.pairs).toBe(8);
     expect(v.lastVsControl?.pGreater as number).toBeLessThan(0.01);
+    // Greedy held-out at the end: 0.5 against 0 on every seed, a tie each, so a zero-spread 0.5.
+    expect(v.heldOutVsControl?.mean).toBeCloseTo(0.5, 12);
   });
   it('does not prevent it within 1 of the control; unclear between', () => {
     expect(armVerdict('critic-alone', runs(6, 0), control, rule).verdict).toBe('does not prevent it');

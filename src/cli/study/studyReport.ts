@@ -13,6 +13,29 @@ import { cellRunsOf, f2, kOf, type ReportRun, runsTable } from './reportRuns.js'
 
 export type StudyRule = NonNullable<Plan['study']>;
 
+/** Seed-paired differences (arm − control): their mean, the signed-rank p that the arm is higher, how many seeds. */
+export interface Paired {
+  mean: number;
+  pGreater: number;
+  pairs: number;
+}
+
+/** Pairs each run with the control's run of its seed and compares `f` of the two. */
+function paired(
+  runs: readonly ReportRun[],
+  control: readonly ReportRun[],
+  f: (r: ReportRun) => number,
+): Paired | null {
+  const bySeed = new Map(control.map((r) => [r.seed, r]));
+  const diffs = runs.flatMap((r) => {
+    const c = bySeed.get(r.seed);
+    return c && Number.isFinite(f(r)) && Number.isFinite(f(c)) ? [f(r) - f(c)] : [];
+  });
+  return diffs.length > 0
+    ? { mean: mean(diffs), pGreater: signedRank(diffs).pGreater, pairs: diffs.length }
+    : null;
+}
+
 /** One arm against the control. */
 export interface ArmVerdict {
   arm: string;
@@ -20,7 +43,9 @@ export interface ArmVerdict {
   trapped: number;
   fisherP: number | null;
   /** Seed-paired (arm − control) of the last 10's mean success: its mean and the signed-rank p that the arm ends higher. */
-  lastVsControl: { mean: number; pGreater: number; pairs: number } | null;
+  lastVsControl: Paired | null;
+  /** The same for greedy held-out success at the last evaluation. */
+  heldOutVsControl: Paired | null;
   verdict:
     | 'prevents the trap'
     | 'does not prevent it'
@@ -39,17 +64,18 @@ export function armVerdict(
   const trapped = runs.filter((r) => r.verdict.verdict === 'trapped').length;
   const cTrapped = control.filter((r) => r.verdict.verdict === 'trapped').length;
   if (arm === rule.control)
-    return { arm, runs: runs.length, trapped, fisherP: null, lastVsControl: null, verdict: 'the control' };
+    return {
+      arm,
+      runs: runs.length,
+      trapped,
+      fisherP: null,
+      lastVsControl: null,
+      heldOutVsControl: null,
+      verdict: 'the control',
+    };
   const fisherP = fisherLess(trapped, runs.length, cTrapped, control.length);
-  const bySeed = new Map(control.map((r) => [r.seed, r]));
-  const diffs = runs.flatMap((r) => {
-    const c = bySeed.get(r.seed);
-    return c ? [r.final - c.final] : [];
-  });
-  const lastVsControl =
-    diffs.length > 0
-      ? { mean: mean(diffs), pGreater: signedRank(diffs).pGreater, pairs: diffs.length }
-      : null;
+  const lastVsControl = paired(runs, control, (r) => r.final);
+  const heldOutVsControl = paired(runs, control, (r) => r.heldOut?.[1] ?? Number.NaN);
   const verdict =
     arm === rule.frozen
       ? 'not judged'
@@ -58,7 +84,7 @@ export function armVerdict(
         : Math.abs(trapped - cTrapped) <= rule.noEffectWithin
           ? 'does not prevent it'
           : 'unclear at this many seeds';
-  return { arm, runs: runs.length, trapped, fisherP, lastVsControl, verdict };
+  return { arm, runs: runs.length, trapped, fisherP, lastVsControl, heldOutVsControl, verdict };
 }
 
 /** Metric rows without their timings (wall-clock differs between two runs of the same config). */
@@ -135,15 +161,15 @@ export async function studyReport(
   else if (!valid) lines.push('The study is not valid by its own rule: no arm is judged.', '');
   else {
     lines.push(
-      `| arm | trapped | Fisher p (fewer traps than ${rule.control}) | last 10 − ${rule.control}'s, seed by seed (signed-rank p, higher) | verdict |`,
-      '|---|---|---|---|---|',
+      `| arm | trapped | Fisher p (fewer traps than ${rule.control}) | last 10 − ${rule.control}'s, seed by seed (signed-rank p, higher) | greedy held-out at the end − ${rule.control}'s (p, higher) | verdict |`,
+      '|---|---|---|---|---|---|',
     );
     for (const b of plan.batches) {
       const v = armVerdict(b.name, cells[b.name] ?? [], control, rule);
-      const last = v.lastVsControl
-        ? `${f2(v.lastVsControl.mean)} (p ${p3(v.lastVsControl.pGreater)}, ${v.lastVsControl.pairs} seeds)`
-        : '–';
-      lines.push(`| ${b.name} | ${v.trapped} of ${v.runs} | ${p3(v.fisherP)} | ${last} | ${v.verdict} |`);
+      const cmp = (x: Paired | null) => (x ? `${f2(x.mean)} (p ${p3(x.pGreater)}, ${x.pairs} seeds)` : '–');
+      lines.push(
+        `| ${b.name} | ${v.trapped} of ${v.runs} | ${p3(v.fisherP)} | ${cmp(v.lastVsControl)} | ${cmp(v.heldOutVsControl)} | ${v.verdict} |`,
+      );
     }
     lines.push('');
   }
