@@ -1,11 +1,14 @@
 // The update plan: minibatches count trajectories, and a trajectory's samples (its history
 // windows) stay together, so the number of optimizer steps does not depend on episode length.
+import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../config.js';
+import { type Config, defaultConfig } from '../config.js';
+import { createCritic, createPolicy, disposeModel } from '../model/params.js';
 import { Rng } from '../rng.js';
 import { ESTIMATORS } from './estimators.js';
 import { OBJECTIVES, objectiveOf } from './objectives.js';
-import { planMinibatches, planTrajectoryMinibatches } from './optimize.js';
+import { planMinibatches, planTrajectoryMinibatches, ppoUpdate } from './optimize.js';
+import { preparedSample } from './preparedSample.fixture.js';
 import { policyStepSettings } from './update.js';
 
 /** Samples of 4 trajectories with 3, 2, 1 and 2 windows: sample i belongs to traj[i]. */
@@ -75,5 +78,53 @@ describe('what an update reads of the config', () => {
     };
     expect(policyStepSettings({ ...c, klMode: 'loss' })).toEqual({ ...fields, klLossCoef: 0.04 });
     expect(policyStepSettings({ ...c, klMode: 'reward' })).toEqual({ ...fields, klLossCoef: 0 });
+  });
+});
+
+describe('ppoUpdate: the policy’s steps, then the critic’s on the minibatches the policy reached', () => {
+  const mc = { vocabSize: 24, dModel: 16, nLayers: 1, nHeads: 2, context: 16, mlpRatio: 2 };
+  /** 8 one-window trajectories with advantages, returns and old log-probs, 4 minibatches of 2. */
+  function batch() {
+    const rng = new Rng(3);
+    return Array.from({ length: 8 }, (_, t) => {
+      const s = preparedSample(
+        t,
+        t >> 1,
+        t % 2,
+        Array.from({ length: 10 }, () => 1 + Math.floor(rng.float() * 20)),
+        4,
+      );
+      s.advantages = s.lossMask.map((m) => m * (rng.float() * 2 - 1));
+      s.returns = s.lossMask.map((m) => m * rng.float());
+      s.oldLogp = s.lossMask.map((m) => -3 * m);
+      return s;
+    });
+  }
+  async function update(config: Partial<Config>, trainPolicy: boolean) {
+    await tf.setBackend('cpu');
+    const policy = createPolicy(mc, new Rng(1));
+    const critic = createCritic(mc, new Rng(2));
+    const opts = {
+      policy: tf.train.adam(1e-2, 0.9, 0.999, 1e-8),
+      critic: tf.train.adam(1e-2, 0.9, 0.999, 1e-8),
+    };
+    const c = { ...defaultConfig(), epochs: 1, minibatch: 2, stepsPerIteration: 0, ...config };
+    const r = await ppoUpdate(batch(), { policy, critic }, opts, c, trainPolicy, new Rng(4));
+    opts.policy.dispose();
+    opts.critic.dispose();
+    disposeModel(policy);
+    disposeModel(critic);
+    return r;
+  }
+
+  it('steps both on every minibatch; only the critic during its warm-up', async () => {
+    expect(await update({}, true)).toMatchObject({ policySteps: 4, criticSteps: 4, samplesPerStep: 2 });
+    expect(await update({}, false)).toMatchObject({ policySteps: 0, criticSteps: 4, samplesPerStep: 2 });
+  });
+
+  it('after a KL early stop at the first step, the critic steps on that minibatch alone', async () => {
+    // The old log-probs (−3) are far from the policy's, so the first step's approx KL is large.
+    const r = await update({ klEarlyStop: 1e-6 }, true);
+    expect(r).toMatchObject({ klStopped: true, policySteps: 1, criticSteps: 1, samplesPerStep: 2 });
   });
 });

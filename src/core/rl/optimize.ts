@@ -1,7 +1,8 @@
 // The update phase of an iteration (cleanrl's "optimize the policy and value network" loop):
 // epochs × shuffled minibatches, or a fixed number of optimizer steps per iteration so runs
-// with different batch sizes can be step-matched. The critic
-// and the policy step on the same minibatch; during critic warm-up only the critic steps.
+// with different batch sizes can be step-matched. The policy takes its steps, then the critic
+// takes its own on the same minibatches (as far as the policy got); during the critic's warm-up
+// only the critic steps.
 // Optional KL early stop ends the pass when a step's approx KL exceeds the threshold.
 import type * as tf from '@tensorflow/tfjs';
 import { now } from '../clock.js';
@@ -170,16 +171,39 @@ export async function ppoUpdate(
   };
   const sums: StepMetrics = {};
   const criticSums: StepMetrics = {};
-  let seen = 0;
-  for (const idx of plan) {
-    const mb = packMinibatch(
+  const minibatches = plan.map((idx) =>
+    packMinibatch(
       idx.map((i) => samples[i] as PreparedSample),
       models.policy.config.context,
-    );
-    seen += mb.b;
-    // A minibatch larger than the backend's memory holds steps in micro-batches (one when it fits).
-    const micro = microRowsThatFit(models.policy, mb.T, mb.mask);
-    if (models.critic && optimizers.critic) {
+    ),
+  );
+  // A minibatch larger than the backend's memory holds steps in micro-batches (one when it fits).
+  const microOf = (mb: Minibatch) => microRowsThatFit(models.policy, mb.T, mb.mask);
+  // The policy's steps first, then the critic's on the minibatches the policy reached (all of them
+  // during the critic's warm-up): the critic reads nothing the policy writes and the policy nothing
+  // of the critic's, so this order gives the numbers of stepping both on each minibatch in turn,
+  // and the critic's steps can run apart from the policy's (issue 40).
+  let reached = minibatches.length;
+  if (trainPolicy)
+    for (const [k, mb] of minibatches.entries()) {
+      const p0 = now();
+      const p = await policyStep(models.policy, optimizers.policy, mb, settings, microOf(mb));
+      report.policyMs += now() - p0;
+      if (!p.ok) {
+        report.nonFinite = `policy loss ${p.loss}, gradient norm ${p.gradNorm}`;
+        reached = k + 1;
+        break;
+      }
+      report.policySteps++;
+      accumulate(sums, p.metrics);
+      if (config.klEarlyStop > 0 && (p.metrics['actor/approxKl'] ?? 0) > config.klEarlyStop) {
+        report.klStopped = true;
+        reached = k + 1;
+        break;
+      }
+    }
+  if (models.critic && optimizers.critic)
+    for (const mb of minibatches.slice(0, reached)) {
       const c0 = now();
       const c = await criticStep(
         models.critic,
@@ -187,31 +211,17 @@ export async function ppoUpdate(
         mb,
         config.valueClip,
         config.gradClip,
-        micro,
+        microOf(mb),
       );
       report.criticMs += now() - c0;
       if (!c.ok) {
-        report.nonFinite = `critic loss or gradient was ${c.loss}/${c.gradNorm}`;
+        report.nonFinite ??= `critic loss or gradient was ${c.loss}/${c.gradNorm}`;
         break;
       }
       report.criticSteps++;
       accumulate(criticSums, c.metrics);
     }
-    if (!trainPolicy) continue;
-    const p0 = now();
-    const p = await policyStep(models.policy, optimizers.policy, mb, settings, micro);
-    report.policyMs += now() - p0;
-    if (!p.ok) {
-      report.nonFinite = `policy loss ${p.loss}, gradient norm ${p.gradNorm}`;
-      break;
-    }
-    report.policySteps++;
-    accumulate(sums, p.metrics);
-    if (config.klEarlyStop > 0 && (p.metrics['actor/approxKl'] ?? 0) > config.klEarlyStop) {
-      report.klStopped = true;
-      break;
-    }
-  }
+  const seen = minibatches.slice(0, reached).reduce((n, mb) => n + mb.b, 0);
   report.means = { ...averaged(sums, report.policySteps), ...averaged(criticSums, report.criticSteps) };
   const steps = Math.max(report.policySteps, report.criticSteps);
   report.samplesPerStep = steps > 0 ? seen / steps : 0;
