@@ -1,12 +1,11 @@
 // What resuming by default costs (issue 39): the echo-trap preset as a user runs it, a checkpoint
-// taken after every timed iteration exactly as the train worker takes one (the trainer's state —
-// optimizer moments and random streams — and the weights, serialized to a manifest and one blob:
-// workers/runController.ts), and the cost at the preset's own interval as a share of the
-// iterations between two checkpoints. Storing the blob (IndexedDB in the page, a file in the CLI)
-// is not in the figure.
-import { saveCheckpoint } from '../core/model/checkpoint.js';
+// taken after every timed iteration by the function the train worker and the CLI take theirs with
+// (core/rl/session.ts saveRunCheckpoint: the trainer's state — optimizer moments and random
+// streams — and the weights, serialized to a manifest and one blob), and the cost at the preset's
+// own interval as a share of the iterations between two checkpoints. Storing the blob (IndexedDB
+// in the page, a file in the CLI) is not in the figure.
 import { disposeModel } from '../core/model/params.js';
-import { createTrainer } from '../core/rl/session.js';
+import { createTrainer, saveRunCheckpoint } from '../core/rl/session.js';
 import { median } from '../core/stats.js';
 import { inProcessPools } from '../envs/pools.js';
 import type { BackendName } from '../workers/backend.js';
@@ -45,18 +44,7 @@ export async function benchCheckpoint(
       const t0 = performance.now();
       await trainer.step();
       const t1 = performance.now();
-      const saved = await saveCheckpoint({
-        policy: models.policy,
-        ...(models.critic ? { critic: models.critic } : {}),
-        tokenizer: loaded.base.tokenizer,
-        meta: {
-          env: config.env,
-          iteration: trainer.iteration,
-          seed: config.seed,
-          algorithm: config.algorithm,
-        },
-        training: await trainer.trainingState(),
-      });
+      const saved = await saveRunCheckpoint(trainer, models, loaded.base.tokenizer, config);
       const t2 = performance.now();
       bytes = JSON.stringify(saved.manifest).length + saved.blob.byteLength;
       if (i === 0) continue; // warm-up

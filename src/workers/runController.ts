@@ -11,10 +11,10 @@
 // until their batch is sent).
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../core/config.js';
-import { loadCheckpoint, saveCheckpoint } from '../core/model/checkpoint.js';
+import { loadCheckpoint } from '../core/model/checkpoint.js';
 import { backendBudget, estimateRunMemory, formatBytes, isOutOfMemory } from '../core/model/memory.js';
 import { copyWeights, disposeModel, modelVariables } from '../core/model/params.js';
-import { createTrainer, type RunModels } from '../core/rl/session.js';
+import { createTrainer, type RunModels, saveRunCheckpoint } from '../core/rl/session.js';
 import { parseTrainerPosition, type Trainer, type TrainingState } from '../core/rl/trainer.js';
 import { baseFirstTurns, type FirstTurn } from '../core/rl/viewerSample.js';
 import type { Tokenizer } from '../core/tokenizer.js';
@@ -359,13 +359,7 @@ export class RunController {
     const r = this.run;
     if (!r || r.runId !== runId) return;
     r.checkpointAt = performance.now();
-    const saved = await saveCheckpoint({
-      policy: r.models.policy,
-      ...(r.models.critic ? { critic: r.models.critic } : {}),
-      tokenizer: r.tokenizer,
-      meta: { env: r.config.env, iteration, seed: r.config.seed, algorithm: r.config.algorithm },
-      training: await r.trainer.trainingState(),
-    });
+    const saved = await saveRunCheckpoint(r.trainer, r.models, r.tokenizer, r.config, iteration);
     const msg: CheckpointMessage = {
       type: 'checkpoint',
       runId,

@@ -7,12 +7,12 @@ import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Config, FIELDS, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
 import { summaryFile } from '../../core/metrics/summaryFile.js';
-import { type CheckpointManifest, saveCheckpoint } from '../../core/model/checkpoint.js';
+import type { CheckpointManifest } from '../../core/model/checkpoint.js';
 import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
 import { findBaseModel } from '../../core/model/modelIndex.js';
 import { PRESETS } from '../../core/presets.js';
 import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
-import { createTrainer } from '../../core/rl/session.js';
+import { createTrainer, saveRunCheckpoint } from '../../core/rl/session.js';
 import { inProcessPools } from '../../envs/pools.js';
 import { envIds, envSpec, evalEnvId } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
@@ -132,13 +132,7 @@ export async function runTraining(
     onEvent: (e) => pending.events.push(e),
   });
   const save = async (name: string) => {
-    const c = await saveCheckpoint({
-      policy: models.policy,
-      critic: models.critic ?? undefined,
-      tokenizer: loaded.base.tokenizer,
-      meta: { env: config.env, iteration: trainer.iteration, seed: config.seed, algorithm: config.algorithm },
-      training: await trainer.trainingState(),
-    });
+    const c = await saveRunCheckpoint(trainer, models, loaded.base.tokenizer, config);
     await writeFile(join(opts.out, 'checkpoints', `${name}.json`), JSON.stringify(c.manifest));
     await writeFile(join(opts.out, 'checkpoints', `${name}.bin`), c.blob);
   };

@@ -3,6 +3,7 @@
 // policy's trunk with a fresh value head (RAGEN's critic is initialised from the same LM).
 import type * as tf from '@tensorflow/tfjs';
 import type { Config } from '../config.js';
+import { type SavedCheckpoint, saveCheckpoint } from '../model/checkpoint.js';
 import { cloneModel, createCritic, disposeModel, type Model } from '../model/params.js';
 import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
@@ -65,4 +66,25 @@ export function createTrainer(
     callbacks,
   });
   return { trainer, models };
+}
+
+/**
+ * A run's checkpoint as every runner takes one (the CLI, the browser's train worker, the bench):
+ * the weights, the trainer's state for an exact resume (optimizer moments, random streams) and
+ * where the run stands.
+ */
+export async function saveRunCheckpoint(
+  trainer: Trainer,
+  models: RunModels,
+  tokenizer: Tokenizer,
+  config: Config,
+  iteration = trainer.iteration,
+): Promise<SavedCheckpoint> {
+  return saveCheckpoint({
+    policy: models.policy,
+    ...(models.critic ? { critic: models.critic } : {}),
+    tokenizer,
+    meta: { env: config.env, iteration, seed: config.seed, algorithm: config.algorithm },
+    training: await trainer.trainingState(),
+  });
 }
