@@ -34,20 +34,11 @@ import {
   kvCacheBytes,
   prefillRowsThatFit,
   rowsThatFit,
+  SCORE_CHUNK,
   updateRowBytes,
 } from './rowBytes.js';
 
-export {
-  BACKEND_MEMORY_BYTES,
-  backendBudget,
-  forwardRowBytes,
-  prefillRowsThatFit,
-  rowsThatFit,
-  updateRowBytes,
-};
-
-/** Rows per scoring chunk at most (core/model/scoreBatch.ts groups up to this many rows). */
-export const SCORE_CHUNK = 32;
+export { BACKEND_MEMORY_BYTES, backendBudget };
 
 export interface MemoryEstimate {
   bytes: number;
@@ -107,7 +98,7 @@ function optimizerStepRows(c: Config): number {
 }
 
 /** R: a training window's tokens the LM head runs on (its response tokens, or all with env tokens in the loss). */
-export function lossRows(c: Config): number {
+function lossRows(c: Config): number {
   return c.lossOnEnvTokens
     ? c.contextLength
     : Math.min(c.contextLength, turnsPerWindow(c) * c.maxTokensPerTurn);
@@ -142,10 +133,7 @@ function rolloutBytes(c: Config, vocab: number, rows: number, budget?: number): 
   const shape = { ...MODEL_PRESETS[c.modelSize], vocabSize: vocab };
   const kv = kvCacheBytes(shape, rows, c.contextLength);
   const perRow = forwardRowBytes(shape, c.contextLength, 1);
-  const chunk = Math.min(
-    rows,
-    budget === undefined ? rows : prefillRowsThatFit(shape, rows, c.contextLength, budget),
-  );
+  const chunk = budget === undefined ? rows : prefillRowsThatFit(shape, rows, c.contextLength, budget);
   return kv + chunk * perRow;
 }
 

@@ -4,6 +4,9 @@
 // No imports but a type, so the model's own passes can read it.
 import type { ModelConfig } from './config.js';
 
+/** Rows per scoring group at most (scoreBatch.ts), fewer when they do not fit. */
+export const SCORE_CHUNK = 32;
+
 /**
  * Peak bytes each backend is trusted with. WASM: tfjs-wasm's 32-bit heap tops out at 4 GiB and
  * its allocations beyond ~2 GiB fail as "table index is out of bounds", so 1.5 GiB. WebGPU: a

@@ -167,7 +167,7 @@ function prefillRows(model: Model, batch: Batch, grid: Int32Array, box: CacheBox
 
 /**
  * The prefill of every prompt, in chunks of the rows whose forward fits the backend's memory
- * beside the whole batch's cache (model/memory.ts prefillRows; one chunk when all fit): each
+ * beside the whole batch's cache (rowBytes.ts prefillRowsThatFit; one chunk when all fit): each
  * row's numbers are its own forward's, so the chunks' logits and caches are stacked by row.
  */
 function prefill(

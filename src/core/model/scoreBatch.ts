@@ -8,7 +8,7 @@
 // scoreSequences / predictValues (same forward pass, same buckets; only the batch differs).
 import * as tf from '@tensorflow/tfjs';
 import type { Model } from './params.js';
-import { backendBudget, forwardRowBytes, rowsThatFit } from './rowBytes.js';
+import { backendBudget, forwardRowBytes, rowsThatFit, SCORE_CHUNK } from './rowBytes.js';
 import { bucketLength, maskedRows, padRows, policyLogProbs } from './scoring.js';
 import { forward, valueHead } from './transformer.js';
 
@@ -147,7 +147,7 @@ function readGroup(
 }
 
 /**
- * Rows per group by default: 32, or fewer when a group of rows at the full `context` would not
+ * Rows per group by default: SCORE_CHUNK, or fewer when a group of rows at the full `context` would not
  * fit the backend's memory (model/rowBytes.ts; the widest model's forward, its LM head on the
  * most positions a row's mask reads, or on every position without masks: worst case).
  */
@@ -161,7 +161,7 @@ function scoreRowsThatFit(
   const models = [...jobs.map((j) => j.model), ...(critic ? [critic] : [])];
   const read = masks ? Math.max(0, ...masks.map((m) => m.reduce((a, x) => a + (x ? 1 : 0), 0))) : context;
   const widest = Math.max(...models.map((m) => forwardRowBytes(m.config, context, read)));
-  return Math.min(32, rowsThatFit(widest, budget));
+  return Math.min(SCORE_CHUNK, rowsThatFit(widest, budget));
 }
 
 /** Scores `rows` (each ≥ 2 tokens) under every job's policy and the critic, a group at a time. */

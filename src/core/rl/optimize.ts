@@ -178,7 +178,7 @@ export async function ppoUpdate(
     ),
   );
   // A minibatch larger than the backend's memory holds steps in micro-batches (one when it fits).
-  const microOf = (mb: Minibatch) => microRowsThatFit(models.policy, mb.T, mb.mask);
+  const micro = minibatches.map((mb) => microRowsThatFit(models.policy, mb.T, mb.mask));
   // The policy's steps first, then the critic's on the minibatches the policy reached (all of them
   // during the critic's warm-up): the critic reads nothing the policy writes and the policy nothing
   // of the critic's, so this order gives the numbers of stepping both on each minibatch in turn,
@@ -187,7 +187,7 @@ export async function ppoUpdate(
   if (trainPolicy)
     for (const [k, mb] of minibatches.entries()) {
       const p0 = now();
-      const p = await policyStep(models.policy, optimizers.policy, mb, settings, microOf(mb));
+      const p = await policyStep(models.policy, optimizers.policy, mb, settings, micro[k]);
       report.policyMs += now() - p0;
       if (!p.ok) {
         report.nonFinite = `policy loss ${p.loss}, gradient norm ${p.gradNorm}`;
@@ -203,7 +203,7 @@ export async function ppoUpdate(
       }
     }
   if (models.critic && optimizers.critic)
-    for (const mb of minibatches.slice(0, reached)) {
+    for (const [k, mb] of minibatches.slice(0, reached).entries()) {
       const c0 = now();
       const c = await criticStep(
         models.critic,
@@ -211,7 +211,7 @@ export async function ppoUpdate(
         mb,
         config.valueClip,
         config.gradClip,
-        microOf(mb),
+        micro[k],
       );
       report.criticMs += now() - c0;
       if (!c.ok) {

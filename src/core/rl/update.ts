@@ -191,10 +191,11 @@ function policyLoss(policy: Model, p: Piece, s: PolicyStepSettings): MicroLoss {
   const old = targets(mb, zeroOutside(mb.oldLogp, mb.mask));
   const ref = targets(mb, zeroOutside(mb.refLogp, mb.mask));
   const agg = s.lossAgg ?? 'token-mean';
-  const perToken = agg === 'token-mean';
+  // Averaged over the minibatch's loss tokens (token-mean), or over its rows (seq-mean-*).
+  const overTokens = agg === 'token-mean';
   const bySequence = (s.ratioLevel ?? 'token') === 'sequence';
-  const pgW = perToken && !bySequence ? p.tokens : p.rows;
-  const aggW = perToken ? p.tokens : p.rows;
+  const pgW = overTokens && !bySequence ? p.tokens : p.rows;
+  const aggW = overTokens ? p.tokens : p.rows;
   const f = (): StepLoss => {
     const { logp, entropy } = policyLogProbs(policy, tokens, s.temperature ?? 1, 'train', rows);
     const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg, s.ratioLevel);
