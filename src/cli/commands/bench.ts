@@ -91,11 +91,17 @@ async function existingResults(a: Args): Promise<BenchResults> {
   }
 }
 
+/** The backend a section run alone measures on, set up: WASM when it is asked for, else the CPU. */
+async function sectionBackend(a: Args): Promise<'wasm' | 'cpu'> {
+  const backend = a.settings.backends.includes('wasm') ? 'wasm' : 'cpu';
+  await setupNodeBackend(backend);
+  return backend;
+}
+
 /** `--only webshop`: measures the WebShop-lite section and replaces it in the existing file. */
 async function webshopOnly(a: Args, io: CliIo): Promise<number> {
   const existing = await existingResults(a);
-  const backend = a.settings.backends.includes('wasm') ? 'wasm' : 'cpu';
-  await setupNodeBackend(backend);
+  const backend = await sectionBackend(a);
   const webshop = await benchWebshop(backend, a.settings.webshop, (line) => io.stderr.write(`${line}\n`));
   const results = benchResults.parse({ ...existing, webshop });
   await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);
@@ -110,8 +116,7 @@ async function webshopOnly(a: Args, io: CliIo): Promise<number> {
  */
 async function frozenControlOnly(a: Args, io: CliIo): Promise<number> {
   const existing = await existingResults(a);
-  const backend = a.settings.backends.includes('wasm') ? 'wasm' : 'cpu';
-  await setupNodeBackend(backend);
+  const backend = await sectionBackend(a);
   const n = Math.max(2, a.settings.presetIterations);
   io.stderr.write(`bench: echo-trap preset and its frozen control, ${n} iterations each on ${backend}\n`);
   const preset = await benchPreset('echo-trap', backend, n);
@@ -137,8 +142,7 @@ async function frozenControlOnly(a: Args, io: CliIo): Promise<number> {
  */
 async function checkpointOnly(a: Args, io: CliIo): Promise<number> {
   const existing = await existingResults(a);
-  const backend = a.settings.backends.includes('wasm') ? 'wasm' : 'cpu';
-  await setupNodeBackend(backend);
+  const backend = await sectionBackend(a);
   const n = Math.max(2, a.settings.presetIterations);
   io.stderr.write(`bench: echo-trap preset, ${n} iterations each followed by a checkpoint, on ${backend}\n`);
   const checkpoint = await benchCheckpoint('echo-trap', backend, n);
