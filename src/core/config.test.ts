@@ -72,6 +72,38 @@ describe('config', () => {
     if (!big.ok) expect(big.errors[0]?.message).toMatch(/limit is 4096/);
   });
 
+  it('refuses fewer rollouts per group than the advantage estimator needs, whatever the algorithm', () => {
+    // DPO is chosen by advantage 'none', not by the algorithm's name: a PPO preset switched to it
+    // with one rollout per group would have no pair to learn from.
+    const dpo = validateConfig({
+      ...defaultConfig(),
+      algorithm: 'starpo-ppo',
+      advantage: 'none',
+      groupSize: 1,
+    });
+    expect(dpo).toEqual({
+      ok: false,
+      errors: [
+        {
+          field: 'groupSize',
+          message:
+            'must be at least 2 with advantage "none": online DPO pairs the best and worst trajectory of a group',
+        },
+      ],
+    });
+    const grpo = validateConfig({ ...defaultConfig(), advantage: 'grpo', groupSize: 1 });
+    expect(grpo.ok).toBe(false);
+    if (!grpo.ok)
+      expect(grpo.errors.map((e) => e.message)).toEqual([
+        expect.stringMatching(/at least 2 with advantage "grpo"/),
+      ]);
+    for (const advantage of ['gae', 'turn-gae'] as const) {
+      expect(validateConfig({ ...defaultConfig(), advantage, groupSize: 1 }).ok, advantage).toBe(true);
+      expect(validateConfig({ ...defaultConfig(), advantage, groupSize: 2 }).ok, advantage).toBe(true);
+    }
+    expect(validateConfig({ ...defaultConfig(), advantage: 'none', groupSize: 2 }).ok).toBe(true);
+  });
+
   it('checks the env id against known ids when given', () => {
     const r = completeConfig({ env: 'minigrid/Nope-1x1' }, ['minigrid/DoorKey-5x5']);
     expect(r.ok).toBe(false);

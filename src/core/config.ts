@@ -3,6 +3,7 @@
 // RAGEN's (arXiv 2504.20073 and RAGEN-AI/RAGEN's config/base.yaml) scaled to tiny models; the
 // algorithm presets that switch several fields at once live in core/rl/algorithms.ts.
 import { z } from 'zod';
+import { ADVANTAGE_NAMES, ESTIMATOR_NEEDS } from './rl/estimatorSpecs.js';
 import { FILTER_COUNTS, FILTER_NAMES, usesKeepRatio } from './rl/filterSpecs.js';
 
 export type FieldGroup = 'run' | 'rollout' | 'reward' | 'advantage' | 'filter' | 'loss' | 'optim' | 'eval';
@@ -97,7 +98,7 @@ const FIELD_TABLE = [
   { key: 'rewardPlacement', flag: 'reward-placement', group: 'reward', kind: 'enum', label: 'Reward placement', options: ['last-token', 'per-turn'], default: 'last-token', help: 'Sum on the last agent token (StarPO) or each turn\u2019s reward at its end.' },
   { key: 'lossOnEnvTokens', flag: 'loss-on-env-tokens', group: 'reward', kind: 'bool', label: 'Train on env tokens', default: false, help: 'Include state/reward tokens in the loss, as the paper\u2019s runs did.' },
   // advantage
-  { key: 'advantage', flag: 'advantage', group: 'advantage', kind: 'enum', label: 'Advantage', options: ['gae', 'grpo', 'turn-gae', 'none'], default: 'gae', help: 'Critic + GAE, group-normalised (GRPO), GAE over turns, or none (DPO).' },
+  { key: 'advantage', flag: 'advantage', group: 'advantage', kind: 'enum', label: 'Advantage', options: ADVANTAGE_NAMES, default: 'gae', help: 'Critic + GAE, group-normalised (GRPO), GAE over turns, or none (DPO).' },
   { key: 'normAdvByStd', flag: 'norm-adv-by-std', group: 'advantage', kind: 'bool', label: 'Divide by group std', default: true, help: 'GRPO divides each reward\u2019s distance from its group mean by the group\u2019s std; Dr. GRPO does not (RAGEN v2: norm_adv_by_std_in_grpo).' },
   { key: 'gamma', flag: 'gamma', group: 'advantage', kind: 'float', label: 'γ', min: 0, max: 1, default: 1, help: 'Discount (RAGEN uses 1).' },
   { key: 'lambda', flag: 'lambda', group: 'advantage', kind: 'float', label: 'λ', min: 0, max: 1, default: 1, help: 'GAE trace parameter (RAGEN uses 1).' },
@@ -211,16 +212,11 @@ function crossFieldErrors(c: Config): FieldError[] {
       message: `must not exceed the action budget (${c.maxActionsPerTraj})`,
     });
   }
-  if (c.algorithm === 'dpo-online' && c.groupSize < 2) {
+  const needs = ESTIMATOR_NEEDS[c.advantage];
+  if (c.groupSize < needs.minGroupSize) {
     errors.push({
       field: 'groupSize',
-      message: 'dpo-online pairs trajectories within a group: needs at least 2',
-    });
-  }
-  if (c.advantage === 'grpo' && c.groupSize < 2) {
-    errors.push({
-      field: 'groupSize',
-      message: 'group-normalised advantages need at least 2 rollouts per group',
+      message: `must be at least ${needs.minGroupSize} with advantage "${c.advantage}": ${needs.why}`,
     });
   }
   const filter = FILTER_COUNTS[c.filterMode];

@@ -5,10 +5,12 @@
 // advantages and value targets — advantage math only; the update loops are the objectives
 // table's (objectives.ts), which reads `objective` here. The trainer, prepare.ts, batch.ts and
 // export-ragen read this table instead of branching on the switch's strings, so a new estimator
-// is one entry plus its tests.
+// is one entry plus its tests, and its name and group-size need in estimatorSpecs.ts (plain data
+// that config.ts reads without importing this file).
 // Plain typed-array code; arrays are in target coordinates [n−1] like Sample's.
 import type { Config } from '../config.js';
 import { gae, groupNormalize, indicesBy, turnGae } from './advantages.js';
+import { ESTIMATOR_NEEDS } from './estimatorSpecs.js';
 import type { Sample } from './samples.js';
 
 /** What an estimator sees of the scored batch. */
@@ -49,6 +51,8 @@ export interface EstimatorSpec {
   ragen: 'gae' | 'grpo' | null;
   /** The objective its samples feed: the clipped surrogate, or DPO (pairs, no advantage). */
   objective: ObjectiveName;
+  /** The fewest rollouts per group it learns from (estimatorSpecs.ts; config.ts refuses fewer). */
+  minGroupSize: number;
   advantages(x: EstimatorInput): EstimatedAdvantages;
 }
 
@@ -123,6 +127,7 @@ function turnGaeAdvantages(x: EstimatorInput): EstimatedAdvantages {
 export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = {
   gae: {
     name: 'gae',
+    minGroupSize: ESTIMATOR_NEEDS.gae.minGroupSize,
     label: 'critic + GAE over the agent’s tokens',
     critic: true,
     samples: 'trajectory',
@@ -132,6 +137,7 @@ export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = 
   },
   grpo: {
     name: 'grpo',
+    minGroupSize: ESTIMATOR_NEEDS.grpo.minGroupSize,
     label: 'group-normalised rewards (GRPO)',
     critic: false,
     samples: 'trajectory',
@@ -141,6 +147,7 @@ export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = 
   },
   'turn-gae': {
     name: 'turn-gae',
+    minGroupSize: ESTIMATOR_NEEDS['turn-gae'].minGroupSize,
     label: 'critic + GAE over turns, one sample per turn',
     critic: true,
     samples: 'turn',
@@ -150,6 +157,7 @@ export const ESTIMATORS: Readonly<Record<Config['advantage'], EstimatorSpec>> = 
   },
   none: {
     name: 'none',
+    minGroupSize: ESTIMATOR_NEEDS.none.minGroupSize,
     label: 'none: online DPO on each group’s best and worst trajectory',
     critic: false,
     samples: 'trajectory',
