@@ -41,6 +41,13 @@ function meanOverRows(
   });
 }
 
+/**
+ * What a loss value is a mean over: the minibatch's loss tokens or its rows with loss tokens. A
+ * minibatch split into micro-batches weights each piece's value by its share of these
+ * (update.ts, microBatch.ts `Piece`), so the sum equals the whole minibatch's value.
+ */
+export type WeightBy = 'tokens' | 'rows';
+
 /** One way of averaging per-token losses over the mask. */
 export interface LossAggSpec {
   name: LossAgg;
@@ -51,6 +58,8 @@ export interface LossAggSpec {
    * whose entropy is then shown as the token mean instead (update.ts).
    */
   perToken: boolean;
+  /** Its value is a mean over the minibatch's tokens (token-mean) or its rows (seq-mean-*). */
+  weightBy: WeightBy;
   /** x [B, T] averaged over `mask` [B, T]. */
   reduce(x: tf.Tensor, mask: tf.Tensor): tf.Scalar;
 }
@@ -61,18 +70,21 @@ export const LOSS_AGGS: Readonly<Record<LossAgg, LossAggSpec>> = {
     name: 'token-mean',
     label: 'Σ(x·mask)/Σmask over the minibatch (RAGEN, verl’s default)',
     perToken: true,
+    weightBy: 'tokens',
     reduce: maskedMean,
   },
   'seq-mean-token-mean': {
     name: 'seq-mean-token-mean',
     label: 'each row’s token mean Σ_t(x·mask)/Σ_t mask, then the mean over rows (GRPO)',
     perToken: true,
+    weightBy: 'rows',
     reduce: (x, mask) => meanOverRows(x, mask, (sums, tokens) => tf.div(sums, tf.maximum(tokens, 1))),
   },
   'seq-mean-token-sum': {
     name: 'seq-mean-token-sum',
     label: 'each row’s token sum Σ_t(x·mask), then the mean over rows, no division by length (Dr. GRPO)',
     perToken: false,
+    weightBy: 'rows',
     reduce: (x, mask) => meanOverRows(x, mask, (sums) => sums),
   },
 };
@@ -163,6 +175,10 @@ export interface RatioLevelSpec {
   name: Config['ratioLevel'];
   /** One line for the docs. */
   label: string;
+  /** Its clip fraction is a share of tokens (one ratio each) or of rows (one ratio per sequence). */
+  clipFracBy: WeightBy;
+  /** What its surrogate loss is a mean over, given the aggregation `agg` averaging its tokens. */
+  lossWeightBy(agg: LossAggSpec): WeightBy;
   /** The clipped surrogate at this level; `agg` averages a per-token loss (a sequence loss has none). */
   policyLoss(
     logp: tf.Tensor,
@@ -180,11 +196,15 @@ export const RATIO_LEVELS: Readonly<Record<Config['ratioLevel'], RatioLevelSpec>
   token: {
     name: 'token',
     label: 'one ratio per token, the loss averaged by `lossAgg` (PPO, GRPO)',
+    clipFracBy: 'tokens',
+    lossWeightBy: (agg) => agg.weightBy,
     policyLoss: tokenPolicyLoss,
   },
   sequence: {
     name: 'sequence',
     label: 'one ratio per sequence from its mean log-ratio, clipped per sequence, mean over sequences (GSPO)',
+    clipFracBy: 'rows',
+    lossWeightBy: () => 'rows',
     policyLoss: (logp, oldLogp, adv, mask, clipLow, clipHigh) =>
       sequencePolicyLoss(logp, oldLogp, adv, mask, clipLow, clipHigh),
   },

@@ -26,6 +26,7 @@ import {
   klPerToken,
   lossAggOf,
   maskedMean,
+  ratioLevelOf,
 } from './losses.js';
 import {
   accumulatedGrads,
@@ -191,17 +192,18 @@ function policyLoss(policy: Model, p: Piece, s: PolicyStepSettings): MicroLoss {
   const old = targets(mb, zeroOutside(mb.oldLogp, mb.mask));
   const ref = targets(mb, zeroOutside(mb.refLogp, mb.mask));
   const agg = s.lossAgg ?? 'token-mean';
-  // Averaged over the minibatch's loss tokens (token-mean), or over its rows (seq-mean-*).
-  const overTokens = agg === 'token-mean';
-  const bySequence = (s.ratioLevel ?? 'token') === 'sequence';
-  const pgW = overTokens && !bySequence ? p.tokens : p.rows;
-  const aggW = overTokens ? p.tokens : p.rows;
+  const aggSpec = lossAggOf(agg);
+  const level = ratioLevelOf(s.ratioLevel ?? 'token');
+  // Each part weighted by this piece's share of what it is a mean over: the minibatch's loss
+  // tokens or its rows (LOSS_AGGS and RATIO_LEVELS rows' weightBy).
+  const pgW = p[level.lossWeightBy(aggSpec)];
+  const aggW = p[aggSpec.weightBy];
   const f = (): StepLoss => {
     const { logp, entropy } = policyLogProbs(policy, tokens, s.temperature ?? 1, 'train', rows);
     const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg, s.ratioLevel);
     const ent = aggregate(entropy, mask, agg);
     // The entropy shown is a token mean whatever the loss sums (Dr. GRPO's token sums).
-    const entShown = lossAggOf(agg).perToken ? ent : maskedMean(entropy, mask);
+    const entShown = aggSpec.perToken ? ent : maskedMean(entropy, mask);
     let loss = tf.sub(weighted(pl.pgLoss, pgW), tf.mul(s.entropyCoef, weighted(ent, aggW)));
     if (s.klLossCoef > 0)
       loss = tf.add(
@@ -223,9 +225,9 @@ function policyLoss(policy: Model, p: Piece, s: PolicyStepSettings): MicroLoss {
     weight: 1,
     partWeights: {
       'actor/pgLoss': pgW,
-      'actor/clipFrac': bySequence ? p.rows : p.tokens,
+      'actor/clipFrac': p[level.clipFracBy],
       'actor/approxKl': p.tokens,
-      'actor/entropy': lossAggOf(agg).perToken ? aggW : p.tokens,
+      'actor/entropy': aggSpec.perToken ? aggW : p.tokens,
     },
     tensors: [tokens, mask, adv, old, ref],
   };
