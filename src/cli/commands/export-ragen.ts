@@ -4,11 +4,13 @@
 // holds both generations of RAGEN's keys: v2 (its current home, the default) and v1 (the paper
 // era), each checked against that version's base.yaml (RAGEN_SOURCES). Each key carries a comment
 // naming the playground field it comes from; fields RAGEN has no knob for are listed at the end
-// instead of being dropped silently.
+// instead of being dropped silently; what RAGEN can say of each filter, keep order, loss
+// aggregation and ratio level is a table keyed by the config's options (a new option is a row).
 import { readFile, writeFile } from 'node:fs/promises';
 import { Document } from 'yaml';
 import { type Config, completeConfig, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
 import { estimatorOf } from '../../core/rl/estimators.js';
+import type { FilterName } from '../../core/rl/filterSpecs.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 
@@ -68,6 +70,75 @@ interface Derived {
   stdFilter: boolean;
 }
 
+/** What RAGEN can say of each rollout filter. */
+interface RagenFilter {
+  /** RAGEN's top-k std filter expresses it (with a std order): the paper's StarPO-S. */
+  topK: boolean;
+  /** v2's rollout_filter_value when top-k does not express it: its top-p share, or 1 (off). */
+  topP: (c: Config) => number;
+  /** v2's rollout_filter_include_zero: it may keep a group whose rewards are all equal. */
+  includeZero: boolean;
+  /** It keeps groups in `filterOrder`'s order (RAGEN has no random keep). */
+  ordered: boolean;
+  /** What RAGEN `v1` (or v2) cannot express of it, as unmapped lines. */
+  unmapped: (c: Config, v1: boolean) => string[];
+}
+
+const RAGEN_FILTERS: Readonly<Record<FilterName, RagenFilter>> = {
+  off: { topK: false, topP: () => 1, includeZero: true, ordered: false, unmapped: () => [] },
+  subsample: { topK: true, topP: () => 1, includeZero: true, ordered: true, unmapped: () => [] },
+  oversample: {
+    topK: true,
+    topP: () => 1,
+    includeZero: true,
+    ordered: true,
+    unmapped: () => [
+      'filterMode oversample: RAGEN filters the groups it rolled out; raise env_groups to groups / filterRatio to match',
+    ],
+  },
+  'top-p': {
+    topK: false,
+    topP: (c) => c.filterTopP,
+    includeZero: false,
+    ordered: true,
+    unmapped: (c, v1) =>
+      v1
+        ? [`filterMode top-p ${c.filterTopP}: RAGEN v1 has only the top-k std filter; export with --ragen v2`]
+        : [],
+  },
+  dynamic: {
+    topK: false,
+    topP: () => 1,
+    includeZero: true,
+    ordered: true,
+    unmapped: (_, v1) => [
+      `filterMode dynamic (DAPO's dynamic sampling): RAGEN has no refill; ${v1 ? 'no v1 filter drops zero-variance groups' : 'rollout_filter_include_zero False drops zero-variance groups without rolling out more'}; verl's DAPO recipe has algorithm.filter_groups`,
+    ],
+  },
+};
+
+/** Each `filterOrder` as RAGEN's filter types; `byStd` false for the random keep it has no knob for. */
+const RAGEN_ORDERS: Readonly<Record<Config['filterOrder'], { v1: string; v2: string; byStd: boolean }>> = {
+  'highest-std': { v1: 'std', v2: 'largest', byStd: true },
+  'lowest-std': { v1: 'std_rev', v2: 'smallest', byStd: true },
+  random: { v1: 'std', v2: 'largest', byStd: false },
+};
+
+/** Whether RAGEN v1's actor takes each aggregation: it has no switch and always takes a token mean. */
+const V1_TAKES_AGG: Readonly<Record<Config['lossAgg'], boolean>> = {
+  'token-mean': true,
+  'seq-mean-token-mean': false,
+  'seq-mean-token-sum': false,
+};
+
+/** What RAGEN's actor cannot take of each ratio level, as unmapped lines (both versions). */
+const RATIO_LEVEL_UNMAPPED: Readonly<Record<Config['ratioLevel'], string[]>> = {
+  token: [],
+  sequence: [
+    "ratioLevel sequence (GSPO): RAGEN's actor takes the token-level clipped loss in both versions; verl selects GSPO with actor_rollout_ref.actor.policy_loss.loss_mode gspo, which RAGEN's own actor does not read",
+  ],
+};
+
 // biome-ignore format: one row per key reads as a table
 const ROWS: readonly MapRow[] = [
   { v1: 'model_path', v2: 'model_path', value: (_, x) => x.model, from: 'modelSize (the playground trains its own tiny transformer)' },
@@ -89,12 +160,12 @@ const ROWS: readonly MapRow[] = [
   { v1: 'actor_rollout_ref.rollout.response_length', v2: 'actor_rollout_ref.rollout.response_length', value: (c) => c.maxTokensPerTurn, from: 'maxTokensPerTurn' },
   // The rollout filter: v1's ratio and std order; v2's strategy, value, type, metric and include_zero.
   { v1: 'actor_rollout_ref.rollout.rollout_filter_ratio', value: (c, x) => (x.stdFilter ? c.filterRatio : 1), from: 'filterMode and filterRatio (1 = off)' },
-  { v1: 'actor_rollout_ref.rollout.rollout_filter_type', value: (c) => (c.filterOrder === 'lowest-std' ? 'std_rev' : 'std'), from: 'filterOrder' },
+  { v1: 'actor_rollout_ref.rollout.rollout_filter_type', value: (c) => RAGEN_ORDERS[c.filterOrder].v1, from: 'filterOrder' },
   { v2: 'actor_rollout_ref.rollout.rollout_filter_strategy', value: (_, x) => (x.stdFilter ? 'top_k' : 'top_p'), from: 'filterMode (subsample/oversample: top_k by share; top-p and off: top_p)' },
-  { v2: 'actor_rollout_ref.rollout.rollout_filter_value', value: (c, x) => (x.stdFilter ? c.filterRatio : c.filterMode === 'top-p' ? c.filterTopP : 1), from: 'filterRatio (top_k), filterTopP (top-p), 1 = off' },
-  { v2: 'actor_rollout_ref.rollout.rollout_filter_type', value: (c) => (c.filterOrder === 'lowest-std' ? 'smallest' : 'largest'), from: 'filterOrder' },
+  { v2: 'actor_rollout_ref.rollout.rollout_filter_value', value: (c, x) => (x.stdFilter ? c.filterRatio : RAGEN_FILTERS[c.filterMode].topP(c)), from: 'filterRatio (top_k), filterTopP (top-p), 1 = off' },
+  { v2: 'actor_rollout_ref.rollout.rollout_filter_type', value: (c) => RAGEN_ORDERS[c.filterOrder].v2, from: 'filterOrder' },
   { v2: 'actor_rollout_ref.rollout.rollout_filter_metric', value: () => 'reward_variance', from: 'the filters rank groups by reward std (the same order as variance)' },
-  { v2: 'actor_rollout_ref.rollout.rollout_filter_include_zero', value: (c) => c.filterMode !== 'top-p', from: 'filterMode (top-p never keeps a zero-variance group)' },
+  { v2: 'actor_rollout_ref.rollout.rollout_filter_include_zero', value: (c) => RAGEN_FILTERS[c.filterMode].includeZero, from: 'filterMode (top-p never keeps a zero-variance group)' },
   { v2: 'actor_rollout_ref.rollout.rollout_filter_top_p_prob_mode', value: () => 'linear', from: 'the top-p filter accumulates variance linearly' },
   { v2: 'actor_rollout_ref.rollout.rollout_filter_selection_eps', value: () => 0.01, from: 'the top-p filter’s eps' },
   { v1: 'algorithm.adv_estimator', v2: 'algorithm.adv_estimator', value: (_, x) => x.estimator, from: 'advantage (estimators.ts ragen)' },
@@ -135,6 +206,8 @@ export function ragenOverrides(
 ): { mapped: Mapped[]; unmapped: string[] } {
   const kl = c.klCoef > 0;
   const estimator = estimatorOf(c);
+  const filter = RAGEN_FILTERS[c.filterMode];
+  const order = RAGEN_ORDERS[c.filterOrder];
   // RAGEN's two KL placements (v0423 train_all.sh): PPO runs keep use_kl_loss off and subtract
   // kl_ctrl.kl_coef · KL(old ‖ ref) from the token rewards (apply_kl_penalty; v2 gates it with
   // algorithm.use_kl_in_reward); GRPO runs turn use_kl_loss on with kl_loss_coef.
@@ -144,7 +217,7 @@ export function ragenOverrides(
     klInReward: kl && c.klMode === 'reward',
     klType: c.klEstimator === 'k3' ? 'low_var_kl' : 'kl',
     estimator: estimator.ragen ?? 'gae',
-    stdFilter: (c.filterMode === 'subsample' || c.filterMode === 'oversample') && c.filterOrder !== 'random',
+    stdFilter: filter.topK && order.byStd,
   };
   const mapped: Mapped[] = [];
   for (const row of ROWS) {
@@ -156,23 +229,11 @@ export function ragenOverrides(
   const unmapped: string[] = [
     `env ${c.env}: RAGEN has no MiniGrid or WebShop-lite env with these semantics; register one in RAGEN's env config and set es_manager.train.env_configs.tags`,
     `maxActionsPerTraj ${c.maxActionsPerTraj}: set max_actions_all_turns in the env config`,
-    ...(c.filterMode === 'oversample'
-      ? [
-          'filterMode oversample: RAGEN filters the groups it rolled out; raise env_groups to groups / filterRatio to match',
-        ]
-      : []),
-    ...(c.filterMode === 'dynamic'
-      ? [
-          `filterMode dynamic (DAPO's dynamic sampling): RAGEN has no refill; ${v1 ? 'no v1 filter drops zero-variance groups' : 'rollout_filter_include_zero False drops zero-variance groups without rolling out more'}; verl's DAPO recipe has algorithm.filter_groups`,
-        ]
-      : []),
-    ...(c.filterMode === 'top-p' && v1
-      ? [`filterMode top-p ${c.filterTopP}: RAGEN v1 has only the top-k std filter; export with --ragen v2`]
-      : []),
-    ...(c.filterMode !== 'off' && c.filterOrder === 'random'
+    ...filter.unmapped(c, v1),
+    ...(filter.ordered && !order.byStd
       ? ['filterOrder random (the random-keep control): RAGEN has no random group selection']
       : []),
-    ...(v1 && c.lossAgg !== 'token-mean'
+    ...(v1 && !V1_TAKES_AGG[c.lossAgg]
       ? [
           `lossAgg ${c.lossAgg}: RAGEN v1's actor always takes a token mean; export with --ragen v2 (loss_agg_mode)`,
         ]
@@ -183,11 +244,7 @@ export function ragenOverrides(
     ...(v1 && c.historyTurns < c.maxTurns
       ? [`historyTurns ${c.historyTurns}: RAGEN v1 keeps every turn in the context`]
       : []),
-    ...(c.ratioLevel === 'sequence'
-      ? [
-          "ratioLevel sequence (GSPO): RAGEN's actor takes the token-level clipped loss in both versions; verl selects GSPO with actor_rollout_ref.actor.policy_loss.loss_mode gspo, which RAGEN's own actor does not read",
-        ]
-      : []),
+    ...RATIO_LEVEL_UNMAPPED[c.ratioLevel],
     ...(c.outlierDrop || c.thinkingCritic || c.klEarlyStop > 0 || c.lrWarmup > 0
       ? ['starpo-s+ stabilisers (2σ drop, thinking critic, KL early stop, LR warm-up): no RAGEN knob']
       : []),
