@@ -108,6 +108,31 @@ describe('the plan', () => {
     expect(() => parsePlan(PLAN.replace('name: b,', 'name: a,'), 'p.yaml')).toThrow(/"a" appears twice/);
     expect(() => parsePlan(PLAN.replace(/reason: one/, 'reason: ""'), 'p.yaml')).toThrow(/cells\.0\.reason/);
   });
+
+  it('refuses a frozen control that is not at lr 0', () => {
+    expect(parsePlan(PLAN, 'p.yaml').nulls[0]?.kind).toBe('frozen');
+    const learningNull = PLAN.replace(
+      'kind: frozen, algo: starpo-grpo, flags: { lr: 0 }',
+      'kind: frozen, algo: starpo-grpo, flags: { lr: 1e-3 }',
+    );
+    expect(() => parsePlan(learningNull, 'p.yaml')).toThrow(
+      /null "null-frozen" \(kind frozen\) is the frozen control but runs at lr 0\.001: set flags \{ lr: 0 \}/,
+    );
+    const noLr = PLAN.replace(
+      'kind: frozen, algo: starpo-grpo, flags: { lr: 0 }',
+      'kind: frozen, algo: starpo-grpo',
+    );
+    expect(() => parsePlan(noLr, 'p.yaml')).toThrow(/null-frozen.* runs at lr \(the default\)/);
+    // The shape's lr counts where the cell sets none.
+    expect(parsePlan(noLr.replace('  iters: 2', '  iters: 2\n  lr: 0'), 'p.yaml').nulls).toHaveLength(1);
+    const learningConfirm = PLAN.replace(
+      'name: confirm-frozen, algo: starpo-grpo, flags: { lr: 0 }',
+      'name: confirm-frozen, algo: starpo-grpo, flags: { lr: 5e-4 }',
+    );
+    expect(() => parsePlan(learningConfirm, 'p.yaml')).toThrow(
+      /confirmation\.frozen is the frozen control but runs at lr 0\.0005/,
+    );
+  });
 });
 
 describe('round run', () => {

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DEFAULT_DETECTOR } from '../../core/metrics/detector.js';
+import { FROZEN_CONTROL, isFrozenControl } from '../../core/rl/frozenControl.js';
 
 /** Flag values as the command line takes them (`lr: 6e-4` is `--lr 6e-4`). */
 const flagValues = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
@@ -125,6 +126,30 @@ export interface LoadedPlan {
   hash: string;
 }
 
+/**
+ * The plan's frozen controls that would not be frozen: a null of kind frozen, the confirmation's
+ * frozen control and a study's frozen cell must each run at the frozen control's lr (their own
+ * `lr` flag, else the shape's), or every false alarm counted on them is a learner's.
+ */
+function unfrozenErrors(plan: Plan): string[] {
+  const study = plan.study ? plan.batches.filter((b) => b.name === plan.study?.frozen) : [];
+  const frozen = [
+    ...plan.nulls
+      .filter((n) => n.kind === 'frozen')
+      .map((n) => ({ where: `null "${n.name}" (kind frozen)`, flags: n.flags })),
+    ...(plan.confirmation ? [{ where: 'confirmation.frozen', flags: plan.confirmation.frozen.flags }] : []),
+    ...study.map((b) => ({ where: `study.frozen "${b.name}"`, flags: b.flags })),
+  ];
+  return frozen.flatMap(({ where, flags }) => {
+    const lr = flags.lr ?? plan.shape.lr;
+    return isFrozenControl({ lr: Number(lr) })
+      ? []
+      : [
+          `${where} is the frozen control but runs at lr ${lr ?? '(the default)'}: set flags { lr: ${FROZEN_CONTROL.lr} }`,
+        ];
+  });
+}
+
 /** Parses and checks a plan's text; errors name the field. */
 export function parsePlan(text: string, path: string): Plan {
   let raw: unknown;
@@ -156,6 +181,8 @@ export function parsePlan(text: string, path: string): Plan {
     throw new Error(
       `${path}: trapRule.z is ${plan.trapRule.z} but the pre-registered detector judges at z ${DEFAULT_DETECTOR.z}`,
     );
+  const unfrozen = unfrozenErrors(plan);
+  if (unfrozen.length > 0) throw new Error(`${path}: ${unfrozen.join('; ')}`);
   return plan;
 }
 

@@ -39,7 +39,7 @@ function mechanismTable(runs: readonly ReportRun[]): string {
 
 /** Each onset: how often it fired in each null, and in the trapped runs before their fall. */
 function falseAlarmTable(
-  nulls: readonly { name: string; runs: readonly ReportRun[] }[],
+  nulls: readonly { name: string; frozen: boolean; runs: readonly ReportRun[] }[],
   trapped: readonly ReportRun[],
 ): string {
   const head = `| onset | rule | ${nulls.map((n) => `fired in ${n.name}`).join(' | ')} | before the fall in trapped runs | mean lead |\n|---|---|${nulls.map(() => '---|').join('')}---|---|`;
@@ -53,7 +53,7 @@ function falseAlarmTable(
       .map((r) => (r.mechanism.fall as number) - (r.mechanism.onsets[o] as number));
     // A frozen policy takes no gradient step: its gradient norm cannot spike, so it measures nothing.
     const fired = nulls.map((n) =>
-      o === 'gradNormSpike' && n.name.includes('frozen')
+      o === 'gradNormSpike' && n.frozen
         ? 'not measurable (no update)'
         : `${n.runs.filter((r) => r.mechanism.onsets[o] !== undefined).length} of ${n.runs.length}`,
     );
@@ -173,12 +173,22 @@ function missingMechanism(runs: readonly ReportRun[]): string[] {
   ];
 }
 
+/**
+ * The cells the plan declares the frozen control: its nulls of kind frozen, the confirmation's
+ * frozen control and a study's (plan.ts checks that each runs at the frozen control's lr).
+ */
+function frozenCellsOf(plan: LoadedPlan['plan']): Set<string> {
+  const nulls = plan.nulls.filter((n) => n.kind === 'frozen').map((n) => n.name);
+  return new Set([...nulls, CONFIRM_FROZEN, ...(plan.study ? [plan.study.frozen] : [])]);
+}
+
 function mechanismSection({ lp, cells }: ReportInput): string[] {
   const all = Object.values(cells).flat();
   const trapped = all.filter((r) => r.verdict.verdict === 'trapped' && !r.cell.startsWith('null-'));
+  const frozen = frozenCellsOf(lp.plan);
   const nullGroups = [
-    ...lp.plan.nulls.map((n) => ({ name: n.name, runs: cells[n.name] ?? [] })),
-    { name: CONFIRM_FROZEN, runs: cells[CONFIRM_FROZEN] ?? [] },
+    ...lp.plan.nulls.map((n) => ({ name: n.name, frozen: frozen.has(n.name), runs: cells[n.name] ?? [] })),
+    { name: CONFIRM_FROZEN, frozen: true, runs: cells[CONFIRM_FROZEN] ?? [] },
   ];
   return [
     '#### The mechanism in every run',
@@ -187,7 +197,7 @@ function mechanismSection({ lp, cells }: ReportInput): string[] {
     '',
     ...ONSETS.map((o) => `- **${o}**: ${ONSET_RULES[o]}.`),
     '',
-    mechanismTable(all.filter((r) => !r.cell.includes('frozen'))),
+    mechanismTable(all.filter((r) => !frozen.has(r.cell))),
     '',
     falseAlarmTable(nullGroups, trapped),
     '',

@@ -5,6 +5,7 @@
 // CLI in parity.spec.ts). A finished lane is stored as a run (the Runs tab) and the group as a
 // sweep over lr × seed (the Sweeps dialog: reload, export, compare), saved after every lane.
 import type { Config } from '../../core/config.js';
+import { FROZEN_CONTROL, isFrozenControl } from '../../core/rl/frozenControl.js';
 import { TrainClient } from '../../workers/client.js';
 import { refreshRuns } from '../runs/library.js';
 import { useApp } from '../store/index.js';
@@ -60,9 +61,9 @@ export function planLanes(seeds: readonly number[], frozen: boolean, planned: nu
   );
 }
 
-/** A lane's config: the group's on its seed, at lr 0 for the frozen control. */
+/** A lane's config: the group's on its seed, made the frozen control (lr 0) for the frozen lane. */
 export function laneConfig(config: Config, lane: Pick<Lane, 'seed' | 'frozen'>): Config {
-  return { ...config, seed: lane.seed, ...(lane.frozen ? { lr: 0 } : {}) };
+  return { ...config, seed: lane.seed, ...(lane.frozen ? FROZEN_CONTROL : {}) };
 }
 
 /** A lane's path in the group's sweep (lr × seed, as a CLI sweep lays runs out). */
@@ -81,7 +82,7 @@ async function runLane(
   try {
     const { files, summary } = await runToEnd(client, {
       runId: `${record.id}:${i}`,
-      name: `${record.name} · seed ${config.seed}${config.lr === 0 ? ' · frozen' : ''}`,
+      name: `${record.name} · seed ${config.seed}${isFrozenControl(config) ? ' · frozen' : ''}`,
       config,
       path: lanePath(config),
       preset: `lr=${config.lr}`,
@@ -128,7 +129,12 @@ export async function runFanout(
     ),
     createdAt: Date.now(),
     status: 'running',
-    axes: [{ key: 'lr', values: [...new Set([String(config.lr), ...(frozen ? ['0'] : [])])] }],
+    axes: [
+      {
+        key: 'lr',
+        values: [...new Set([String(config.lr), ...(frozen ? [String(FROZEN_CONTROL.lr)] : [])])],
+      },
+    ],
     seeds: [...seeds],
     planned: lanes.length,
     runs: [],
