@@ -5,6 +5,7 @@
 // malformed file is refused with the field that is wrong.
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { ALGORITHMS } from '../rl/algorithms.js';
 import { mean } from '../stats.js';
 import type { MetricRow } from './keys.js';
 
@@ -100,11 +101,16 @@ export function parseStudyBands(json: unknown): StudyBands {
   return r.data;
 }
 
-/** The family whose study band a run of `algo` is compared with. */
-export function bandFamilyOf(algo: string): (typeof BAND_FAMILIES)[number] {
-  return algo === 'starpo-s' || algo === 'starpo-s+'
-    ? (BAND_FAMILIES[1] as (typeof BAND_FAMILIES)[number])
-    : (BAND_FAMILIES[0] as (typeof BAND_FAMILIES)[number]);
+type BandFamily = (typeof BAND_FAMILIES)[number];
+
+/**
+ * The family whose study band a run of `algo` is compared with: the one whose algorithm runs the
+ * same rollout filter (StarPO-S's subsample for starpo-s and starpo-s+), else StarPO's.
+ */
+export function bandFamilyOf(algo: string): BandFamily {
+  const filter = ALGORITHMS[algo as Config['algorithm']]?.switches.filterMode;
+  const same = BAND_FAMILIES.find((f) => ALGORITHMS[f.algo].switches.filterMode === filter);
+  return same ?? (BAND_FAMILIES[0] as BandFamily);
 }
 
 /** Mean, min and max over seeds at every iteration any seed measured `key`. */

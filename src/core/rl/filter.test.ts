@@ -144,4 +144,15 @@ describe('FILTERS and their counts (filterSpecs.ts)', () => {
       if (!usesKeepRatio(f)) expect(f.keeps?.(8, 8, 0.25) ?? 8).toBe(8);
     }
   });
+
+  it('says in its words (the tour’s) whether it filters, and what an update then sees', () => {
+    const c = { groups: 1, filterRatio: 0.5, filterOrder: 'highest-std' as const, filterTopP: 0.9 };
+    for (const f of Object.values(FILTERS)) {
+      // Only the row that keeps every group may call itself no filter (top-p and dynamic once did).
+      expect(f.words.startsWith('no filter'), f.name).toBe(f.select([[0, 1]], c, new Rng(1)) === null);
+      if (f.name !== 'off') expect(f.words, f.name).toMatch(/^by .*, so each update sees/);
+    }
+    expect(FILTERS.oversample.words).toMatch(/as many samples$/);
+    expect(FILTERS.subsample.words).toMatch(/fewer samples$/);
+  });
 });

@@ -153,6 +153,8 @@ export interface FilterSpec extends FilterCounts {
   name: FilterMode;
   /** One line for the docs. */
   label: string;
+  /** How it filtered a recording's groups, in the tour's words ("here: …"). */
+  words: string;
   /** Groups of the iteration's first rollout batch for P = `groups` (`ratio`: filterRatio). */
   rollOut(groups: number, ratio: number): number;
   /** How many groups it keeps of `rolledOut`, where that is a count; absent where the rewards decide. */
@@ -179,6 +181,7 @@ export const FILTERS: Readonly<Record<FilterMode, FilterSpec>> = {
     ...FILTER_COUNTS.off,
     name: 'off',
     label: 'no filter: every group rolled out is trained on',
+    words: 'no filter in this recording',
     rollOut: asMany,
     keeps: (rolledOut) => rolledOut,
     select: () => null,
@@ -187,6 +190,7 @@ export const FILTERS: Readonly<Record<FilterMode, FilterSpec>> = {
     ...FILTER_COUNTS.subsample,
     name: 'subsample',
     label: 'StarPO-S: keep floor(ratio · P) of the P groups by reward std (or at random)',
+    words: 'by dropping the rest, so each update sees fewer samples',
     rollOut: asMany,
     keeps: topShare,
     select: (r, c, rng) => filterGroups(r, topShare(r.length, c.groups, c.filterRatio), c.filterOrder, rng),
@@ -195,6 +199,7 @@ export const FILTERS: Readonly<Record<FilterMode, FilterSpec>> = {
     ...FILTER_COUNTS.oversample,
     name: 'oversample',
     label: 'StarPO-S by oversampling: roll out ⌈P / ratio⌉ groups, keep P by reward std',
+    words: 'by oversampling, so each update sees as many samples',
     rollOut: oversampled,
     keeps: target,
     select: (r, c, rng) => filterGroups(r, target(r.length, c.groups), c.filterOrder, rng),
@@ -203,6 +208,7 @@ export const FILTERS: Readonly<Record<FilterMode, FilterSpec>> = {
     ...FILTER_COUNTS['top-p'],
     name: 'top-p',
     label: 'RAGEN-2: keep groups by reward variance until the top-p share of the total',
+    words: 'by reward variance up to the top-p share of the total, so each update sees fewer samples',
     rollOut: asMany,
     select: (r, c) => topPGroups(r, c.filterTopP),
   },
@@ -210,6 +216,8 @@ export const FILTERS: Readonly<Record<FilterMode, FilterSpec>> = {
     ...FILTER_COUNTS.dynamic,
     name: 'dynamic',
     label: 'DAPO’s dynamic sampling: drop groups with no reward spread, roll out more',
+    words:
+      'by dropping groups without reward spread and rolling out more, so each update sees up to as many samples',
     rollOut: asMany,
     select: (r, c) => spreadGroups(r, c.groups),
   },

@@ -71,9 +71,17 @@ export function filterArmOverrides(
   }
 }
 
-/** The arm a config runs (null when the filter is off). */
-export function filterArmOf(c: Pick<Config, 'filterMode' | 'stepsPerIteration'>): FilterArm | null {
-  if (c.filterMode === 'off') return null;
-  if (c.filterMode === 'oversample') return 'samples-matched';
-  return c.stepsPerIteration > 0 ? 'steps-matched' : 'paper';
+/**
+ * The arm a config runs, read off `filterArmOverrides`: the first arm whose switches on the
+ * config's own budget are the config's (null when none is: the filter off, top-p or dynamic).
+ */
+export function filterArmOf(
+  c: Pick<Config, 'filterMode' | 'stepsPerIteration' | 'epochs' | 'groups' | 'groupSize' | 'minibatch'>,
+): FilterArm | null {
+  const arms = Object.keys(FILTER_ARMS) as FilterArm[];
+  const agrees = (arm: FilterArm) => {
+    const o = filterArmOverrides(arm, c);
+    return o.filterMode === c.filterMode && o.stepsPerIteration === c.stepsPerIteration;
+  };
+  return arms.find(agrees) ?? null;
 }

@@ -55,5 +55,12 @@ describe('study arms', () => {
     expect(c).toMatchObject({ algorithm: 'starpo-ppo', filterOrder: 'random', klCoef: 0.001, clipHigh: 0.2 });
     expect(armConfig(vanilla, 'frozen').lr).toBe(0);
     expect(studyArmOf({ ...vanilla, algorithm: 'dpo-online' })).toBeNull();
+    // StarPO-S's arms keep the highest-std groups by subsampling or oversampling: another filter
+    // or keep order is none of them.
+    expect(studyArmOf({ ...armConfig(vanilla, 's-paper'), filterMode: 'top-p' })).toBeNull();
+    expect(studyArmOf({ ...armConfig(vanilla, 's-steps'), filterMode: 'dynamic' })).toBeNull();
+    expect(studyArmOf({ ...armConfig(vanilla, 's-samples'), filterOrder: 'random' })).toBeNull();
+    // The frozen control is the frozen arm whatever algorithm it runs.
+    expect(studyArmOf({ ...armConfig(vanilla, 'grpo'), lr: 0 })).toBe('frozen');
   });
 });

@@ -2,7 +2,7 @@
 // trap, compared fairly?
 // Each arm is a setting of existing switches on top of the confirmed preset's budget (vanilla
 // StarPO's batch, learning rate and optimizer steps), so every arm answers one question and every
-// config names at most one arm (`studyArmOf`). StarPO-S is RAGEN's: the top-25% std filter, a
+// config names at most one arm (`studyArmOf`, read off this table). StarPO-S is RAGEN's: the top-25% std filter, a
 // critic with GAE, ε 0.2/0.28, no KL, entropy 0.001 and no critic warm-up (`critic_warmup: 0`).
 import type { Config } from '../config.js';
 import { applyAlgorithm } from './algorithms.js';
@@ -57,7 +57,7 @@ export const STUDY_ARM_SPECS: Readonly<Record<StudyArm, StudyArmSpec>> = {
     answers:
       'StarPO-S as RAGEN ran it: top-25% std filter, one epoch of minibatches of 32 over the kept batch',
     algorithm: 'starpo-s',
-    overrides: () => ({ filterMode: 'subsample', ...PAPER_STEPS }),
+    overrides: () => ({ filterMode: 'subsample', filterOrder: 'highest-std', ...PAPER_STEPS }),
   },
   'c-random-keep': {
     name: 'c-random-keep',
@@ -70,20 +70,32 @@ export const STUDY_ARM_SPECS: Readonly<Record<StudyArm, StudyArmSpec>> = {
     name: 's-steps',
     answers: 'StarPO-S with vanilla’s optimizer steps (each on fewer samples)',
     algorithm: 'starpo-s',
-    overrides: (v) => ({ filterMode: 'subsample', stepsPerIteration: v.stepsPerIteration }),
+    overrides: (v) => ({
+      filterMode: 'subsample',
+      filterOrder: 'highest-std',
+      stepsPerIteration: v.stepsPerIteration,
+    }),
   },
   's-samples': {
     name: 's-samples',
     answers:
       'StarPO-S by oversampling (roll out P/ratio groups, keep P): the same steps and samples per step',
     algorithm: 'starpo-s',
-    overrides: (v) => ({ filterMode: 'oversample', stepsPerIteration: v.stepsPerIteration }),
+    overrides: (v) => ({
+      filterMode: 'oversample',
+      filterOrder: 'highest-std',
+      stepsPerIteration: v.stepsPerIteration,
+    }),
   },
   'c-no-filter': {
     name: 'c-no-filter',
     answers: 'StarPO-S without its filter (critic, clip-higher, no KL): what the filter adds',
     algorithm: 'starpo-s',
-    overrides: (v) => ({ filterMode: 'off', stepsPerIteration: v.stepsPerIteration }),
+    overrides: (v) => ({
+      filterMode: 'off',
+      filterOrder: 'highest-std',
+      stepsPerIteration: v.stepsPerIteration,
+    }),
   },
 };
 
@@ -101,27 +113,26 @@ export function armConfig(vanilla: Config, arm: StudyArm): Config {
   };
 }
 
+/** The switches that tell the learning arms apart. */
+const ARM_SWITCHES = [
+  'algorithm',
+  'filterMode',
+  'filterOrder',
+  'stepsPerIteration',
+] as const satisfies readonly (keyof Config)[];
+
 /**
- * The arm a config runs, read off its switches (null when it matches none): how a stored run's
- * summary.json names its arm.
+ * The arm a config runs, read off the table (null when it matches none): how a stored run's
+ * summary.json names its arm. The frozen control is the frozen arm whatever its algorithm (a
+ * round's frozen null may run GRPO's); any other config is the first learning arm whose config on
+ * its own budget agrees with it on ARM_SWITCHES — s-paper before s-steps, which on a budget of
+ * stepsPerIteration 0 is the same setting.
  */
 export function studyArmOf(c: Config): StudyArm | null {
   if (isFrozenControl(c)) return 'frozen';
-  const paperSteps = c.stepsPerIteration === 0;
-  switch (c.algorithm) {
-    case 'starpo-grpo':
-      return c.filterMode === 'off' ? 'grpo' : null;
-    case 'starpo-ppo':
-      if (c.filterMode === 'off') return 'vanilla';
-      return c.filterMode === 'subsample' && c.filterOrder === 'random' && paperSteps
-        ? 'c-random-keep'
-        : null;
-    case 'starpo-s':
-      if (c.filterOrder !== 'highest-std') return null;
-      if (c.filterMode === 'off') return 'c-no-filter';
-      if (c.filterMode === 'oversample') return 's-samples';
-      return paperSteps ? 's-paper' : 's-steps';
-    default:
-      return null;
-  }
+  const agrees = (arm: StudyArm) => {
+    const a = armConfig(c, arm);
+    return !isFrozenControl(a) && ARM_SWITCHES.every((k) => a[k] === c[k]);
+  };
+  return STUDY_ARMS.find(agrees) ?? null;
 }

@@ -7,6 +7,7 @@ import type { Config } from '../../core/config.js';
 import type { RunData } from '../../core/files/runFile.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { PRESETS } from '../../core/presets.js';
+import { FILTERS } from '../../core/rl/filter.js';
 import { mean } from '../../core/stats.js';
 import { useApp } from '../store/index.js';
 import type { Recordings } from './recordings.js';
@@ -127,11 +128,9 @@ export const Quote = ({ q }: { q: QuoteData | null }) =>
     <p className="note">This recording kept no sampled trajectories.</p>
   );
 
-/** How the StarPO-S recording filtered its groups, in words. */
-export function filterWords(mode: string): string {
-  if (mode === 'oversample') return 'by oversampling, so each update sees as many samples';
-  if (mode === 'subsample') return 'by dropping the rest, so each update sees fewer samples';
-  return 'no filter in this recording';
+/** How the StarPO-S recording filtered its groups, in words (its FILTERS row's). */
+export function filterWords(mode: Config['filterMode']): string {
+  return FILTERS[mode].words;
 }
 
 /** What Finish does: the setup the recorded StarPO run was made with, ready for Start. */

@@ -1,3 +1,4 @@
+import { estimatorOf } from '../../core/rl/estimators.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
 import { useApp } from '../store/index.js';
@@ -126,7 +127,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
         <>
           <p data-testid="tour-algorithm">
             Replaying the <b>recorded run of {configText(rec.starpo)}</b>.{' '}
-            {c.algorithm === 'ppo-turn'
+            {estimatorOf(c).samples === 'turn'
               ? 'PPO treats each turn as its own sample'
               : 'StarPO optimises whole multi-turn trajectories'}
             ; in this run {advantageWords(c)}.
