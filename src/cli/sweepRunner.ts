@@ -78,7 +78,11 @@ const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 /** The project root: child runs start there and load tsx's ESM loader from its node_modules. */
 const ROOT = resolvePath(dirname(MAIN), '../..');
 
-function runChild(run: SweepRun, opts: { base?: string; models?: string }, io: CliIo): Promise<void> {
+function runChild(
+  run: SweepRun,
+  opts: { jobs: number; base?: string; models?: string },
+  io: CliIo,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const dir = resolvePath(run.dir);
     const args = [
@@ -91,6 +95,9 @@ function runChild(run: SweepRun, opts: { base?: string; models?: string }, io: C
       '--out',
       dir,
       '--quiet',
+      // Each child is one of `jobs` runs on this machine: its schedule leaves cores to the others.
+      '--lanes',
+      String(opts.jobs),
     ];
     if (opts.base) args.push('--base', opts.base === 'random' ? 'random' : resolvePath(opts.base));
     if (opts.models) args.push('--models', resolvePath(opts.models));

@@ -148,7 +148,8 @@ export class Rng {
 
   /** Where this stream is: what `restore` needs to continue it exactly (plain data, for checkpoints). */
   state(): RngState {
-    return { s: [this.s0, this.s1, this.s2, this.s3], spareNormal: this.spareNormal };
+    // As unsigned words whatever the stream holds, so a restored stream states what it was given.
+    return { s: [this.s0 >>> 0, this.s1 >>> 0, this.s2 >>> 0, this.s3 >>> 0], spareNormal: this.spareNormal };
   }
 
   /** Continues from a `state()` of a stream with the same seed: every later draw is the same. */

@@ -4,6 +4,7 @@
 // algorithm's switches, then `--preset`, then the file, then the flags (core/resolve.ts). Writes <out>/config.json,
 // metrics.jsonl, events.jsonl, summary.json and checkpoints; progress with ETA on stderr.
 import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { type Config, FIELDS, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
 import { summaryFile } from '../../core/metrics/summaryFile.js';
@@ -12,11 +13,14 @@ import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
 import { findBaseModel } from '../../core/model/modelIndex.js';
 import { PRESETS } from '../../core/presets.js';
 import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
+import { usesCritic } from '../../core/rl/algorithms.js';
+import { chooseSchedule, WORKER_CHOICES, type WorkerChoice } from '../../core/rl/schedule.js';
 import { createTrainer, saveRunCheckpoint } from '../../core/rl/session.js';
 import { inProcessPools } from '../../envs/pools.js';
 import { envIds, envSpec, evalEnvId } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { DEFAULT_MODELS_DIR, loadBase, readModelIndex } from '../../workers/node/baseModel.js';
+import { nodeCritic } from '../../workers/node/nodeCritic.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { fieldFlag, fieldValues, flagErrors } from '../fieldFlags.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
@@ -40,6 +44,16 @@ const EXTRA_FLAGS: FlagSpec[] = [
   },
   { name: 'models', kind: 'string', help: 'directory of the models index (default public/models)' },
   { name: 'quiet', kind: 'bool', help: 'no progress line' },
+  {
+    name: 'workers',
+    kind: 'string',
+    help: 'auto: the critic runs in a worker thread of its own, beside the policy, when the machine has 2 cores for every run on it; 1: one thread; 2: two (default auto; the numbers are the same)',
+  },
+  {
+    name: 'lanes',
+    kind: 'int',
+    help: 'runs sharing this machine, this one included (a sweep sets it; default 1)',
+  },
 ];
 
 const FLAGS = [...EXTRA_FLAGS, ...TRAIN_FIELD_FLAGS];
@@ -103,10 +117,25 @@ async function writeJsonl(path: string, rows: readonly object[]): Promise<void> 
 /** Runs one training run to completion (or until SIGINT) and writes its directory. */
 export async function runTraining(
   config: Config,
-  opts: { out: string; base?: string; models?: string; quiet?: boolean },
+  opts: {
+    out: string;
+    base?: string;
+    models?: string;
+    quiet?: boolean;
+    workers?: WorkerChoice;
+    lanes?: number;
+  },
   io: CliIo,
 ): Promise<object> {
   const backend = await setupNodeBackend(config.backend);
+  const schedule = chooseSchedule({
+    choice: opts.workers ?? 'auto',
+    cores: availableParallelism(),
+    lanes: opts.lanes ?? 1,
+    backend: backend.backend,
+    critic: usesCritic(config),
+  });
+  if (!opts.quiet) io.stderr.write(`schedule: ${schedule.reason}\n`);
   const loaded = await loadBase({
     env: config.env,
     size: config.modelSize,
@@ -127,10 +156,16 @@ export async function runTraining(
   };
   process.once('SIGINT', onSigint);
   const pending: { metrics: object[]; events: object[] } = { metrics: [], events: [] };
-  const { trainer, models } = createTrainer(config, loaded.base, inProcessPools(config.env), {
-    onMetrics: (row) => pending.metrics.push(row),
-    onEvent: (e) => pending.events.push(e),
-  });
+  const { trainer, models } = createTrainer(
+    config,
+    loaded.base,
+    inProcessPools(config.env),
+    {
+      onMetrics: (row) => pending.metrics.push(row),
+      onEvent: (e) => pending.events.push(e),
+    },
+    schedule.workers === 2 ? nodeCritic(backend.backend === 'cpu' ? 'cpu' : 'wasm') : undefined,
+  );
   const save = async (name: string) => {
     const c = await saveRunCheckpoint(trainer, models, loaded.base.tokenizer, config);
     await writeFile(join(opts.out, 'checkpoints', `${name}.json`), JSON.stringify(c.manifest));
@@ -184,10 +219,23 @@ export const trainCommand: Command = {
     const flags = parseFlags(args, FLAGS);
     if (typeof flags.out !== 'string' || flags.out === '') throw new UsageError('--out <dir> is required');
     const base = typeof flags.base === 'string' ? flags.base : undefined;
+    const workers = flags.workers ?? 'auto';
+    if (!(WORKER_CHOICES as readonly unknown[]).includes(workers))
+      throw new UsageError(`--workers: "${workers}" is not one of ${WORKER_CHOICES.join(', ')}`);
+    const lanes = flags.lanes ?? 1;
+    if (typeof lanes !== 'number' || lanes < 1)
+      throw new UsageError(`--lanes: must be at least 1 (got ${lanes})`);
     const config = await resolveTrainConfig(flags, baseLookup(base, flags.models as string | undefined));
     const summary = await runTraining(
       config,
-      { out: flags.out, base, models: flags.models as string | undefined, quiet: Boolean(flags.quiet) },
+      {
+        out: flags.out,
+        base,
+        models: flags.models as string | undefined,
+        quiet: Boolean(flags.quiet),
+        workers: workers as WorkerChoice,
+        lanes,
+      },
       io,
     );
     io.stdout.write(`${JSON.stringify(summary)}\n`);

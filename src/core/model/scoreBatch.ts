@@ -164,6 +164,21 @@ function scoreRowsThatFit(
   return Math.min(SCORE_CHUNK, rowsThatFit(widest, budget));
 }
 
+/**
+ * The rows per group scoreBatch plans for these jobs and critic by default: a critic scored apart
+ * (in its own worker) is given this count, so its groups are the ones a joint pass would make.
+ */
+export function defaultGroupRows(
+  jobs: readonly LogpJob[],
+  critic: Model | null,
+  masks?: readonly Float32Array[],
+): number {
+  const context = Math.min(
+    ...[...jobs.map((j) => j.model.config.context), critic?.config.context ?? Infinity],
+  );
+  return scoreRowsThatFit(jobs, critic, context, masks);
+}
+
 /** Scores `rows` (each ≥ 2 tokens) under every job's policy and the critic, a group at a time. */
 export async function scoreBatch(
   rows: readonly (readonly number[])[],

@@ -49,33 +49,31 @@ export async function weightsFinite(models: readonly (Model | null)[]): Promise<
 }
 
 /**
- * The weights to go back to after a non-finite step: copies of the policy (and critic) taken by
- * `save` before each update (and at a resume). `dispose` frees the copies, not the models.
+ * The weights to go back to after a non-finite step: a copy of the policy taken by `save` before
+ * each update (and at a resume), and the critic's own snapshot wherever it lives (criticHost.ts).
+ * `dispose` frees the policy's copy, not the models.
  */
 export class LastGoodWeights {
   private readonly policyCopy: Model;
-  private readonly criticCopy: Model | null;
 
   constructor(
     private readonly policy: Model,
-    private readonly critic: Model | null,
+    private readonly critic: { save(): void; restore(): void } | null,
   ) {
     this.policyCopy = cloneModel(policy, false);
-    this.criticCopy = critic ? cloneModel(critic, false) : null;
   }
 
   save(): void {
     copyWeights(this.policyCopy, this.policy);
-    if (this.critic && this.criticCopy) copyWeights(this.criticCopy, this.critic);
+    this.critic?.save();
   }
 
   restore(): void {
     copyWeights(this.policy, this.policyCopy);
-    if (this.critic && this.criticCopy) copyWeights(this.critic, this.criticCopy);
+    this.critic?.restore();
   }
 
   dispose(): void {
     disposeModel(this.policyCopy);
-    if (this.criticCopy) disposeModel(this.criticCopy);
   }
 }

@@ -37,14 +37,31 @@ export async function preparedBatch(
   // Windows of the turns the rollout prompts kept (DPO sums a trajectory's windows).
   const t0 = now();
   const samples = trainingSamples(tok, kept, c);
-  const scores = await scoreSamples(samples, m.policy, m.reference, m.critic, c.temperature, {
-    sampled: true,
-  });
+  const host = m.critic;
+  const scores = await scoreSamples(
+    samples,
+    m.policy,
+    m.reference,
+    host?.inThread ? host.model : null,
+    c.temperature,
+    {
+      sampled: true,
+      ...(host && !host.inThread ? { apart: host } : {}),
+    },
+  );
   const { prepared, stats } = computeAdvantages(samples, scores, kept, c);
   row['actor/klRef'] = stats.klRef;
   if (m.critic) row['critic/explainedVar'] = stats.explainedVar;
   row['time/scoringMs'] = now() - t0;
   return prepared;
+}
+
+/** The policy's and the critic's weights are all finite (one readback when both are here). */
+async function finiteAfter(m: LearnModels): Promise<boolean> {
+  const host = m.critic;
+  if (!host || host.inThread) return weightsFinite([m.policy, host?.model ?? null]);
+  const [policy, critic] = await Promise.all([weightsFinite([m.policy]), host.finite()]);
+  return policy && critic;
 }
 
 /**
@@ -60,7 +77,7 @@ export async function checkedUpdate(
   rng: Rng,
 ): Promise<UpdateReport> {
   const report = await objectiveOf(c).update(prepared, m, c, trainPolicy, rng);
-  if (!report.nonFinite && !(await weightsFinite([m.policy, m.critic])))
+  if (!report.nonFinite && !(await finiteAfter(m)))
     report.nonFinite = 'the weights were not finite after the update';
   return report;
 }

@@ -8,16 +8,16 @@ import type * as tf from '@tensorflow/tfjs';
 import type { Config } from '../config.js';
 import type { Model } from '../model/params.js';
 import type { Rng } from '../rng.js';
+import type { CriticHost } from './criticHost.js';
 import { estimatorOf, type ObjectiveName } from './estimators.js';
 import { dpoUpdate, ppoUpdate, type UpdateReport } from './optimize.js';
 import type { PreparedSample } from './samples.js';
 
-/** The models and optimizers an update may use (the critic's are null without one). */
+/** The models an update may use: the policy and its optimizer, the critic where it lives (null without one). */
 export interface UpdateModels {
   policy: Model;
-  critic: Model | null;
   policyOpt: tf.Optimizer;
-  criticOpt: tf.Optimizer | null;
+  critic: CriticHost | null;
 }
 
 export type { ObjectiveName };
@@ -40,15 +40,7 @@ export const OBJECTIVES: Readonly<Record<ObjectiveName, ObjectiveSpec>> = {
   'clipped-surrogate': {
     name: 'clipped-surrogate',
     label: 'clipped surrogate over minibatches (critic steps first), per token or per sequence',
-    update: (prepared, m, config, trainPolicy, rng) =>
-      ppoUpdate(
-        prepared,
-        { policy: m.policy, critic: m.critic },
-        { policy: m.policyOpt, critic: m.criticOpt },
-        config,
-        trainPolicy,
-        rng,
-      ),
+    update: (prepared, m, config, trainPolicy, rng) => ppoUpdate(prepared, m, config, trainPolicy, rng),
   },
   dpo: {
     name: 'dpo',

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../config.js';
 import { createCritic, createPolicy, disposeModel } from '../model/params.js';
 import { Rng } from '../rng.js';
+import { LocalCritic } from './criticHost.js';
 import { ESTIMATORS } from './estimators.js';
 import { OBJECTIVES, objectiveOf } from './objectives.js';
 import { planMinibatches, planTrajectoryMinibatches, ppoUpdate } from './optimize.js';
@@ -104,14 +105,12 @@ describe('ppoUpdate: the policy’s steps, then the critic’s on the minibatche
     await tf.setBackend('cpu');
     const policy = createPolicy(mc, new Rng(1));
     const critic = createCritic(mc, new Rng(2));
-    const opts = {
-      policy: tf.train.adam(1e-2, 0.9, 0.999, 1e-8),
-      critic: tf.train.adam(1e-2, 0.9, 0.999, 1e-8),
-    };
+    const policyOpt = tf.train.adam(1e-2, 0.9, 0.999, 1e-8);
+    const host = new LocalCritic(critic, { lr: 1e-2, epsilon: 1e-8 });
     const c = { ...defaultConfig(), epochs: 1, minibatch: 2, stepsPerIteration: 0, ...config };
-    const r = await ppoUpdate(batch(), { policy, critic }, opts, c, trainPolicy, new Rng(4));
-    opts.policy.dispose();
-    opts.critic.dispose();
+    const r = await ppoUpdate(batch(), { policy, policyOpt, critic: host }, c, trainPolicy, new Rng(4));
+    policyOpt.dispose();
+    host.dispose();
     disposeModel(policy);
     disposeModel(critic);
     return r;

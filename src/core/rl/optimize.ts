@@ -1,8 +1,9 @@
 // The update phase of an iteration (cleanrl's "optimize the policy and value network" loop):
 // epochs × shuffled minibatches, or a fixed number of optimizer steps per iteration so runs
-// with different batch sizes can be step-matched. The policy takes its steps, then the critic
-// takes its own on the same minibatches (as far as the policy got); during the critic's warm-up
-// only the critic steps.
+// with different batch sizes can be step-matched. The policy takes its steps and the critic its
+// own on the same minibatches (as far as the policy got): after the policy's in this thread, or
+// beside them in the critic's worker (criticHost.ts); during the critic's warm-up only the critic
+// steps.
 // Optional KL early stop ends the pass when a step's approx KL exceeds the threshold.
 import type * as tf from '@tensorflow/tfjs';
 import { now } from '../clock.js';
@@ -12,10 +13,10 @@ import type { Model } from '../model/params.js';
 import { bucketLength } from '../model/scoring.js';
 import type { Rng } from '../rng.js';
 import { indicesBy } from './advantages.js';
+import type { CriticHost } from './criticHost.js';
 import { microRowsThatFit } from './microBatch.js';
 import type { PreparedSample } from './samples.js';
 import {
-  criticStep,
   type DpoBatch,
   dpoStep,
   type Minibatch,
@@ -151,8 +152,7 @@ function averaged(sums: StepMetrics, n: number): StepMetrics {
 /** PPO-style update (all advantage estimators). */
 export async function ppoUpdate(
   samples: readonly PreparedSample[],
-  models: { policy: Model; critic: Model | null },
-  optimizers: { policy: tf.Optimizer; critic: tf.Optimizer | null },
+  models: { policy: Model; policyOpt: tf.Optimizer; critic: CriticHost | null },
   config: Config,
   trainPolicy: boolean,
   rng: Rng,
@@ -170,7 +170,6 @@ export async function ppoUpdate(
     criticMs: 0,
   };
   const sums: StepMetrics = {};
-  const criticSums: StepMetrics = {};
   const minibatches = plan.map((idx) =>
     packMinibatch(
       idx.map((i) => samples[i] as PreparedSample),
@@ -179,15 +178,19 @@ export async function ppoUpdate(
   );
   // A minibatch larger than the backend's memory holds steps in micro-batches (one when it fits).
   const micro = minibatches.map((mb) => microRowsThatFit(models.policy, mb.T, mb.mask));
-  // The policy's steps first, then the critic's on the minibatches the policy reached (all of them
-  // during the critic's warm-up): the critic reads nothing the policy writes and the policy nothing
-  // of the critic's, so this order gives the numbers of stepping both on each minibatch in turn,
-  // and the critic's steps can run apart from the policy's (issue 40).
+  // The critic steps on the minibatches the policy reached: it reads nothing the policy writes and
+  // the policy nothing of the critic's, so stepping the critic after the policy, or beside it in
+  // another worker, gives the numbers of stepping both on each minibatch in turn (issue 40).
+  // The critic is handed each minibatch as the policy reaches it (all of them during its warm-up):
+  // in this thread it steps after the policy (criticHost.ts LocalCritic), in its own worker beside it.
+  const critic = models.critic?.steps({ valueClip: config.valueClip, gradClip: config.gradClip }) ?? null;
   let reached = minibatches.length;
-  if (trainPolicy)
+  if (!trainPolicy) for (const [k, mb] of minibatches.entries()) critic?.post(mb, micro[k] as number);
+  else
     for (const [k, mb] of minibatches.entries()) {
+      critic?.post(mb, micro[k] as number);
       const p0 = now();
-      const p = await policyStep(models.policy, optimizers.policy, mb, settings, micro[k]);
+      const p = await policyStep(models.policy, models.policyOpt, mb, settings, micro[k]);
       report.policyMs += now() - p0;
       if (!p.ok) {
         report.nonFinite = `policy loss ${p.loss}, gradient norm ${p.gradNorm}`;
@@ -202,27 +205,14 @@ export async function ppoUpdate(
         break;
       }
     }
-  if (models.critic && optimizers.critic)
-    for (const [k, mb] of minibatches.slice(0, reached).entries()) {
-      const c0 = now();
-      const c = await criticStep(
-        models.critic,
-        optimizers.critic,
-        mb,
-        config.valueClip,
-        config.gradClip,
-        micro[k],
-      );
-      report.criticMs += now() - c0;
-      if (!c.ok) {
-        report.nonFinite ??= `critic loss or gradient was ${c.loss}/${c.gradNorm}`;
-        break;
-      }
-      report.criticSteps++;
-      accumulate(criticSums, c.metrics);
-    }
+  const c = critic ? await critic.finish() : null;
+  if (c) {
+    report.criticSteps = c.steps;
+    report.criticMs = c.ms;
+    report.nonFinite ??= c.nonFinite;
+  }
   const seen = minibatches.slice(0, reached).reduce((n, mb) => n + mb.b, 0);
-  report.means = { ...averaged(sums, report.policySteps), ...averaged(criticSums, report.criticSteps) };
+  report.means = { ...averaged(sums, report.policySteps), ...averaged(c?.sums ?? {}, report.criticSteps) };
   const steps = Math.max(report.policySteps, report.criticSteps);
   report.samplesPerStep = steps > 0 ? seen / steps : 0;
   return report;

@@ -4,7 +4,7 @@
 import type { Config } from '../config.js';
 import { qualityWeight, thinkingQuality } from '../metrics/reasoning.js';
 import type { Model } from '../model/params.js';
-import { scoreBatch } from '../model/scoreBatch.js';
+import { defaultGroupRows, type LogpJob, scoreBatch } from '../model/scoreBatch.js';
 import { meanStd } from '../stats.js';
 import { indicesBy, whiten, ZERO_STD } from './advantages.js';
 import { type EstimatorInput, estimatorOf } from './estimators.js';
@@ -20,13 +20,20 @@ export interface PrepareStats {
   qualityWeight: number;
 }
 
+/** A critic scored in another worker: its model (for the plan) and its values of rows in groups. */
+export interface CriticApart {
+  model: Model;
+  values(rows: readonly (readonly number[])[], maxRows: number): Promise<Float32Array[]>;
+}
+
 /**
  * Old, reference and critic scores of each sample. Log-probs are taken at the rollout
  * `temperature` (logits ÷ T), as verl's compute_log_prob and compute_ref_log_prob do, so
  * old log-probs are those of the distribution that was sampled. `sampled: true` (the policy's
  * weights are those that sampled, at this temperature) takes a sample's old log-probs from the
  * sampler where it recorded them all (batch.ts `sampledLogp`); the rest are scored. The three
- * models share one pass per length group (core/model/scoreBatch.ts).
+ * models share one pass per length group (core/model/scoreBatch.ts); a critic `apart` (in its own
+ * worker) scores the same groups beside it.
  */
 export async function scoreSamples(
   samples: readonly Sample[],
@@ -34,24 +41,33 @@ export async function scoreSamples(
   reference: Model,
   critic: Model | null,
   temperature = 1,
-  options: { sampled?: boolean } = {},
+  options: { sampled?: boolean; apart?: CriticApart } = {},
 ): Promise<{ oldLogp: Float32Array[]; refLogp: Float32Array[]; values: Float32Array[] }> {
   const rows = samples.map((s) => s.ids);
   const reuse = options.sampled === true && temperature > 0;
   const recorded = samples.map((s) => (reuse ? (s.sampledLogp ?? null) : null));
-  const b = await scoreBatch(
-    rows,
-    [
-      { model: policy, temperature, rows: recorded.map((r) => r === null) },
-      { model: reference, temperature },
-    ],
-    critic,
-    // Only the loss mask's log-probs are read (KL, ratios, DPO sums): the rest come back 0.
-    { masks: samples.map((s) => s.lossMask) },
-  );
+  const jobs: LogpJob[] = [
+    { model: policy, temperature, rows: recorded.map((r) => r === null) },
+    { model: reference, temperature },
+  ];
+  // Only the loss mask's log-probs are read (KL, ratios, DPO sums): the rest come back 0.
+  const masks = samples.map((s) => s.lossMask);
+  const apart = options.apart;
+  let b: Awaited<ReturnType<typeof scoreBatch>>;
+  let values: Float32Array[] | null;
+  if (apart) {
+    // The critic in its own worker scores the same groups while this thread scores the policies.
+    const maxRows = defaultGroupRows(jobs, apart.model, masks);
+    [b, values] = await Promise.all([
+      scoreBatch(rows, jobs, null, { masks, maxRows }),
+      apart.values(rows, maxRows),
+    ]);
+  } else {
+    b = await scoreBatch(rows, jobs, critic, { masks });
+    values = b.values;
+  }
   const oldLogp = b.logps[0] as (Float32Array | null)[];
   const refLogp = b.logps[1] as Float32Array[];
-  const values = b.values;
   return {
     oldLogp: oldLogp.map((o, i) => o ?? (recorded[i] as Float32Array)),
     refLogp,

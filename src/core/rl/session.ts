@@ -8,6 +8,7 @@ import { cloneModel, createCritic, disposeModel, type Model } from '../model/par
 import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
+import type { CriticHostFactory } from './criticHost.js';
 import type { EnvPool } from './envPool.js';
 import { Trainer, type TrainerCallbacks } from './trainer.js';
 
@@ -48,12 +49,16 @@ export function createRunModels(config: Config, base: BaseModel): RunModels {
   };
 }
 
-/** A trainer over fresh run models; dispose both the trainer and `models` when done. */
+/**
+ * A trainer over fresh run models, its critic where `criticHost` puts it (default: in this
+ * thread); dispose both the trainer and `models` when done.
+ */
 export function createTrainer(
   config: Config,
   base: BaseModel,
   pools: { pool: EnvPool; evalPool: EnvPool },
   callbacks: TrainerCallbacks = {},
+  criticHost?: CriticHostFactory,
 ): { trainer: Trainer; models: RunModels } {
   const models = createRunModels(config, base);
   const trainer = new Trainer({
@@ -64,6 +69,7 @@ export function createTrainer(
     pool: pools.pool,
     evalPool: pools.evalPool,
     callbacks,
+    ...(criticHost ? { criticHost } : {}),
   });
   return { trainer, models };
 }

@@ -25,6 +25,7 @@ import { NonFiniteError } from '../model/sampling.js';
 import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
+import { type CriticHost, type CriticHostFactory, localCritic } from './criticHost.js';
 import type { EnvPool } from './envPool.js';
 import type { EvalResult } from './evaluate.js';
 import { faultSuggestion, LastGoodWeights, MAX_CONSECUTIVE_FAULTS } from './faults.js';
@@ -90,6 +91,8 @@ export interface TrainerSetup {
   policy: Model;
   /** A critic of the same shape, when the algorithm uses one. */
   critic: Model | null;
+  /** Where the critic runs (default: in this thread, after the policy; criticHost.ts). */
+  criticHost?: CriticHostFactory;
   pool: EnvPool;
   evalPool: EnvPool;
   callbacks?: TrainerCallbacks;
@@ -103,11 +106,11 @@ export class Trainer {
   private readonly tok: Tokenizer;
   private readonly policy: Model;
   private readonly reference: Model;
-  private readonly critic: Model | null;
+  /** The critic, in this thread or in its own worker (criticHost.ts); null without one. */
+  private readonly critic: CriticHost | null;
   /** The weights each update started from, to go back to after a non-finite step. */
   private readonly lastGood: LastGoodWeights;
   private readonly policyOpt: tf.Optimizer;
-  private readonly criticOpt: tf.Optimizer | null;
   /** Where each group's start seed comes from (runSchedule.ts). */
   private readonly seeds: StartSeeds;
   /**
@@ -139,13 +142,15 @@ export class Trainer {
     this.tok = setup.tokenizer;
     this.policy = setup.policy;
     this.reference = cloneModel(setup.policy, false);
-    this.critic = usesCritic(setup.config) ? setup.critic : null;
     if (usesCritic(setup.config) && !setup.critic)
       throw new Error(`${setup.config.algorithm} needs a critic`);
-    this.lastGood = new LastGoodWeights(this.policy, this.critic);
     const eps = setup.config.adamEpsilon;
+    this.critic =
+      usesCritic(setup.config) && setup.critic
+        ? (setup.criticHost ?? localCritic)(setup.critic, { lr: setup.config.criticLr, epsilon: eps })
+        : null;
+    this.lastGood = new LastGoodWeights(this.policy, this.critic);
     this.policyOpt = tf.train.adam(setup.config.lr, 0.9, 0.999, eps);
-    this.criticOpt = this.critic ? tf.train.adam(setup.config.criticLr, 0.9, 0.999, eps) : null;
     this.seeds = startSeedsOf(setup.config);
     const rng = new Rng(setup.config.seed);
     this.streams = {
@@ -174,6 +179,7 @@ export class Trainer {
 
   /** The run's position beside its weights, for a checkpoint (`resumeAt` takes it back). */
   async trainingState(): Promise<TrainingState> {
+    await this.critic?.pull(); // the critic's weights here, for the checkpoint beside this state
     return captureTrainingState(this.parts(), this.counters(), this.config);
   }
 
@@ -184,7 +190,6 @@ export class Trainer {
       critic: this.critic,
       reference: this.reference,
       policyOpt: this.policyOpt,
-      criticOpt: this.criticOpt,
       streams: this.streams,
     };
   }
@@ -203,6 +208,7 @@ export class Trainer {
    * without it (a checkpoint from before it was saved) Adam and the random streams start afresh.
    */
   resumeAt(iteration: number, rows: readonly MetricRow[], training?: TrainingState): void {
+    this.critic?.push();
     if (training) {
       const r = restoreTrainingState(this.parts(), training, iteration, this.config);
       this.config = r.config;
@@ -375,11 +381,14 @@ export class Trainer {
     return this.detector.summary();
   }
 
-  /** Frees the trainer's own tensors (reference, backups, optimizers), not the policy or critic. */
+  /**
+   * Frees the trainer's own tensors (reference, backups, optimizers) and the critic's host (its
+   * worker, if any), not the policy or the critic's weights here.
+   */
   dispose(): void {
     disposeModel(this.reference);
     this.lastGood.dispose();
     this.policyOpt.dispose();
-    this.criticOpt?.dispose();
+    this.critic?.dispose();
   }
 }

@@ -7,6 +7,7 @@ import { type Config, FIELDS, formatErrors, validateConfig } from '../config.js'
 import { type AdamState, readAdamState, writeAdamState } from '../model/adamState.js';
 import type { Model } from '../model/params.js';
 import { Rng, type RngState } from '../rng.js';
+import type { CriticHost } from './criticHost.js';
 
 /** Fields that may change mid-run (marked `live` in the field table). */
 export const LIVE_FIELDS: ReadonlySet<string> = new Set(FIELDS.filter((f) => f.live).map((f) => f.key));
@@ -72,9 +73,8 @@ export type TrainerCounters = Pick<
 /** What of a trainer its training state saves and restores besides the counters. */
 export interface TrainerParts {
   policy: Model;
-  critic: Model | null;
+  critic: CriticHost | null;
   policyOpt: tf.Optimizer;
-  criticOpt: tf.Optimizer | null;
   streams: Readonly<Record<StreamName, Rng>>;
 }
 
@@ -101,9 +101,7 @@ export async function captureTrainingState(
     },
     optimizers: {
       policy: await readAdamState(parts.policyOpt, parts.policy),
-      ...(parts.critic && parts.criticOpt
-        ? { critic: await readAdamState(parts.criticOpt, parts.critic) }
-        : {}),
+      ...(parts.critic ? { critic: await parts.critic.readAdam() } : {}),
     },
   };
 }
@@ -127,9 +125,9 @@ export function restoreTrainingState(
   const r = validateConfig({ ...config, ...p.live });
   if (!r.ok) throw new Error(`resume: ${formatErrors(r.errors)}`);
   writeAdamState(parts.policyOpt, parts.policy, training.optimizers.policy);
-  if (parts.critic && parts.criticOpt) {
+  if (parts.critic) {
     if (!training.optimizers.critic) throw new Error('resume: the training state has no critic optimizer');
-    writeAdamState(parts.criticOpt, parts.critic, training.optimizers.critic);
+    parts.critic.writeAdam(training.optimizers.critic);
   }
   for (const name of STREAMS) parts.streams[name].restore(p.rng[name]);
   const { policyUpdates, consecutiveErrors, unconfirmedUpdate } = p;

@@ -1,0 +1,139 @@
+// The critic in a worker thread of its own (issue 40) against the serial schedule: the same
+// metric rows (machine keys aside), the same weights and Adam state for a checkpoint, the same
+// fault handling (a critic stepping to non-finite weights restores both models), and a run
+// resumed from a checkpoint onto a fresh worker writes the rows the uninterrupted run wrote.
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Config, defaultConfig } from '../../core/config.js';
+import type { MetricRow } from '../../core/metrics/keys.js';
+import { createCritic, createPolicy, disposeModel, type Model } from '../../core/model/params.js';
+import { applyAlgorithm } from '../../core/rl/algorithms.js';
+import type { CriticHostFactory } from '../../core/rl/criticHost.js';
+import { InProcessEnvPool } from '../../core/rl/envPool.js';
+import { SideEnv, sideEnvTokenizer } from '../../core/rl/sideEnv.fixture.js';
+import { Trainer, type TrainerEvent, type TrainingState } from '../../core/rl/trainer.js';
+import { Rng } from '../../core/rng.js';
+import { nodeCritic } from './nodeCritic.js';
+
+const tok = sideEnvTokenizer();
+const mc = { vocabSize: tok.size, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 2 };
+
+function config(overrides: Partial<Config> = {}): Config {
+  return {
+    ...applyAlgorithm(defaultConfig(), 'starpo-ppo'),
+    groups: 2,
+    groupSize: 4,
+    maxTurns: 1,
+    maxActionsPerTurn: 1,
+    maxActionsPerTraj: 1,
+    maxTokensPerTurn: 6,
+    contextLength: 64,
+    evalEvery: 0,
+    miEvery: 0,
+    minibatch: 2,
+    iterations: 10,
+    checkpointEvery: 0,
+    lr: 0.01,
+    criticLr: 0.01,
+    ...overrides,
+  };
+}
+
+interface Ran {
+  rows: MetricRow[];
+  events: TrainerEvent[];
+  state: TrainingState;
+  policy: Float32Array[];
+  critic: Float32Array[];
+}
+
+const read = (m: Model) =>
+  Promise.all(m.names.map(async (n) => (await m.weights[n]?.data()) as Float32Array));
+
+/**
+ * `iterations` of a PPO run with its critic where `host` puts it; with `from`, resumed there
+ * (its weights and state put back as a page or the CLI does from a checkpoint).
+ */
+async function run(c: Config, iterations: number, host?: CriticHostFactory, from?: Ran): Promise<Ran> {
+  const rng = new Rng(c.seed);
+  const policy = createPolicy(mc, rng.fork('policy'));
+  const critic = createCritic(mc, rng.fork('critic'));
+  const rows: MetricRow[] = [];
+  const events: TrainerEvent[] = [];
+  const trainer = new Trainer({
+    config: c,
+    tokenizer: tok,
+    policy,
+    critic,
+    pool: new InProcessEnvPool(() => new SideEnv()),
+    evalPool: new InProcessEnvPool(() => new SideEnv()),
+    callbacks: { onMetrics: (r) => rows.push(r), onEvent: (e) => events.push(e) },
+    ...(host ? { criticHost: host } : {}),
+  });
+  try {
+    if (from) {
+      const put = (m: Model, values: Float32Array[]) =>
+        m.names.forEach((n, i) => {
+          const t = tf.tensor(values[i] as Float32Array, m.weights[n]?.shape);
+          m.weights[n]?.assign(t);
+          t.dispose();
+        });
+      put(policy, from.policy);
+      put(critic, from.critic);
+      trainer.resumeAt(from.state.position.iteration, from.rows, from.state);
+    }
+    while (trainer.iteration < iterations) await trainer.step();
+    const state = await trainer.trainingState();
+    return { rows, events, state, policy: await read(policy), critic: await read(critic) };
+  } finally {
+    trainer.dispose();
+    disposeModel(policy);
+    disposeModel(critic);
+  }
+}
+
+const MACHINE = /^(time|memory|perf)\//;
+const runRows = (rows: MetricRow[]) =>
+  rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !MACHINE.test(k))));
+
+function expectSame(a: Ran, b: Ran): void {
+  expect(runRows(b.rows)).toEqual(runRows(a.rows));
+  expect(b.events).toEqual(a.events);
+  expect(b.policy).toEqual(a.policy);
+  expect(b.critic).toEqual(a.critic);
+  expect(b.state).toEqual(a.state);
+}
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+describe('the critic in a worker thread of its own', () => {
+  it('writes the serial rows, weights and Adam state', async () => {
+    const c = config();
+    const serial = await run(c, 3);
+    const apart = await run(c, 3, nodeCritic('cpu'));
+    expect(serial.rows[2]?.['critic/vfLoss']).toBeGreaterThan(0);
+    expect(serial.state.optimizers.critic?.steps).toBeGreaterThan(0);
+    expectSame(serial, apart);
+  }, 120_000);
+
+  it('a critic stepping into non-finite weights restores both models, as in one thread', async () => {
+    // A huge critic rate: finite gradients step the critic's weights to ±Inf.
+    const c = config({ criticLr: 1e38, gradClip: 0 });
+    const serial = await run(c, 2);
+    const apart = await run(c, 2, nodeCritic('cpu'));
+    expect(serial.events.some((e) => e.type === 'error')).toBe(true);
+    expectSame(serial, apart);
+  }, 120_000);
+
+  it('a run resumed onto a fresh worker writes the rows of the uninterrupted run', async () => {
+    const c = config();
+    const whole = await run(c, 3);
+    const first = await run(c, 2, nodeCritic('cpu'));
+    const rest = await run(c, 3, nodeCritic('cpu'), first);
+    expect(runRows(rest.rows)).toEqual(runRows(whole.rows.slice(2)));
+    expect(rest.critic).toEqual(whole.critic);
+    expect(rest.state).toEqual(whole.state);
+  }, 120_000);
+});
