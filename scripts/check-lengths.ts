@@ -1,7 +1,7 @@
 // The lint step's length check (`npm run lint`): every source file under src/ and scripts/ over
 // 400 lines and every function over 80 (src/lengths.ts measures them), listed with their lengths;
-// fails on an offender that scripts/lengths.allow does not list and on a listed one that is gone
-// (remove its line: the list only shrinks). `--prune` deletes the lines whose offender is gone,
+// fails on an offender that scripts/lengths.allow does not list, on a listed one that is gone
+// (remove its line: the list only shrinks) and on a file without its head comment. `--prune` deletes the lines whose offender is gone,
 // for the day one is split; nothing adds a line but a person, in a reviewed commit.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -50,4 +50,6 @@ for (const o of report.unlisted)
   );
 for (const k of report.stale)
   console.error(`  gone: "${k}" is within its limit now (or renamed or removed): delete its line`);
-process.exit(report.unlisted.length + report.stale.length > 0 ? 1 : 0);
+for (const p of report.headless)
+  console.error(`  no head comment: ${p}'s first line is not a comment (say what the file owns)`);
+process.exit(report.unlisted.length + report.stale.length + report.headless.length > 0 ? 1 : 0);

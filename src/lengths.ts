@@ -4,7 +4,9 @@
 // and on a listed one that is gone, so the list can only shrink. Tests and their fixtures are
 // left out, and so are generated files (an `@generated` mark in the head) and the data tables the
 // allowlist names as such. Functions are measured with the TypeScript parser (no type-check):
-// from the first token of the declaration (its JSDoc left out) to its closing brace.
+// from the first token of the declaration (its JSDoc left out) to its closing brace. A measured
+// file must also open with its head comment (what it owns): one that does not is reported too, and
+// no allowlist line lets it through.
 import { createRequire } from 'node:module';
 import type TS from 'typescript';
 
@@ -37,6 +39,18 @@ export function measured(file: SourceText): boolean {
   if (!/\.tsx?$/.test(file.path) || /\.d\.ts$/.test(file.path)) return false;
   if (/\.(test|spec|fixture)\.tsx?$/.test(file.path)) return false;
   return !/@generated\b/.test(file.text.slice(0, 500));
+}
+
+/** Whether a text opens with a comment (`//` or `/*`) on its first line, after a `#!` line if any. */
+export function hasHeadComment(text: string): boolean {
+  const lines = text.split('\n', 2);
+  const first = lines[0]?.startsWith('#!') ? lines[1] : lines[0];
+  return /^(\/\/|\/\*)/.test(first ?? '');
+}
+
+/** The measured files among `files` that do not open with their head comment. */
+export function headless(files: readonly SourceText[]): string[] {
+  return files.filter((f) => measured(f) && !hasHeadComment(f.text)).map((f) => f.path);
 }
 
 /** The line count of a text, as an editor shows it (a final newline ends the last line). */
@@ -186,6 +200,8 @@ export interface LengthReport {
   unlisted: Offender[];
   /** Allowlist lines whose offender is within its limit now, or no longer exists. */
   stale: string[];
+  /** Measured files whose first line is not a comment (no head comment): never allowed. */
+  headless: string[];
 }
 
 /** Measures `files` against the limits and `allow`. */
@@ -196,5 +212,6 @@ export function checkLengths(files: readonly SourceText[], allow: Allowlist): Le
     all,
     unlisted: all.filter((o) => !allow.allowed.has(offenderKey(o))),
     stale: [...allow.allowed].filter((k) => !found.has(k)).sort(),
+    headless: headless(files),
   };
 }

@@ -1,3 +1,8 @@
+// The guided tour's steps, in order (TOUR_STEPS): welcome, the environment, the base agent,
+// vanilla StarPO's recorded run, the detector's warning, the collapse and its thinking, and the
+// same seed under StarPO-S. Each step names the regions it points at, what entering it does to the
+// replay, and its text, every number of which is read off the recordings (tourParts.tsx,
+// tourText.ts).
 import { estimatorOf } from '../../core/rl/estimators.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
