@@ -5,10 +5,12 @@
 // them in the trainer and golden-rows tests).
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
+import type { Config } from '../../src/core/config.js';
+import { ALGORITHMS } from '../../src/core/rl/algorithms.js';
 import { openTiny } from './helpers.js';
 
-/** The filter an algorithm's switches set (DAPO: dynamic sampling; the others: off). */
-const expectedFilter = (algorithm: string) => (algorithm === 'starpo-dapo' ? 'dynamic' : 'off');
+/** The filter an algorithm's switches set (its row in the algorithm table; DAPO: dynamic sampling). */
+const expectedFilter = (algorithm: Config['algorithm']) => ALGORITHMS[algorithm].switches.filterMode;
 
 for (const [label, setup] of [
   ['starpo-drgrpo', { algorithm: 'starpo-drgrpo' }],

@@ -366,8 +366,21 @@ describe('Trainer', () => {
     expect(atEvaluation.length).toBeGreaterThanOrEqual(2);
     expect(new Set(atEvaluation.slice(0, atEvaluation.length / 2))).toEqual(new Set([base]));
     expect(new Set(atEvaluation.slice(atEvaluation.length / 2))).toEqual(new Set([afterFirst]));
-    expect(row0['eval/successRate']).toBeDefined();
-    expect(row0['reasoning/mi']).toBeDefined();
+    // Iteration 0's measurements are in its row, and are what they measure: a success rate, and
+    // the MI proxy over its distinct prompts, at most log N (mi.ts).
+    const success = row0['eval/successRate'] as number;
+    expect(Number.isFinite(success)).toBe(true);
+    expect(success).toBeGreaterThanOrEqual(0);
+    expect(success).toBeLessThanOrEqual(1);
+    const prompts = row0['reasoning/miPrompts'] as number;
+    expect(Number.isInteger(prompts)).toBe(true);
+    expect(prompts).toBeGreaterThanOrEqual(0);
+    expect(prompts).toBeLessThanOrEqual(config.miSamples);
+    const mi = row0['reasoning/mi'] as number;
+    expect(Number.isFinite(mi)).toBe(true);
+    expect(mi).toBeLessThanOrEqual(Math.log(Math.max(prompts, 1)) + 1e-9);
+    expect(row0['reasoning/retrievalAcc']).toBeGreaterThanOrEqual(0);
+    expect(row0['reasoning/retrievalAcc']).toBeLessThanOrEqual(1);
   });
 
   it('splits the update time into scoring, policy steps and critic steps (no critic: 0)', async () => {

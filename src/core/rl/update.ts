@@ -41,17 +41,24 @@ import {
 
 export type { Minibatch };
 
-/** The config fields a policy step reads as they are (`policyStepSettings` copies them). */
-const POLICY_STEP_FIELDS = [
+/** The config fields a policy step needs, read as they are (`policyStepSettings` copies them). */
+const REQUIRED_STEP_FIELDS = [
   'clipLow',
   'clipHigh',
   'entropyCoef',
   'klEstimator',
   'gradClip',
+] as const satisfies readonly (keyof Config)[];
+
+/** The config fields a policy step reads when given, else takes its defaults (see PolicyStepSettings). */
+const DEFAULTED_STEP_FIELDS = [
   'temperature',
   'lossAgg',
   'ratioLevel',
 ] as const satisfies readonly (keyof Config)[];
+
+/** Every config field a policy step reads; a new one is its name in one of the two lists above. */
+const POLICY_STEP_FIELDS = [...REQUIRED_STEP_FIELDS, ...DEFAULTED_STEP_FIELDS] as const;
 
 /**
  * What a clipped-surrogate step needs, named as in the config: clipLow/clipHigh (ε_low, ε_high),
@@ -61,11 +68,8 @@ const POLICY_STEP_FIELDS = [
  * average their tokens; token-mean), ratioLevel (token, or sequence as GSPO). Plus klLossCoef,
  * the KL-to-reference coefficient in the loss (0 when KL goes in the reward or is off).
  */
-export type PolicyStepSettings = Pick<
-  Config,
-  'clipLow' | 'clipHigh' | 'entropyCoef' | 'klEstimator' | 'gradClip'
-> &
-  Partial<Pick<Config, 'temperature' | 'lossAgg' | 'ratioLevel'>> & { klLossCoef: number };
+export type PolicyStepSettings = Pick<Config, (typeof REQUIRED_STEP_FIELDS)[number]> &
+  Partial<Pick<Config, (typeof DEFAULTED_STEP_FIELDS)[number]>> & { klLossCoef: number };
 
 /** A config's policy-step settings: its fields as they are, and KL's coefficient when it goes in the loss. */
 export function policyStepSettings(config: Config): PolicyStepSettings {
