@@ -54,7 +54,11 @@ export class TrainClient {
     emit: (r) => this.emit(r),
   });
 
-  constructor() {
+  /** Runs this client's page runs side by side with (itself included): their schedules share the cores. */
+  private readonly lanes: number;
+
+  constructor(opts: { lanes?: number } = {}) {
+    this.lanes = Math.max(1, opts.lanes ?? 1);
     this.worker = this.spawn();
   }
 
@@ -205,7 +209,15 @@ export class TrainClient {
     resume?: ResumePoint,
   ): Promise<{ info: RunStartInfo; report: BackendReport }> {
     await this.ensureEnvWorkers();
-    const r = await this.send({ type: 'start', runId, config, base, paused, ...(resume ? { resume } : {}) });
+    const r = await this.send({
+      type: 'start',
+      runId,
+      config,
+      base,
+      paused,
+      lanes: this.lanes,
+      ...(resume ? { resume } : {}),
+    });
     if (r.type !== 'started') throw new Error(`unexpected reply ${r.type}`);
     return { info: r.info, report: r.report };
   }

@@ -42,6 +42,8 @@ export type ToTrainWorker =
       base: BaseChoice;
       paused: boolean;
       resume?: ResumePoint;
+      /** Runs side by side on this machine, this one included (its schedule leaves cores to them). */
+      lanes?: number;
     }
   | { type: 'pause'; id: number }
   | { type: 'resume'; id: number }
@@ -104,6 +106,8 @@ export interface RunStartInfo {
   parameters: number;
   vocabSize: number;
   context: number;
+  /** The run's schedule in one line, e.g. "2 workers: the critic beside the policy (…)". */
+  schedule?: string;
 }
 
 /** Train worker → UI. */

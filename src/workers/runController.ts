@@ -11,11 +11,11 @@
 // until their batch is sent).
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../core/config.js';
-import { loadCheckpoint } from '../core/model/checkpoint.js';
 import { backendBudget, estimateRunMemory, formatBytes, isOutOfMemory } from '../core/model/memory.js';
-import { copyWeights, disposeModel, modelVariables } from '../core/model/params.js';
-import { createTrainer, type RunModels, saveRunCheckpoint } from '../core/rl/session.js';
-import { parseTrainerPosition, type Trainer, type TrainingState } from '../core/rl/trainer.js';
+import { disposeModel, modelVariables } from '../core/model/params.js';
+import type { ScheduleFor } from '../core/rl/schedule.js';
+import { createTrainer, loadRunCheckpoint, type RunModels, saveRunCheckpoint } from '../core/rl/session.js';
+import type { Trainer } from '../core/rl/trainer.js';
 import { baseFirstTurns, type FirstTurn } from '../core/rl/viewerSample.js';
 import type { Tokenizer } from '../core/tokenizer.js';
 import { evalEnvId } from '../envs/registry.js';
@@ -59,23 +59,6 @@ function pipelinesCompiled(): number {
   return cache ? Object.keys(cache).length : 0;
 }
 
-/**
- * Copies the weights of a checkpoint into the run's models (shapes must match) and returns the
- * run's training state when the checkpoint carries it (older ones do not).
- */
-function loadResume(models: RunModels, resume: ResumePoint): TrainingState | undefined {
-  const loaded = loadCheckpoint(resume.manifest, resume.blob);
-  try {
-    copyWeights(models.policy, loaded.policy);
-    if (models.critic && loaded.critic) copyWeights(models.critic, loaded.critic);
-    const t = loaded.training;
-    return t ? { position: parseTrainerPosition(t.position), optimizers: t.optimizers } : undefined;
-  } finally {
-    disposeModel(loaded.policy);
-    if (loaded.critic) disposeModel(loaded.critic);
-  }
-}
-
 type Post = (msg: FromTrainWorker, transfer?: Transferable[]) => void;
 
 /**
@@ -105,6 +88,8 @@ export class RunController {
     private readonly ensureBackend: (pref: BackendPreference) => Promise<BackendReport>,
     private readonly onGpuFault?: (message: string) => void,
     private readonly gpuLost: () => boolean = () => false,
+    /** A run's schedule and its critic's host (default: one worker, the critic in this one). */
+    private readonly scheduleFor: ScheduleFor = () => ({}),
   ) {}
 
   /**
@@ -118,22 +103,18 @@ export class RunController {
     choice: BaseChoice,
     paused: boolean,
     resume?: ResumePoint,
+    lanes = 1,
   ): Promise<void> {
     await this.reset();
     const report = await this.ensureBackend(config.backend);
     const shards = this.shards();
     if (shards.length === 0) throw new Error('no env workers are attached');
     this.progress(runId, 0, config.iterations, 'loading');
-    const { base, info } = await loadBase(choice, config);
-    // One message per batch, so the UI stores each batch in one IndexedDB transaction; a held
-    // checkpoint follows the batch that carries the rows before it.
+    const { base, info: loaded } = await loadBase(choice, config);
+    const { schedule, criticHost } = this.scheduleFor(config, report.backend, lanes);
+    const info = schedule ? { ...loaded, schedule: schedule.reason } : loaded;
     const held: ActiveRun['held'] = { checkpoint: null };
-    const batcher = new ReportBatcher((b) => {
-      this.post({ type: 'reports', runId, ...b });
-      const cp = held.checkpoint;
-      held.checkpoint = null;
-      if (cp) this.post(cp, [cp.blob.buffer as ArrayBuffer]);
-    });
+    const batcher = this.batcher(runId, held);
     let models: RunModels;
     let trainer: Trainer;
     try {
@@ -150,12 +131,17 @@ export class RunController {
           onSample: (s) => batcher.addSample(s),
           onCheckpoint: (iteration) => this.checkpoint(runId, iteration),
         },
+        criticHost,
       );
       trainer = made.trainer;
       models = made.models;
       if (resume) {
         try {
-          trainer.resumeAt(resume.iteration, resume.rows, loadResume(models, resume));
+          trainer.resumeAt(
+            resume.iteration,
+            resume.rows,
+            loadRunCheckpoint(models, resume.manifest, resume.blob),
+          );
         } catch (err) {
           trainer.dispose();
           models.dispose();
@@ -185,6 +171,19 @@ export class RunController {
     this.post({ type: 'started', id, runId, info, report });
     if (paused) this.progress(runId, trainer.iteration, config.iterations, 'paused');
     else this.resume();
+  }
+
+  /**
+   * The run's report batcher: one message per batch, so the UI stores each batch in one IndexedDB
+   * transaction; a held checkpoint follows the batch that carries the rows before it.
+   */
+  private batcher(runId: string, held: ActiveRun['held']): ReportBatcher {
+    return new ReportBatcher((b) => {
+      this.post({ type: 'reports', runId, ...b });
+      const cp = held.checkpoint;
+      held.checkpoint = null;
+      if (cp) this.post(cp, [cp.blob.buffer as ArrayBuffer]);
+    });
   }
 
   private progress(

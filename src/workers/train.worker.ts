@@ -8,6 +8,7 @@ import type { ModelSize } from '../core/model/config.js';
 import { chooseBackend } from './backend.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
 import { loseDevice, tfjsDevice, watchDevice } from './gpuWatch.js';
+import { pageSchedule } from './pageCritic.js';
 import {
   assertNever,
   type FromTrainWorker,
@@ -84,6 +85,8 @@ const runs = new RunController(
   // loss a moment to be reported as what it is.
   (message) => setTimeout(() => gpuFault('error', message), LOSS_GRACE_MS),
   () => gpuFaulted,
+  // Two workers where the machine has the cores for them: the critic beside the policy.
+  pageSchedule,
 );
 
 /** Test hook (issue 10): the faults the recovery tests inject. */
@@ -122,7 +125,7 @@ async function handle(msg: ToTrainWorker): Promise<void> {
       post({ type: 'ack', id: msg.id });
       return;
     case 'start':
-      await runs.start(msg.id, msg.runId, msg.config, msg.base, msg.paused, msg.resume);
+      await runs.start(msg.id, msg.runId, msg.config, msg.base, msg.paused, msg.resume, msg.lanes);
       return;
     case 'pause':
       await runs.pause();

@@ -14,6 +14,7 @@ import { findBaseModel } from '../../core/model/modelIndex.js';
 import { PRESETS } from '../../core/presets.js';
 import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
 import { usesCritic } from '../../core/rl/algorithms.js';
+import type { CriticHostFactory } from '../../core/rl/criticHost.js';
 import { chooseSchedule, WORKER_CHOICES, type WorkerChoice } from '../../core/rl/schedule.js';
 import { createTrainer, saveRunCheckpoint } from '../../core/rl/session.js';
 import { inProcessPools } from '../../envs/pools.js';
@@ -114,28 +115,38 @@ async function writeJsonl(path: string, rows: readonly object[]): Promise<void> 
   if (rows.length > 0) await appendFile(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
 }
 
-/** Runs one training run to completion (or until SIGINT) and writes its directory. */
-export async function runTraining(
+/** Where a run writes, its base model, and its schedule (`workers`, `lanes`: chooseSchedule's). */
+export interface TrainOptions {
+  out: string;
+  base?: string;
+  models?: string;
+  quiet?: boolean;
+  workers?: WorkerChoice;
+  lanes?: number;
+}
+
+/** The run's schedule on this machine (said unless quiet) and, for two workers, its critic's thread. */
+function nodeSchedule(
   config: Config,
-  opts: {
-    out: string;
-    base?: string;
-    models?: string;
-    quiet?: boolean;
-    workers?: WorkerChoice;
-    lanes?: number;
-  },
+  backend: string,
+  opts: TrainOptions,
   io: CliIo,
-): Promise<object> {
-  const backend = await setupNodeBackend(config.backend);
+): CriticHostFactory | undefined {
   const schedule = chooseSchedule({
     choice: opts.workers ?? 'auto',
     cores: availableParallelism(),
     lanes: opts.lanes ?? 1,
-    backend: backend.backend,
+    backend,
     critic: usesCritic(config),
   });
   if (!opts.quiet) io.stderr.write(`schedule: ${schedule.reason}\n`);
+  return schedule.workers === 2 ? nodeCritic(backend === 'cpu' ? 'cpu' : 'wasm') : undefined;
+}
+
+/** Runs one training run to completion (or until SIGINT) and writes its directory. */
+export async function runTraining(config: Config, opts: TrainOptions, io: CliIo): Promise<object> {
+  const backend = await setupNodeBackend(config.backend);
+  const criticHost = nodeSchedule(config, backend.backend, opts, io);
   const loaded = await loadBase({
     env: config.env,
     size: config.modelSize,
@@ -164,7 +175,7 @@ export async function runTraining(
       onMetrics: (row) => pending.metrics.push(row),
       onEvent: (e) => pending.events.push(e),
     },
-    schedule.workers === 2 ? nodeCritic(backend.backend === 'cpu' ? 'cpu' : 'wasm') : undefined,
+    criticHost,
   );
   const save = async (name: string) => {
     const c = await saveRunCheckpoint(trainer, models, loaded.base.tokenizer, config);

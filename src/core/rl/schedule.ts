@@ -4,6 +4,9 @@
 // models share one device), and every lane running on the machine can have two — lanes × workers
 // ≤ cores — so runs side by side (seeds side by side, a sweep's jobs) never oversubscribe it.
 
+import type { Config } from '../config.js';
+import type { CriticHostFactory } from './criticHost.js';
+
 /** The user's choice: the machine's, or one of the two schedules by hand. */
 export const WORKER_CHOICES = ['auto', '1', '2'] as const;
 export type WorkerChoice = (typeof WORKER_CHOICES)[number];
@@ -38,3 +41,10 @@ export function chooseSchedule(s: ScheduleInput): Schedule {
   if (s.lanes * 2 > s.cores) return one(`two each would oversubscribe the machine (${fit})`);
   return { workers: 2, reason: `2 workers: the critic beside the policy (${fit})` };
 }
+
+/** The schedule of a run of `config` on `backend` beside `lanes − 1` others, and where its critic runs. */
+export type ScheduleFor = (
+  config: Config,
+  backend: string,
+  lanes: number,
+) => { schedule?: Schedule; criticHost?: CriticHostFactory };

@@ -3,14 +3,14 @@
 // policy's trunk with a fresh value head (RAGEN's critic is initialised from the same LM).
 import type * as tf from '@tensorflow/tfjs';
 import type { Config } from '../config.js';
-import { type SavedCheckpoint, saveCheckpoint } from '../model/checkpoint.js';
-import { cloneModel, createCritic, disposeModel, type Model } from '../model/params.js';
+import { loadCheckpoint, type SavedCheckpoint, saveCheckpoint } from '../model/checkpoint.js';
+import { cloneModel, copyWeights, createCritic, disposeModel, type Model } from '../model/params.js';
 import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
 import type { CriticHostFactory } from './criticHost.js';
 import type { EnvPool } from './envPool.js';
-import { Trainer, type TrainerCallbacks } from './trainer.js';
+import { parseTrainerPosition, Trainer, type TrainerCallbacks, type TrainingState } from './trainer.js';
 
 export interface BaseModel {
   policy: Model;
@@ -93,4 +93,25 @@ export async function saveRunCheckpoint(
     meta: { env: config.env, iteration, seed: config.seed, algorithm: config.algorithm },
     training: await trainer.trainingState(),
   });
+}
+
+/**
+ * Copies the weights of a checkpoint into the run's models (shapes must match) and returns the
+ * run's training state when the checkpoint carries it (older ones do not).
+ */
+export function loadRunCheckpoint(
+  models: RunModels,
+  manifest: unknown,
+  blob: Uint8Array,
+): TrainingState | undefined {
+  const loaded = loadCheckpoint(manifest, blob);
+  try {
+    copyWeights(models.policy, loaded.policy);
+    if (models.critic && loaded.critic) copyWeights(models.critic, loaded.critic);
+    const t = loaded.training;
+    return t ? { position: parseTrainerPosition(t.position), optimizers: t.optimizers } : undefined;
+  } finally {
+    disposeModel(loaded.policy);
+    if (loaded.critic) disposeModel(loaded.critic);
+  }
 }

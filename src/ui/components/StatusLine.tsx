@@ -29,6 +29,7 @@ export function StatusLine({ onSelfCheck }: { onSelfCheck: () => void }) {
           {info.vocabSize} · context {info.context}
         </span>
       ) : null}
+      {info?.schedule ? <span data-testid="run-schedule">{info.schedule}</span> : null}
       <button
         type="button"
         data-testid="btn-self-check"

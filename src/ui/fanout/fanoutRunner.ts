@@ -144,7 +144,7 @@ export async function runFanout(
   let next = 0;
   const worker = async (): Promise<void> => {
     if (control.cancelled) return;
-    const client = new TrainClient();
+    const client = new TrainClient({ lanes: Math.min(parallel, lanes.length) });
     control.clients.add(client);
     try {
       await client.init(config.backend, config.modelSize);
