@@ -291,6 +291,23 @@ export const benchResults = z.object({
     })
     .nullable()
     .optional(),
+  /**
+   * The serial schedule against the two-worker one (the critic in a worker of its own, issue 40),
+   * preset by preset in one run; absent in files written before it.
+   */
+  schedule: z
+    .object({
+      presets: z.array(
+        z.object({
+          preset: z.string(),
+          serial: presetRun,
+          twoWorkers: presetRun,
+          speedup: z.number().nonnegative(),
+        }),
+      ),
+    })
+    .nullable()
+    .optional(),
   /** WebShop-lite's SFT step and preset iteration; absent in files written before it existed. */
   webshop: webshopSection.nullable().optional(),
   ratios: z.record(z.string(), z.number().nullable()),

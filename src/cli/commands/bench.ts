@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { benchCheckpoint } from '../../bench/checkpointBench.js';
 import { type BenchSettings, FULL_SETTINGS, QUICK_SETTINGS, runBench } from '../../bench/harness.js';
 import { benchPreset } from '../../bench/presetBench.js';
+import { benchSchedule, formatSchedule } from '../../bench/scheduleBench.js';
 import { type BenchResults, benchResults } from '../../bench/schema.js';
 import { formatTables, formatWebshop } from '../../bench/table.js';
 import { benchWebshop } from '../../bench/webshopBench.js';
@@ -24,7 +25,7 @@ interface Args {
   settings: BenchSettings;
   out: string;
   /** Run one section only and update it in the existing --out file. */
-  only: 'webshop' | 'frozen-control' | 'checkpoint' | null;
+  only: 'webshop' | 'frozen-control' | 'checkpoint' | 'schedule' | null;
 }
 
 const FLAGS: FlagSpec[] = [
@@ -37,7 +38,7 @@ const FLAGS: FlagSpec[] = [
   {
     name: 'only',
     kind: 'string',
-    help: 'one section into the existing --out file: webshop, frozen-control or checkpoint',
+    help: 'one section into the existing --out file: webshop, frozen-control, checkpoint or schedule',
   },
   { name: 'sizes', kind: 'string', help: 'model sizes, comma-separated: nano, micro, small' },
   { name: 'backends', kind: 'string', help: 'backends, comma-separated: cpu, wasm, webgpu' },
@@ -50,9 +51,14 @@ function parseBenchArgs(args: string[]): Args {
   const out = typeof f.out === 'string' ? f.out : 'bench/results.json';
   let only: Args['only'] = null;
   if (f.only !== undefined) {
-    if (f.only !== 'webshop' && f.only !== 'frozen-control' && f.only !== 'checkpoint')
+    if (
+      f.only !== 'webshop' &&
+      f.only !== 'frozen-control' &&
+      f.only !== 'checkpoint' &&
+      f.only !== 'schedule'
+    )
       throw new UsageError(
-        '--only: "webshop" (the WebShop-lite section), "frozen-control" (the echo-trap preset and its frozen control) or "checkpoint" (what its checkpoints cost)',
+        '--only: "webshop" (the WebShop-lite section), "frozen-control" (the echo-trap preset and its frozen control), "checkpoint" (what its checkpoints cost) or "schedule" (the critic beside the policy against the serial schedule)',
       );
     only = f.only;
   }
@@ -159,13 +165,36 @@ async function checkpointOnly(a: Args, io: CliIo): Promise<number> {
   return 0;
 }
 
+/**
+ * `--only schedule`: the echo-trap and webshop presets on the serial schedule and with the critic
+ * in a worker of its own, same run, replaced in the existing --out file.
+ */
+async function scheduleOnly(a: Args, io: CliIo): Promise<number> {
+  const existing = await existingResults(a);
+  const backend = await sectionBackend(a);
+  const n = Math.max(2, a.settings.presetIterations);
+  const schedule = await benchSchedule(['echo-trap', 'webshop'], backend, n, (line) =>
+    io.stderr.write(`${line}\n`),
+  );
+  const ratios = Object.fromEntries(
+    schedule.presets.map((r) => [
+      `scheduleSpeedup.${r.preset === 'echo-trap' ? 'echoTrap' : r.preset}`,
+      r.speedup,
+    ]),
+  );
+  const results = benchResults.parse({ ...existing, schedule, ratios: { ...existing.ratios, ...ratios } });
+  await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);
+  io.stdout.write(`${formatSchedule(schedule)}\n(${backend}, ${n} iterations each)\nwritten to ${a.out}\n`);
+  return 0;
+}
+
 export const benchCommand: Command = {
   name: 'bench',
   summary:
     'Performance benchmark: envs, rollout, update/scoring per backend, dispatches, iteration split (JSON + tables)',
   usage: [
     'usage: npm run bench -- [--quick] [--backends cpu,wasm,webgpu] [--sizes nano,micro] [--iterations 50]',
-    '                        [--out bench/results.json] [--only webshop|frozen-control|checkpoint]',
+    '                        [--out bench/results.json] [--only webshop|frozen-control|checkpoint|schedule]',
     '',
     'Measures, in one run: env steps/s per family; the env path with one message per turn against',
     'one per step; rollout tokens/s with the KV cache and with naive recompute; update and scoring',
@@ -177,7 +206,9 @@ export const benchCommand: Command = {
     '--quick: a small version with the same JSON schema (cpu and wasm, nano) for CI.',
     '--only webshop: only the WebShop-lite section (SFT step before/after pieces, the webshop',
     "preset's iteration split), written into the existing --out file; --only frozen-control: the",
-    'echo-trap preset and its frozen control per iteration and their ratio, written the same way.',
+    'echo-trap preset and its frozen control per iteration and their ratio, written the same way;',
+    '--only schedule: the echo-trap and webshop presets with the critic after the policy in one',
+    'thread and in a worker of its own beside it, seconds per iteration and their ratio.',
     '',
     flagHelp(FLAGS),
   ].join('\n'),
@@ -186,6 +217,7 @@ export const benchCommand: Command = {
     if (a.only === 'webshop') return webshopOnly(a, io);
     if (a.only === 'checkpoint') return checkpointOnly(a, io);
     if (a.only === 'frozen-control') return frozenControlOnly(a, io);
+    if (a.only === 'schedule') return scheduleOnly(a, io);
     const results = await runBench(a.settings, (line) => io.stderr.write(`${line}\n`));
     await mkdir(dirname(a.out), { recursive: true });
     await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);

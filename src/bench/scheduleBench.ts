@@ -1,0 +1,48 @@
+// The two schedules of an iteration in one run (issue 40): each preset as a user runs it, first
+// with its critic in this thread after the policy (serial), then in a worker thread of its own
+// beside the policy (workers/node/nodeCritic.ts), same seed and backend, so the numbers are the
+// same and only the time differs. The speed-up is serial ÷ two-worker seconds per iteration.
+import type { BackendName } from '../workers/backend.js';
+import { nodeCritic } from '../workers/node/nodeCritic.js';
+import { benchPreset, type PresetBench } from './presetBench.js';
+
+export interface ScheduleRow {
+  preset: string;
+  serial: PresetBench;
+  twoWorkers: PresetBench;
+  speedup: number;
+}
+
+/** Each of `presets` for `iterations` iterations (the first a warm-up) on both schedules. */
+export async function benchSchedule(
+  presets: readonly string[],
+  backend: BackendName,
+  iterations: number,
+  log: (line: string) => void,
+): Promise<{ presets: ScheduleRow[] }> {
+  const rows: ScheduleRow[] = [];
+  for (const preset of presets) {
+    log(`bench: ${preset} preset, ${iterations} iterations, serial schedule on ${backend}`);
+    const serial = await benchPreset(preset, backend, iterations);
+    log(`bench: ${preset} preset, ${iterations} iterations, the critic in a worker of its own`);
+    const twoWorkers = await benchPreset(
+      preset,
+      backend,
+      iterations,
+      {},
+      nodeCritic(backend === 'cpu' ? 'cpu' : 'wasm'),
+    );
+    const speedup = Number((serial.secondsPerIteration / twoWorkers.secondsPerIteration).toFixed(2));
+    rows.push({ preset, serial, twoWorkers, speedup });
+  }
+  return { presets: rows };
+}
+
+/** One line a preset: seconds per iteration and the update's share on each schedule. */
+export function formatSchedule(s: { presets: ScheduleRow[] }): string {
+  const part = (p: PresetBench) =>
+    `${p.secondsPerIteration.toFixed(2)} s (rollout ${(p.split.rolloutMs / 1000).toFixed(2)}, scoring ${(p.split.scoringMs / 1000).toFixed(2)}, update ${(p.split.updateMs / 1000).toFixed(2)})`;
+  return s.presets
+    .map((r) => `${r.preset}: serial ${part(r.serial)}; two workers ${part(r.twoWorkers)}: ${r.speedup}×`)
+    .join('\n');
+}
