@@ -7,8 +7,9 @@
 // is drawn by hand: when the echo-trap study has real recordings, point --base at its model or
 // replace the files.
 // Run: npx tsx scripts/record-tour-runs.ts [--iters 60] [--base random|<checkpoint.json>] [--out public/recorded]
-// Or from two finished CLI runs (e.g. the echo-trap study's), rerunning each only to collect its
-// trajectories: npx tsx scripts/record-tour-runs.ts --starpo <run dir> --starpo-s <run dir>
+// Or from finished CLI runs (e.g. the echo-trap study's), rerunning each only to collect its
+// trajectories: npx tsx scripts/record-tour-runs.ts --starpo <run dir> --starpo-s <run dir> (either
+// alone re-records only its own file)
 // A base made for these settings: npm run pretrain -- --env minigrid/Empty-5x5 --context 128
 //   --max-turns 2 --max-tokens 12 --history-turns 2 --out <dir> (then --base <dir>/<stem>.json).
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -156,16 +157,21 @@ async function configOf(dir: string): Promise<Config> {
 await mkdir(outDir, { recursive: true });
 const fromStarpo = args.get('starpo');
 const fromStarpoS = args.get('starpo-s');
-if (fromStarpo && fromStarpoS) {
-  const a = await configOf(fromStarpo);
-  const b = await configOf(fromStarpoS);
-  await record('echo-trap-starpo.json', `StarPO (${a.algorithm})`, a, fromStarpo);
-  await record(
-    'echo-trap-starpo-s.json',
-    `StarPO-S (${b.algorithm}, filter ${b.filterMode})`,
-    b,
-    fromStarpoS,
-  );
+if (fromStarpo || fromStarpoS) {
+  // Either alone re-records only its file (the two can run as two jobs).
+  if (fromStarpo) {
+    const a = await configOf(fromStarpo);
+    await record('echo-trap-starpo.json', `StarPO (${a.algorithm})`, a, fromStarpo);
+  }
+  if (fromStarpoS) {
+    const b = await configOf(fromStarpoS);
+    await record(
+      'echo-trap-starpo-s.json',
+      `StarPO-S (${b.algorithm}, filter ${b.filterMode})`,
+      b,
+      fromStarpoS,
+    );
+  }
 } else {
   await record('echo-trap-starpo.json', 'StarPO (starpo-grpo)', configFor('starpo-grpo', {}));
   await record(

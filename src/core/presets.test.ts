@@ -25,8 +25,10 @@ describe('presets', () => {
     expect(trap.stepsPerIteration).toBeGreaterThan(0);
     expect(stable.stepsPerIteration).toBe(trap.stepsPerIteration);
     expect(stable.lr).toBe(trap.lr);
-    // The study's StarPO-S: the paper's subsample filter, vanilla StarPO's critic otherwise.
+    // The study's StarPO-S: the paper's subsample filter and PPO's critic beside vanilla's GRPO.
     expect(stable.algorithm).toBe('starpo-s');
+    expect(stable.advantage).toBe('gae');
+    expect(trap.advantage).toBe('grpo');
     expect(stable.filterMode).toBe('subsample');
     expect(trap.filterMode).toBe('off');
     expect(stable.temperature).toBe(trap.temperature);

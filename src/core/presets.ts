@@ -11,15 +11,16 @@ import { FILTER_ARMS, filterArmOverrides } from './rl/filterArms.js';
 export type { Preset } from './presetType.js';
 
 /**
- * Shared by both sides of the comparison, so they differ only in the algorithm: the cell the
- * pre-registered search chose (docs/echo-trap.md §3, round 9: ppo-2e-3-w0.3).
+ * The echo trap where RAGEN saw it: the cell round 11 confirmed on fresh seeds
+ * (docs/echo-trap-round11.md: grpo-6e-4-4x16), at RAGEN's horizon of 200 iterations. Shared by
+ * the StarPO-S presets beside it, so they differ from it only in the algorithm and its filter.
  */
-const STUDY_COMMON: Partial<Config> = {
-  groups: 8,
-  groupSize: 4,
-  iterations: 60,
-  lr: 2e-3,
-  lrWarmup: 0.3,
+const TRAP_CELL: Partial<Config> = {
+  groups: 4,
+  groupSize: 16,
+  iterations: 200,
+  lr: 6e-4,
+  lrWarmup: 0,
   stepsPerIteration: 4,
   temperature: 0.7,
   evalEvery: 10,
@@ -29,22 +30,23 @@ const STUDY_COMMON: Partial<Config> = {
   checkpointEvery: 10,
 };
 
-// Measured on the DoorKey-5x5 nano base with starpo-ppo, 8 × 4 rollouts, 4 Adam steps per
-// iteration, 60 iterations (docs/echo-trap.md, round 9; every run listed there).
-const COMMON_REASONS: Partial<Record<keyof Config, string>> = {
+// Measured on the DoorKey-5x5 nano base with starpo-grpo, 4 × 16 rollouts, 4 Adam steps per
+// iteration, 200 iterations (docs/echo-trap-round11.md; every run listed there).
+const TRAP_REASONS: Partial<Record<keyof Config, string>> = {
   groups:
-    'P × N = 8 × 4 rollouts: the same cost as 4 × 8 on a 2-core CPU, and 8 start states an iteration give the detector twice the units of its noise bound (and StarPO-S’s 25% filter 2 groups to keep, as RAGEN keeps 2 of 8)',
-  lr: 'the search’s chosen cell (docs/echo-trap.md): a linear warm-up to 2e-3 over the first 30% of updates. Without a warm-up 1e-3 and above break the policy in the first iteration, before any rise; 7e-4 and below (with or without warm-up) learn and mostly hold over 60 iterations; 1e-3 with a 20% warm-up fell mid-run and recovered',
+    'P × N = 4 × 16 rollouts: RAGEN’s 16 rollouts a group; over round 11’s tuning seeds this shape trapped more often than 8 × 4 at the same step (5 of 6 against 1 of 2)',
+  groupSize: 'RAGEN’s 16 rollouts a group, each group from one start state',
+  lr: 'round 11’s confirmed cell: at 6e-4 success rose and then fell in 7 of 8 fresh seeds; at 5e-4 both tuning runs held for 200 iterations; at 7e-4 without a warm-up 1 of 2 tuning runs was trapped and the other held',
   lrWarmup:
-    'the step grows from 2e-3/18 to 2e-3 over the first 18 updates, so the policy can start to learn before the large step meets it',
+    'none: with a 10% warm-up the 8 × 4 cell was trapped in 4 of 6 tuning runs, this 4 × 16 cell without one in 5 of 6',
   temperature:
     'measured: the DoorKey base succeeds ~25% per iteration at T = 0.7 but ~5% at T = 1 (sampling compounds over 15 actions)',
   stepsPerIteration:
-    'optimizer steps matched across algorithms, so a filter cannot "protect" by updating less (a filter keeping 25% of a fixed batch otherwise makes 4× fewer updates)',
+    'optimizer steps fixed at 4 an iteration, so a StarPO-S filter keeping 25% of the groups makes as many updates as vanilla',
   checkpointEvery:
-    'a checkpoint every 10 iterations (about every 40 s), so a reload or a closed tab resumes the run exactly where its last checkpoint was',
+    'a checkpoint every 10 iterations, so a reload or a closed tab resumes the run exactly where its last checkpoint was',
   iterations:
-    'the search’s pre-registered length: 60 iterations (the time above is the vanilla arm’s); the collapse came by iteration ~20 in every run of this cell',
+    'RAGEN’s horizon: in round 11’s confirmation the peaks came at iterations 34–173 and the falls at 99–191',
 };
 
 /** Shared by the two WebShop-lite presets (new goals every iteration, and a fixed pool). */
@@ -64,67 +66,67 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'echo-trap',
     title: 'Watch for the echo trap',
     summary:
-      'Vanilla StarPO on DoorKey with its step warmed up to 2e-3, the setting the pre-registered search chose. In all 14 seeds measured (6 tuning, 8 fresh) success edged up for ~10 iterations and then fell to zero by iteration ~20; in the 8 fresh ones the first action stopped depending on the state in 7, one thinking string took over in 6, and the format broke in 5. But only 1 of the 8 rose beyond the noise first, so the echo trap itself (a real rise, then the fall) is not reliable at this scale: this preset shows a collapse, and usually not the trap. The same search on FrozenLake-4x4 found no trap in 8 fresh seeds either (docs/echo-trap.md). At RAGEN’s 200 iterations another setting, GRPO at lr 6e-4 with 4 groups of 16, was trapped in 7 of 8 fresh seeds (success rose to 0.70–0.91, then fell to zero by iterations 99–191; docs/echo-trap-round11.md): this preset moves there once StarPO-S has been measured beside it',
-    algorithm: 'starpo-ppo',
-    overrides: { env: 'minigrid/DoorKey-5x5', ...STUDY_COMMON },
-    reasons: { ...COMMON_REASONS },
-    time: 'about 4 minutes on a 2-core laptop (WASM): 3.4–4.7 s an iteration, measured on the 8 confirmation runs of this setting, two sharing 2 cores',
+      'Vanilla StarPO (GRPO) on DoorKey at RAGEN’s horizon: lr 6e-4, 4 groups of 16 rollouts, 200 iterations. Confirmed as pre-registered on 8 fresh seeds (301–308): 7 of 8 were trapped — success rose to 0.70–0.91, then fell to zero at iterations 99–191, and the greedy held-out success went from the base’s 0.56 to 0; in 6 of the 7 the answers’ format broke at the end, in one the first action stopped depending on the state. One seed (304) held. Its frozen control (lr 0) was flagged in 0 of 8 (docs/echo-trap-round11.md). Whether StarPO-S prevents it at this setting is the next round’s study (docs/echo-trap-round12.md)',
+    algorithm: 'starpo-grpo',
+    overrides: { env: 'minigrid/DoorKey-5x5', ...TRAP_CELL },
+    reasons: { ...TRAP_REASONS },
+    time: 'about 15 minutes on a 2-core laptop (WASM): 3.6–5.1 s an iteration, measured on the 8 confirmation runs of this setting, two sharing 2 cores',
   },
   stable: {
     name: 'stable',
     title: 'StarPO-S, steps matched',
     summary:
-      'StarPO-S at the echo-trap setting, steps matched: 4 steps on the 2 of 8 groups with the highest reward std. Measured on 12 seeds: it fell to zero like vanilla in all 12, from a lower peak (0.12–0.20, the mean’s 95% interval): StarPO-S did not prevent the collapse (docs/echo-trap.md)',
+      'StarPO-S at the echo-trap setting, steps matched: PPO’s critic and the top-25% in-group reward-std filter, 4 steps an iteration on the 1 of 4 groups kept. Measured on the echo-trap preset’s 8 fresh seeds (301–308, round 12’s s-both arm): 3 trapped, 2 collapsed without a rise (the first action stopped depending on the state), 3 held (success 0.55–0.64 over their last 10 iterations); vanilla on these seeds: 7 trapped, 1 held. Whether StarPO-S, or which of its parts, makes that difference is round 12’s pre-registered test, which waits for its other arms (docs/echo-trap-round12.md)',
     algorithm: 'starpo-s',
     arm: 'steps-matched',
-    time: 'about 1½ minutes on a 2-core laptop (WASM): 1.2–1.5 s an iteration, measured on the 8 runs of the study’s s-steps arm, two sharing 2 cores',
+    time: 'about 10 minutes on a 2-core laptop (WASM): 2.0–4.0 s an iteration, measured on the 8 runs of round 12’s s-both arm, two sharing 2 cores',
     overrides: {
       env: 'minigrid/DoorKey-5x5',
-      ...STUDY_COMMON,
-      ...filterArmOverrides('steps-matched', STUDY_COMMON as Config),
+      ...TRAP_CELL,
+      ...filterArmOverrides('steps-matched', TRAP_CELL as Config),
     },
     reasons: {
-      ...COMMON_REASONS,
+      ...TRAP_REASONS,
       filterMode: `the steps-matched arm: ${FILTER_ARMS['steps-matched'].summary}`,
       stepsPerIteration:
-        'steps matched: the subsample filter keeps 2 of 8 groups (8 trajectories), so each of the 4 steps sees 2 trajectories against vanilla’s 8',
+        'steps matched: the subsample filter keeps 1 of 4 groups (16 trajectories), so each of the 4 steps sees 4 trajectories against vanilla’s 16',
     },
   },
   'stable-paper': {
     name: 'stable-paper',
     title: 'StarPO-S, paper arm',
     summary:
-      'StarPO-S at the echo-trap setting as RAGEN ran it: keep the 2 of 8 groups with the highest reward std and train them in minibatches of 32 (one step where vanilla makes 4). Measured on 12 seeds: it fell to zero like vanilla in all 12, from a lower peak, and keeping a random 25% of groups at the same step count did the same, so it did not prevent the collapse (docs/echo-trap.md)',
+      'StarPO-S at the echo-trap setting as RAGEN ran it: keep the 1 of 4 groups with the highest reward std and train it in one minibatch (one step where vanilla makes 4). Not yet measured at this setting. At round 9’s setting (PPO, lr 2e-3 warmed up, 8 × 4 rollouts, 60 iterations) it fell to zero like vanilla in all 12 seeds measured, as did keeping a random 25% of groups (docs/echo-trap.md)',
     algorithm: 'starpo-s',
     arm: 'paper',
     overrides: {
       env: 'minigrid/DoorKey-5x5',
-      ...STUDY_COMMON,
-      ...filterArmOverrides('paper', STUDY_COMMON as Config),
+      ...TRAP_CELL,
+      ...filterArmOverrides('paper', TRAP_CELL as Config),
     },
-    time: 'about 2 minutes on a 2-core laptop (WASM): ~1.5–2.1 s an iteration, measured on the 8 runs of the study’s s-paper arm, two sharing 2 cores',
+    time: 'not timed at this setting yet: it updates once an iteration on a quarter of the groups, so expect under the echo-trap preset’s 15 minutes',
     reasons: {
-      ...COMMON_REASONS,
+      ...TRAP_REASONS,
       filterMode: `the paper arm: ${FILTER_ARMS.paper.summary}`,
       stepsPerIteration:
-        '0: the kept batch in minibatches of 32 trajectories, as RAGEN (2 of 8 groups, one step); here 8 trajectories, one step against vanilla’s 4',
+        '0: the kept batch in minibatches of 32 trajectories, as RAGEN; here 1 of 4 groups, 16 trajectories, one step against vanilla’s 4',
     },
   },
   'stable-samples': {
     name: 'stable-samples',
     title: 'StarPO-S, samples matched',
     summary:
-      'StarPO-S at the echo-trap setting, oversampled: roll out 32 groups, keep the 8 with the highest reward std, then vanilla’s 4 steps on as many samples (4× the rollout time). Measured on 8 seeds: it peaked like vanilla (0.29–0.37) and fell too, its last 10 iterations at 0.00–0.08: StarPO-S did not prevent the collapse (docs/echo-trap.md)',
+      'StarPO-S at the echo-trap setting, oversampled: roll out 16 groups, keep the 4 with the highest reward std, then vanilla’s 4 steps on as many samples (4× the rollout time). Not yet measured at this setting: the next round’s s-samples arm measures it on seeds 301–308 (docs/echo-trap-round12.md). At round 9’s setting it peaked like vanilla and fell too in 8 of 8 seeds (docs/echo-trap.md)',
     algorithm: 'starpo-s',
     arm: 'samples-matched',
-    time: 'about 6 minutes on a 2-core laptop (WASM): 4.8–8.3 s an iteration, measured on the 8 runs of the study’s s-samples arm, two sharing 2 cores',
+    time: 'not timed at this setting yet: its rollouts are 4× the echo-trap preset’s, so expect well over its 15 minutes',
     overrides: {
       env: 'minigrid/DoorKey-5x5',
-      ...STUDY_COMMON,
-      ...filterArmOverrides('samples-matched', STUDY_COMMON as Config),
+      ...TRAP_CELL,
+      ...filterArmOverrides('samples-matched', TRAP_CELL as Config),
     },
     reasons: {
-      ...COMMON_REASONS,
+      ...TRAP_REASONS,
       filterMode: `the samples-matched arm: ${FILTER_ARMS['samples-matched'].summary} (4× the rollout time)`,
       stepsPerIteration: 'vanilla’s 4 steps on a kept batch as large as vanilla’s',
     },

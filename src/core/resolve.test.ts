@@ -23,7 +23,7 @@ describe('resolveConfig', () => {
     expect(r.sources.maxTurns).toBe('edit');
     expect(c.lr).toBe(PRESETS['echo-trap']?.overrides.lr); // the preset beats the default
     expect(r.sources.lr).toBe('preset');
-    expect(c.advantage).toBe('gae'); // starpo-ppo's switch
+    expect(c.advantage).toBe('grpo'); // starpo-grpo's switch
     expect(c.seed).toBe(7);
     expect(r.sources.entropyCoef).toBe('default');
     expect(c.gamma).toBe(defaultConfig().gamma);
@@ -40,15 +40,16 @@ describe('resolveConfig', () => {
     expect(ppo.values.groups).toBe(PRESETS.stable?.overrides.groups);
   });
 
-  it("picking the preset's own algorithm keeps the preset's overrides (the echo-trap preset's LR warm-up)", () => {
+  it("picking the preset's own algorithm keeps the preset's overrides (the echo-trap preset's step and groups)", () => {
     const own = resolveConfig({
       base: doorKeyBase,
       preset: 'echo-trap',
-      edits: { algorithm: 'starpo-ppo' },
+      edits: { algorithm: 'starpo-grpo' },
     }).values;
     const none = resolveConfig({ base: doorKeyBase, preset: 'echo-trap', edits: {} }).values;
     expect(own).toEqual(none);
-    expect(own.lrWarmup).toBe(PRESETS['echo-trap']?.overrides.lrWarmup);
+    expect(own.lr).toBe(PRESETS['echo-trap']?.overrides.lr);
+    expect(own.groupSize).toBe(PRESETS['echo-trap']?.overrides.groupSize);
   });
 
   it('refuses a context the base model cannot read, naming it and what to do', () => {

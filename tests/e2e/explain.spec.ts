@@ -28,7 +28,7 @@ test('chart and field explanations open from their "?" and close', async ({ page
   await expect(page.getByTestId('explain-popover')).toHaveCount(0);
   // The field's "?" sits in its label and does not change the value.
   // The page opens on the echo-trap preset: its learning rate.
-  await expect(page.getByTestId('field-lr')).toHaveValue('0.002');
+  await expect(page.getByTestId('field-lr')).toHaveValue('0.0006');
 });
 
 test('Escape closes the dialog on top, and only it', async ({ page }) => {

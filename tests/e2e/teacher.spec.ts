@@ -99,7 +99,8 @@ test('the algorithm reads by name, and its help describes the one chosen', async
   const select = page.getByTestId('field-algorithm');
   await expect(select.locator('option[value="starpo-drgrpo"]')).toHaveText('Dr. GRPO');
   await page.getByTestId('explain-field-algorithm').click();
-  await expect(page.getByTestId('explain-choice')).toContainText('StarPO (PPO)');
+  // The page opens on the echo-trap preset: vanilla StarPO with GRPO's advantages.
+  await expect(page.getByTestId('explain-choice')).toContainText('StarPO (GRPO)');
   await expect(page.getByTestId('explain-what').first()).toContainText('GSPO');
   await page.keyboard.press('Escape');
   await select.selectOption('starpo-drgrpo');

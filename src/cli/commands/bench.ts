@@ -166,19 +166,21 @@ async function checkpointOnly(a: Args, io: CliIo): Promise<number> {
 }
 
 /**
- * `--only schedule`: the echo-trap and webshop presets on the serial schedule and with the critic
- * in a worker of its own, same run, replaced in the existing --out file.
+ * `--only schedule`: the echo-trap, stable (StarPO-S at the echo-trap setting) and webshop presets on
+ * the serial schedule and with the critic in a worker of its own, same run, replaced in the
+ * existing --out file.
  */
 async function scheduleOnly(a: Args, io: CliIo): Promise<number> {
   const existing = await existingResults(a);
   const backend = await sectionBackend(a);
   const n = Math.max(2, a.settings.presetIterations);
-  const schedule = await benchSchedule(['echo-trap', 'webshop'], backend, n, (line) =>
+  // echo-trap (GRPO) has no critic to move: its two runs show what the schedule costs a run without one.
+  const schedule = await benchSchedule(['echo-trap', 'stable', 'webshop'], backend, n, (line) =>
     io.stderr.write(`${line}\n`),
   );
   const ratios = Object.fromEntries(
     schedule.presets.map((r) => [
-      `scheduleSpeedup.${r.preset === 'echo-trap' ? 'echoTrap' : r.preset}`,
+      `scheduleSpeedup.${r.preset.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}`,
       r.speedup,
     ]),
   );
@@ -207,7 +209,7 @@ export const benchCommand: Command = {
     '--only webshop: only the WebShop-lite section (SFT step before/after pieces, the webshop',
     "preset's iteration split), written into the existing --out file; --only frozen-control: the",
     'echo-trap preset and its frozen control per iteration and their ratio, written the same way;',
-    '--only schedule: the echo-trap and webshop presets with the critic after the policy in one',
+    '--only schedule: the echo-trap, stable and webshop presets with the critic after the policy in one',
     'thread and in a worker of its own beside it, seconds per iteration and their ratio.',
     '',
     flagHelp(FLAGS),

@@ -1,6 +1,7 @@
 // A round's warning record (core/metrics/warningRates.ts) from its stored runs, nothing rerun:
 // every detector signal's firings on the frozen runs (the frozen null and the confirmation's
-// frozen control), on the holding learner's runs, and in the trapped runs before their collapse.
+// frozen control), on the holding learner's runs (when its null held), and in the trapped runs
+// before their collapse.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WARNING_RATES_FORMAT, type WarningRates } from '../../core/metrics/warningRates.js';
@@ -11,6 +12,11 @@ import { judgeRun, type RoundRun, signalRates } from './round.js';
 const isFrozen = (cell: string) =>
   cell === 'null-frozen' || cell === 'confirm-frozen' || cell === 'study-frozen';
 const isHolding = (cell: string) => cell.startsWith('null-hold');
+/**
+ * A holding null's runs count as a learner that held only when it held: flagged in at most 1 of
+ * its runs (issue 38's rule for it). Round 11's PPO at 7e-4 rose and fell in 5 of 8: not counted.
+ */
+const HOLDING_MAX_FLAGGED = 1;
 
 /** The record of the runs under `dir` (one sub-directory per cell), described by `source`. */
 export async function warningRatesOf(dir: string, source: string): Promise<WarningRates> {
@@ -21,8 +27,9 @@ export async function warningRatesOf(dir: string, source: string): Promise<Warni
     if (!e.isDirectory()) continue;
     const runs = (await finishedRuns(join(dir, e.name), dir)).map((r) => judgeRun(e.name, r));
     if (isFrozen(e.name)) frozen.push(...runs);
-    else if (isHolding(e.name)) hold.push(...runs);
-    else trapped.push(...runs.filter((r) => r.trapped && r.collapseIteration !== null));
+    else if (isHolding(e.name)) {
+      if (runs.filter((r) => r.trapped).length <= HOLDING_MAX_FLAGGED) hold.push(...runs);
+    } else trapped.push(...runs.filter((r) => r.trapped && r.collapseIteration !== null));
   }
   const rates = signalRates(frozen, hold, trapped);
   return { format: WARNING_RATES_FORMAT, version: 1, source, rates };

@@ -34,6 +34,12 @@ describe('shownInBanner', () => {
     );
   });
 
+  it('says so when no learner that held was measured (a holding null that failed is not one)', () => {
+    expect(rateText(rate({ holdFired: 0, holdRuns: 0, beforeFall: 1, trappedRuns: 2, meanLead: 4 }))).toBe(
+      'It fired in 0 of 16 frozen runs (no learner that held has been measured at this setting); before the fall in 1 of 2 trapped runs, on average 4 iterations ahead.',
+    );
+  });
+
   it('refuses a file of another format', () => {
     expect(() => parseWarningRates({ format: 'x', version: 1, source: 's', rates: [] })).toThrow();
   });

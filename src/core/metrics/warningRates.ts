@@ -60,10 +60,13 @@ export function rateText(r: SignalRate): string {
     r.frozenFired === null
       ? 'not measurable on a frozen policy'
       : `${r.frozenFired} of ${r.frozenRuns} frozen runs`;
-  const hold = `${r.holdFired} of ${r.holdRuns} runs of a learner that held`;
+  const hold =
+    r.holdRuns === 0
+      ? ' (no learner that held has been measured at this setting)'
+      : ` and in ${r.holdFired} of ${r.holdRuns} runs of a learner that held`;
   const lead =
     r.trappedRuns === 0
       ? 'no trapped run to measure its lead on'
       : `before the fall in ${r.beforeFall} of ${r.trappedRuns} trapped runs${r.meanLead !== null ? `, on average ${r.meanLead.toFixed(0)} iterations ahead` : ''}`;
-  return `It fired in ${frozen} and in ${hold}; ${lead}.`;
+  return `It fired in ${frozen}${hold}; ${lead}.`;
 }

@@ -43,7 +43,7 @@ export function bandsForChart(file: StudyBands | null, env: string, keys: readon
       color: ALGORITHMS[f.algo].colour,
       metric,
       seeds: entry.seeds,
-      text: `study: ${bandConfigText(entry)}; ${entry.variant === 'matched' ? 'steps matched; ' : ''}band: min–max over seeds`,
+      text: `study: ${bandConfigText(entry)}; ${entry.variant === 'matched' ? 'steps matched' : `runs: ${entry.variant}`}; band: min–max over seeds`,
       band,
     });
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.js';
 import { inferAxes, makeBundle, parseBundle } from '../../core/files/sweepBundle.js';
+import { PRESETS } from '../../core/presets.js';
 import { parseAxis, parseSeeds, planSweep, type SweepSetup } from '../../core/sweepPlan.js';
 import { finalByValue, heatmap, resultRows, type SweepRun, sortRows } from './sweepStats.js';
 
@@ -43,7 +44,7 @@ describe('planSweep', () => {
     expect(plan[7]?.config.lr).toBe(0.01);
     // Resolved as the setup is: the base model's episode settings, then the preset.
     expect(plan[0]?.config.contextLength).toBe(256);
-    expect(plan[0]?.config.groups).toBe(8);
+    expect(plan[0]?.config.groups).toBe(PRESETS['echo-trap']?.overrides.groups);
   });
 
   it('names a cell the base model cannot run', () => {

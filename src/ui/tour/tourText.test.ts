@@ -37,12 +37,12 @@ const rows = (success: number[]): MetricRow[] =>
 
 describe('advantage words', () => {
   it('follow the recorded advantage switch, not the word GRPO', () => {
-    expect(starpo.meta.config.advantage).toBe('gae');
-    expect(advantageWords(starpo.meta.config)).not.toMatch(/GRPO|normalised within its group/);
-    expect(advantageWords(starpo.meta.config)).toContain('critic');
-    expect(advantageWords({ ...starpo.meta.config, advantage: 'grpo', groupSize: 8 })).toContain(
-      'normalised within its group of 8 rollouts',
-    );
+    // StarPO here is GRPO (group-normalised); StarPO-S runs PPO's critic.
+    expect(starpo.meta.config.advantage).toBe('grpo');
+    expect(advantageWords(starpo.meta.config)).toContain('normalised within its group of 16 rollouts');
+    expect(starpoS.meta.config.advantage).toBe('gae');
+    expect(advantageWords(starpoS.meta.config)).not.toMatch(/GRPO|normalised within its group/);
+    expect(advantageWords(starpoS.meta.config)).toContain('critic');
   });
 });
 
@@ -79,8 +79,8 @@ describe('metric changes', () => {
     const first = firstMeasured(starpo.rows, 'reasoning/mi');
     const now = latestBefore(starpo.rows, 'reasoning/mi', p.warningAt);
     expect(first?.iteration).toBe(0);
-    // MI every 10 iterations and the warning shown at 19: the newest measurement before it is 10.
-    expect(now?.iteration).toBe(10);
+    // MI every 10 iterations: the newest measurement before the warning is the last tenth before it.
+    expect(now?.iteration).toBe(Math.floor((p.warningAt - 1) / 10) * 10);
     expect(latestBefore(starpo.rows, 'reasoning/mi', 30)?.iteration).toBe(20);
   });
 });
@@ -116,20 +116,18 @@ describe('a run the detector did not flag', () => {
     expect(noTrapWords(rows, null)).toBe('');
   });
 
-  it('is said of the StarPO-S recording, which the calibrated detector does not flag', () => {
-    expect(starpoS.meta.summary?.echoTrap).toBe(false);
-    expect(noTrapWords(starpoS.rows, starpoS.meta.summary)).toMatch(
-      /^No echo trap is not the same as holding/,
-    );
-    expect(starpo.meta.summary).toMatchObject({ echoTrap: true, collapseIteration: 20 });
+  it('is not said of the shipped recordings: both are trapped on seed 303', () => {
+    expect(starpo.meta.summary).toMatchObject({ echoTrap: true, collapseIteration: 122 });
+    expect(starpoS.meta.summary).toMatchObject({ echoTrap: true, collapseIteration: 184 });
+    expect(noTrapWords(starpoS.rows, starpoS.meta.summary)).toBe('');
   });
 });
 
 describe('the described experiment', () => {
   it('maps each recording to the preset it was made with', () => {
     expect(presetFor(starpo.meta.config)).toBe('echo-trap');
-    // StarPO-S as RAGEN ran it: the paper arm.
-    expect(presetFor(starpoS.meta.config)).toBe('stable-paper');
+    // StarPO-S at the same setting, steps matched: round 12's s-both arm.
+    expect(presetFor(starpoS.meta.config)).toBe('stable');
     expect(presetFor({ ...starpo.meta.config, lr: 0.01 })).toBeNull();
   });
 });
