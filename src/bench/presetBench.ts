@@ -12,7 +12,7 @@ import { inProcessPools } from '../envs/pools.js';
 import { envIds, envSpec } from '../envs/registry.js';
 import type { BackendName } from '../workers/backend.js';
 import { type LoadedBase, loadBase } from '../workers/node/baseModel.js';
-import { benchTrainer } from './trainerBench.js';
+import { benchTrainer, type IterationSplit } from './trainerBench.js';
 
 /** The iterations a user plans for the target. */
 export const PRESET_TARGET_ITERATIONS = 200;
@@ -24,7 +24,7 @@ export interface PresetBench {
   iterations: number;
   /** Mean over the timed iterations (the first is a warm-up). */
   secondsPerIteration: number;
-  split: { rolloutMs: number; envMs: number; scoringMs: number; updateMs: number; metricsMs: number };
+  split: Omit<IterationSplit, 'totalMs'>;
   /** secondsPerIteration × 200. */
   projected200Seconds: number;
 }

@@ -13,6 +13,9 @@ const split = z.object({
   updateMs: ms,
   metricsMs: ms,
   totalMs: ms,
+  /** The policy's and the critic's optimizer steps within the update (absent in older files). */
+  policyMs: ms.optional(),
+  criticMs: ms.optional(),
 });
 
 export const backendEntry = z.object({

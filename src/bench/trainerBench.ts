@@ -18,6 +18,9 @@ export interface IterationSplit {
   updateMs: number;
   metricsMs: number;
   totalMs: number;
+  /** The policy's and the critic's steps (the trainer's own clocks; beside each other on 2 workers). */
+  policyMs: number;
+  criticMs: number;
 }
 
 export interface TrainerBench {
@@ -97,6 +100,8 @@ export async function benchTrainer(
         updateMs: Math.max(0, update - scoring),
         metricsMs: Math.max(0, total - rollout - update),
         totalMs: total,
+        policyMs: row['time/policyMs'] ?? 0,
+        criticMs: row['time/criticMs'] ?? 0,
       });
       memory.numTensors.push(tf.memory().numTensors);
       memory.gpuBytes.push(gpuBytes());
@@ -115,6 +120,8 @@ export async function benchTrainer(
     updateMs: mean('updateMs'),
     metricsMs: mean('metricsMs'),
     totalMs: mean('totalMs'),
+    policyMs: mean('policyMs'),
+    criticMs: mean('criticMs'),
   };
   return { split, perIteration, memory };
 }
