@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStudyBands } from '../../core/metrics/studyBands.js';
+import { PRESETS } from '../../core/presets.js';
 import { sweepCommand } from '../commands/sweep.js';
 import { baseLookup } from '../commands/train.js';
 import { runCommand } from '../testing.js';
@@ -194,7 +195,11 @@ describe('echo-trap study', () => {
     const stored = JSON.parse(await readFile(join(run, 'config.json'), 'utf8')) as Record<string, unknown>;
     // A run made before `lossAgg` and `groupStreams` existed: its config.json lacks both, and
     // today's defaults for them are what it ran with.
-    expect([stored.lossAgg, stored.groupStreams, stored.lr]).toEqual(['token-mean', 'shared', 0.002]);
+    expect([stored.lossAgg, stored.groupStreams, stored.lr]).toEqual([
+      'token-mean',
+      'shared',
+      PRESETS['echo-trap']?.overrides.lr,
+    ]);
     const { lossAgg: _a, groupStreams: _g, ...old } = stored;
     await writeFile(join(run, 'config.json'), JSON.stringify(old));
     const rows = await readFile(join(run, 'metrics.jsonl'), 'utf8');
@@ -243,7 +248,7 @@ describe('echo-trap study', () => {
     expect(named.code).toBe(0);
     md = await readFile(docs, 'utf8');
     expect(md).toContain(
-      "Stored configs beside what today's study would plan for the same cells: `lr` 0.001 where today's is 0.002 (1 of 1).",
+      `Stored configs beside what today's study would plan for the same cells: \`lr\` 0.001 where today's is ${PRESETS['echo-trap']?.overrides.lr} (1 of 1).`,
     );
   }, 300_000);
 
