@@ -2,8 +2,8 @@
 // from public/models (no route mocking), a preset button, Iterations 2, Backend wasm, Start,
 // then Export — writes the same metric rows as `npm run starpo -- train --preset <same>` on
 // WASM in Node: counts exactly, floats to 1e-6 relative; time, memory and throughput keys aside.
-// On 2 or more cores both run echo-trap's critic in a worker of its own (issue 40; the serial
-// schedule's numbers against it: workers/node/nodeCritic.test.ts).
+// On 2 or more cores both run a critic (the PPO presets') in a worker of its own (issue 40; the
+// serial schedule's numbers against it: workers/node/nodeCritic.test.ts).
 // One preset per kind of env: MiniGrid (echo-trap), a RAGEN env (bandit-starpo), WebShop-lite
 // (webshop-pool, the preset the WebShop learning test runs: GRPO on a fixed pool of goals, with
 // Groups 1 and Group size 4 typed into the form and given as flags, the same edits on both
@@ -15,6 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
+import { defaultConfig } from '../../src/core/config.js';
+import { applyPreset } from '../../src/core/presets.js';
+import { usesCritic } from '../../src/core/rl/algorithms.js';
 
 const run = promisify(execFile);
 // Two iterations: the second rolls out with the weights the first's update wrote.
@@ -67,14 +70,14 @@ async function browserRows(page: Page, preset: string): Promise<Row[]> {
   await page.getByTestId('backend-override').selectOption('wasm');
   await page.getByTestId('btn-start').click();
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 600_000 });
-  // The page's schedule, as the status line says it: echo-trap's critic runs in a worker of its
-  // own wherever the machine has 2 cores for the run (the CLI decides the same way).
-  if (preset === 'echo-trap') {
-    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-    await expect(page.getByTestId('run-schedule')).toHaveText(
-      cores >= 2 ? /^2 workers: the critic beside/ : /^1 worker/,
-    );
-  }
+  // The page's schedule, as the status line says it: a run with a critic runs it in a worker of
+  // its own wherever the machine has 2 cores for the run (the CLI decides the same way); a run
+  // without one (GRPO) has nothing to move.
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const critic = usesCritic(applyPreset(defaultConfig(), preset));
+  await expect(page.getByTestId('run-schedule')).toHaveText(
+    critic && cores >= 2 ? /^2 workers: the critic beside/ : /^1 worker/,
+  );
   await page.getByTestId('tab-runs').click();
   const item = page.getByTestId('run-item').first();
   const download = page.waitForEvent('download');
