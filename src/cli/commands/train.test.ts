@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.js';
 import { UsageError } from '../command.js';
 import { parseFlags } from '../flags.js';
-import { runCommand } from '../testing.js';
+import { runCommand, usageErrorOf } from '../testing.js';
+import { trainMetrics } from '../trainTesting.js';
 import { resolveTrainConfig, trainCommand } from './train.js';
 
 const noBase = async () => null;
@@ -60,6 +61,45 @@ describe('train command', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--out <dir> is required/);
   });
+
+  it('--workers 2 runs the critic in a thread of its own and writes the rows of --workers 1; bad values are refused', async () => {
+    const args = ['--env', 'minigrid/Empty-5x5', '--algo', 'starpo-ppo', '--iters', '2', '--seed', '5'];
+    const small = [
+      '--base',
+      'random',
+      '--backend',
+      'cpu',
+      '--groups',
+      '2',
+      '--group-size',
+      '2',
+      '--max-turns',
+      '1',
+    ];
+    const tiny = ['--max-tokens', '6', '--context', '128', '--eval-every', '0', '--mi-every', '0', '--quiet'];
+    const machine = /^(time|memory|perf)\//;
+    const runRows = (rows: Record<string, number>[]) =>
+      rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !machine.test(k))));
+    const one = await trainMetrics([...args, ...small, ...tiny, '--workers', '1']);
+    const two = await trainMetrics([...args, ...small, ...tiny, '--workers', '2']);
+    expect(one[1]?.['critic/vfLoss']).toBeGreaterThan(0);
+    expect(runRows(two)).toEqual(runRows(one));
+    // Said on the command line unless quiet.
+    const out = await mkdtemp(join(tmpdir(), 'starpo-run-'));
+    const said = await runCommand(trainCommand, [
+      ...args,
+      ...small,
+      ...tiny.filter((a) => a !== '--quiet'),
+      '--workers',
+      '2',
+      '--out',
+      out,
+    ]);
+    expect(said.stderr).toMatch(/^schedule: 2 workers \(asked for\): the critic beside the policy/);
+    expect(await usageErrorOf(trainCommand, [...args, '--out', out, '--workers', '3'])).toMatch(
+      /--workers: "3" is not one of auto, 1, 2/,
+    );
+  }, 120_000);
 
   it('trains a tiny run and writes metrics, events, summary and checkpoints', async () => {
     const out = await mkdtemp(join(tmpdir(), 'starpo-run-'));
