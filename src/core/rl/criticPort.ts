@@ -43,9 +43,11 @@ export interface CriticPort {
   terminate(): void;
 }
 
-/** The weights of `model` in its `names` order, copied out (WASM/CPU: read synchronously). */
-export function weightValues(model: Model): Float32Array[] {
-  return modelVariables(model).map((v) => Float32Array.from(v.dataSync() as Float32Array));
+/** The weights of `model` in its `names` order, copied out. */
+export function weightValues(model: Model): Promise<Float32Array[]> {
+  return Promise.all(
+    modelVariables(model).map(async (v) => Float32Array.from((await v.data()) as Float32Array)),
+  );
 }
 
 /** The critic in a second worker, behind `port`; `model` is this thread's copy of its weights. */
@@ -54,6 +56,8 @@ export class RemoteCritic implements CriticHost {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private failed: Error | null = null;
+  /** Messages go out in call order, a weight read (`init`, `push`) holding back those after it. */
+  private outbox: Promise<void> = Promise.resolve();
 
   constructor(
     readonly model: Model,
@@ -64,11 +68,11 @@ export class RemoteCritic implements CriticHost {
       (msg) => this.answer(msg),
       (err) => this.fail(err),
     );
-    void this.request((id) => ({
+    void this.request(async (id) => ({
       op: 'init',
       id,
       config: model.config,
-      weights: weightValues(model),
+      weights: await weightValues(model),
       ...adam,
     })).catch(() => {}); // a failed start refuses the calls that follow
   }
@@ -87,17 +91,22 @@ export class RemoteCritic implements CriticHost {
     this.waiting.clear();
   }
 
-  private request<T>(make: (id: number) => ToCritic): Promise<T> {
+  private request<T>(make: (id: number) => ToCritic | Promise<ToCritic>): Promise<T> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.port.post(make(id));
+      this.send(() => make(id));
     });
   }
 
-  private send(msg: ToCritic): void {
-    if (!this.failed) this.port.post(msg);
+  private send(msg: ToCritic | (() => ToCritic | Promise<ToCritic>)): void {
+    this.outbox = this.outbox
+      .then(async () => {
+        const m = typeof msg === 'function' ? await msg() : msg;
+        if (!this.failed) this.port.post(m);
+      })
+      .catch((err: unknown) => this.fail(err instanceof Error ? err : new Error(String(err))));
   }
 
   values(rows: readonly (readonly number[])[], maxRows: number): Promise<Float32Array[]> {
@@ -133,7 +142,7 @@ export class RemoteCritic implements CriticHost {
   }
 
   push(): void {
-    this.send({ op: 'load', weights: weightValues(this.model) });
+    this.send(async () => ({ op: 'load', weights: await weightValues(this.model) }));
   }
 
   async pull(): Promise<void> {
