@@ -11,6 +11,21 @@ import { resolveTrainConfig, trainCommand } from './train.js';
 
 const noBase = async () => null;
 
+/** A run small enough for a test: random base, CPU, 2 × 2 one-turn rollouts, short answers, no measurements. */
+const SMALL = [
+  '--base',
+  'random',
+  '--backend',
+  'cpu',
+  '--groups',
+  '2',
+  '--group-size',
+  '2',
+  '--max-turns',
+  '1',
+];
+const TINY = ['--max-tokens', '6', '--context', '128', '--eval-every', '0', '--mi-every', '0', '--quiet'];
+
 describe('train config resolution', () => {
   it('layers base settings, algorithm switches, file and flags in that order', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'starpo-'));
@@ -64,32 +79,19 @@ describe('train command', () => {
 
   it('--workers 2 runs the critic in a thread of its own and writes the rows of --workers 1; bad values are refused', async () => {
     const args = ['--env', 'minigrid/Empty-5x5', '--algo', 'starpo-ppo', '--iters', '2', '--seed', '5'];
-    const small = [
-      '--base',
-      'random',
-      '--backend',
-      'cpu',
-      '--groups',
-      '2',
-      '--group-size',
-      '2',
-      '--max-turns',
-      '1',
-    ];
-    const tiny = ['--max-tokens', '6', '--context', '128', '--eval-every', '0', '--mi-every', '0', '--quiet'];
     const machine = /^(time|memory|perf)\//;
     const runRows = (rows: Record<string, number>[]) =>
       rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !machine.test(k))));
-    const one = await trainMetrics([...args, ...small, ...tiny, '--workers', '1']);
-    const two = await trainMetrics([...args, ...small, ...tiny, '--workers', '2']);
+    const one = await trainMetrics([...args, ...SMALL, ...TINY, '--workers', '1']);
+    const two = await trainMetrics([...args, ...SMALL, ...TINY, '--workers', '2']);
     expect(one[1]?.['critic/vfLoss']).toBeGreaterThan(0);
     expect(runRows(two)).toEqual(runRows(one));
     // Said on the command line unless quiet.
     const out = await mkdtemp(join(tmpdir(), 'starpo-run-'));
     const said = await runCommand(trainCommand, [
       ...args,
-      ...small,
-      ...tiny.filter((a) => a !== '--quiet'),
+      ...SMALL,
+      ...TINY.filter((a) => a !== '--quiet'),
       '--workers',
       '2',
       '--out',
@@ -115,20 +117,7 @@ describe('train command', () => {
       '--out',
       out,
     ];
-    const small = [
-      '--base',
-      'random',
-      '--backend',
-      'cpu',
-      '--groups',
-      '2',
-      '--group-size',
-      '2',
-      '--max-turns',
-      '1',
-    ];
-    const tiny = ['--max-tokens', '6', '--context', '128', '--eval-every', '0', '--mi-every', '0', '--quiet'];
-    const r = await runCommand(trainCommand, [...args, ...small, ...tiny]);
+    const r = await runCommand(trainCommand, [...args, ...SMALL, ...TINY]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const rows = (await readFile(join(out, 'metrics.jsonl'), 'utf8'))
