@@ -7,7 +7,7 @@ import { type Config, formatErrors } from '../core/config.js';
 import { BACKEND_MEMORY_BYTES } from '../core/model/memory.js';
 import { disposeModel } from '../core/model/params.js';
 import { type BaseLayer, episodeSettings, layersEnv, resolveConfig } from '../core/resolve.js';
-import type { CriticHostFactory } from '../core/rl/criticHost.js';
+import type { SecondWorker } from '../core/rl/schedule.js';
 import { inProcessPools } from '../envs/pools.js';
 import { envIds, envSpec } from '../envs/registry.js';
 import type { BackendName } from '../workers/backend.js';
@@ -80,8 +80,8 @@ export async function benchPreset(
   iterations: number,
   /** Config edits on top of the preset (e.g. `FROZEN_CONTROL`, core/rl/frozenControl.ts). */
   edits: Partial<Config> = {},
-  /** Where the critic runs (default: in this thread, the serial schedule). */
-  criticHost?: CriticHostFactory,
+  /** The run's second worker (default: none, the serial schedule). */
+  second?: SecondWorker,
 ): Promise<PresetBench> {
   const { config, loaded } = await presetSetup(name, backend, iterations, edits);
   const spec = envSpec(config.env);
@@ -93,7 +93,7 @@ export async function benchPreset(
         ...inProcessPools(spec.id),
       },
       iterations,
-      criticHost,
+      second,
     );
     const { totalMs, ...split } = t.split;
     return {

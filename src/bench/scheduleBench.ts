@@ -1,9 +1,10 @@
 // The two schedules of an iteration in one run (issue 40): each preset as a user runs it, first
-// with its critic in this thread after the policy (serial), then in a worker thread of its own
-// beside the policy (workers/node/nodeCritic.ts), same seed and backend, so the numbers are the
+// serial (all in this thread), then with a second worker thread (workers/node/nodeCritic.ts): the
+// critic beside the policy, or without a critic a copy of the reference scoring a share of its
+// groups, same seed and backend, so the numbers are the
 // same and only the time differs. The speed-up is serial ÷ two-worker seconds per iteration.
 import type { BackendName } from '../workers/backend.js';
-import { nodeCritic } from '../workers/node/nodeCritic.js';
+import { nodeSecondWorker } from '../workers/node/nodeCritic.js';
 import { benchPreset, type PresetBench } from './presetBench.js';
 
 export interface ScheduleRow {
@@ -24,13 +25,15 @@ export async function benchSchedule(
   for (const preset of presets) {
     log(`bench: ${preset} preset, ${iterations} iterations, serial schedule on ${backend}`);
     const serial = await benchPreset(preset, backend, iterations);
-    log(`bench: ${preset} preset, ${iterations} iterations, the critic in a worker of its own`);
+    log(
+      `bench: ${preset} preset, ${iterations} iterations, two workers (the critic, or a share of the reference scoring, in the second)`,
+    );
     const twoWorkers = await benchPreset(
       preset,
       backend,
       iterations,
       {},
-      nodeCritic(backend === 'cpu' ? 'cpu' : 'wasm'),
+      nodeSecondWorker(backend === 'cpu' ? 'cpu' : 'wasm'),
     );
     const speedup = Number((serial.secondsPerIteration / twoWorkers.secondsPerIteration).toFixed(2));
     rows.push({ preset, serial, twoWorkers, speedup });

@@ -7,8 +7,8 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../core/config.js';
 import { gpuBytes } from '../core/model/gpuMemory.js';
-import type { CriticHostFactory } from '../core/rl/criticHost.js';
 import type { EnvPool, ResetResult, TurnResult } from '../core/rl/envPool.js';
+import type { SecondWorker } from '../core/rl/schedule.js';
 import { type BaseModel, createTrainer } from '../core/rl/session.js';
 
 export interface IterationSplit {
@@ -64,11 +64,11 @@ export async function benchTrainer(
   base: BaseModel,
   pools: { pool: EnvPool; evalPool: EnvPool },
   iterations: number,
-  /** Where the critic runs (default: in this thread, the serial schedule). */
-  criticHost?: CriticHostFactory,
+  /** The run's second worker (default: none, the serial schedule). */
+  second?: SecondWorker,
 ): Promise<TrainerBench> {
   const pool = new TimedPool(pools.pool);
-  const { trainer, models } = createTrainer(config, base, { pool, evalPool: pools.evalPool }, {}, criticHost);
+  const { trainer, models } = createTrainer(config, base, { pool, evalPool: pools.evalPool }, {}, second);
   const engine = tf.engine() as unknown as GradEngine;
   const original = engine.gradients;
   let firstGrad: number | null = null;

@@ -1,11 +1,10 @@
-// The critic in a worker of its own in the page (issue 40): the schedule a run gets on this
-// machine (core/rl/schedule.ts, from the browser's logical cores and the runs side by side) and,
-// for two workers, a CriticPort to a new critic.worker.ts for RemoteCritic.
+// A run's second worker in the page (issue 40): the schedule a run gets on this machine
+// (core/rl/schedule.ts, from the browser's logical cores and the runs side by side) and, for two
+// workers, a CriticPort to a new critic.worker.ts for RemoteCritic, or for RemoteReference in a
+// run without a critic.
 import type { Config } from '../core/config.js';
-import { usesCritic } from '../core/rl/algorithms.js';
-import type { CriticHostFactory } from '../core/rl/criticHost.js';
-import { type CriticPort, remoteCritic } from '../core/rl/criticPort.js';
-import { chooseSchedule, type Schedule } from '../core/rl/schedule.js';
+import { type CriticPort, remoteCritic, remoteReference } from '../core/rl/criticPort.js';
+import { type Schedule, type SecondWorker, scheduleOf } from '../core/rl/schedule.js';
 import type { CriticBackendMessage } from './critic.worker.js';
 
 /** A port to a new critic worker on `backend`. */
@@ -25,19 +24,15 @@ export function pageCriticPort(backend: 'wasm' | 'cpu'): CriticPort {
   };
 }
 
-/** The schedule of a run of `config` on `backend` beside `lanes − 1` others, and its critic's host. */
+/** The schedule of a run of `config` on `backend` beside `lanes − 1` others, and its second worker. */
 export function pageSchedule(
   config: Config,
   backend: string,
   lanes: number,
-): { schedule: Schedule; criticHost?: CriticHostFactory } {
-  const schedule = chooseSchedule({
-    choice: 'auto',
-    cores: navigator.hardwareConcurrency || 1,
-    lanes,
-    backend,
-    critic: usesCritic(config),
-  });
+): { schedule: Schedule; second?: SecondWorker } {
+  const cores = navigator.hardwareConcurrency || 1;
+  const schedule = scheduleOf(config, { choice: 'auto', cores, lanes, backend });
   if (schedule.workers === 1) return { schedule };
-  return { schedule, criticHost: remoteCritic(() => pageCriticPort(backend === 'cpu' ? 'cpu' : 'wasm')) };
+  const open = () => pageCriticPort(backend === 'cpu' ? 'cpu' : 'wasm');
+  return { schedule, second: { criticHost: remoteCritic(open), referenceHost: remoteReference(open) } };
 }

@@ -111,7 +111,7 @@ export class RunController {
     if (shards.length === 0) throw new Error('no env workers are attached');
     this.progress(runId, 0, config.iterations, 'loading');
     const { base, info: loaded } = await loadBase(choice, config);
-    const { schedule, criticHost } = this.scheduleFor(config, report.backend, lanes);
+    const { schedule, second } = this.scheduleFor(config, report.backend, lanes);
     const info = schedule ? { ...loaded, schedule: schedule.reason } : loaded;
     const held: ActiveRun['held'] = { checkpoint: null };
     const batcher = this.batcher(runId, held);
@@ -131,7 +131,7 @@ export class RunController {
           onSample: (s) => batcher.addSample(s),
           onCheckpoint: (iteration) => this.checkpoint(runId, iteration),
         },
-        criticHost,
+        second,
       );
       trainer = made.trainer;
       models = made.models;

@@ -85,7 +85,8 @@ const runs = new RunController(
   // loss a moment to be reported as what it is.
   (message) => setTimeout(() => gpuFault('error', message), LOSS_GRACE_MS),
   () => gpuFaulted,
-  // Two workers where the machine has the cores for them: the critic beside the policy.
+  // Two workers where the machine has the cores for them: the critic, or half the reference
+  // scoring, beside the policy.
   pageSchedule,
 );
 

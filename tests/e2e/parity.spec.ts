@@ -70,14 +70,13 @@ async function browserRows(page: Page, preset: string): Promise<Row[]> {
   await page.getByTestId('backend-override').selectOption('wasm');
   await page.getByTestId('btn-start').click();
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 600_000 });
-  // The page's schedule, as the status line says it: a run with a critic runs it in a worker of
-  // its own wherever the machine has 2 cores for the run (the CLI decides the same way); a run
-  // without one (GRPO) has nothing to move.
+  // The page's schedule, as the status line says it: wherever the machine has 2 cores for the run
+  // (the CLI decides the same way) a second worker takes the critic, or for a run without one
+  // (GRPO) half the reference scoring.
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   const critic = usesCritic(applyPreset(defaultConfig(), preset));
-  await expect(page.getByTestId('run-schedule')).toHaveText(
-    critic && cores >= 2 ? /^2 workers: the critic beside/ : /^1 worker/,
-  );
+  const second = critic ? /^2 workers: the critic beside/ : /^2 workers: the reference scores half/;
+  await expect(page.getByTestId('run-schedule')).toHaveText(cores >= 2 ? second : /^1 worker/);
   await page.getByTestId('tab-runs').click();
   const item = page.getByTestId('run-item').first();
   const download = page.waitForEvent('download');

@@ -58,7 +58,7 @@ function parseBenchArgs(args: string[]): Args {
       f.only !== 'schedule'
     )
       throw new UsageError(
-        '--only: "webshop" (the WebShop-lite section), "frozen-control" (the echo-trap preset and its frozen control), "checkpoint" (what its checkpoints cost) or "schedule" (the critic beside the policy against the serial schedule)',
+        '--only: "webshop" (the WebShop-lite section), "frozen-control" (the echo-trap preset and its frozen control), "checkpoint" (what its checkpoints cost) or "schedule" (a second worker, for the critic or half the reference scoring, against the serial schedule)',
       );
     only = f.only;
   }
@@ -167,14 +167,14 @@ async function checkpointOnly(a: Args, io: CliIo): Promise<number> {
 
 /**
  * `--only schedule`: the echo-trap, stable (StarPO-S at the echo-trap setting) and webshop presets on
- * the serial schedule and with the critic in a worker of its own, same run, replaced in the
- * existing --out file.
+ * the serial schedule and with a second worker thread (the critic, or for GRPO half the reference
+ * scoring), same run, replaced in the existing --out file.
  */
 async function scheduleOnly(a: Args, io: CliIo): Promise<number> {
   const existing = await existingResults(a);
   const backend = await sectionBackend(a);
   const n = Math.max(2, a.settings.presetIterations);
-  // echo-trap (GRPO) has no critic to move: its two runs show what the schedule costs a run without one.
+  // echo-trap (GRPO) has no critic: its second worker scores half the reference's groups.
   const schedule = await benchSchedule(['echo-trap', 'stable', 'webshop'], backend, n, (line) =>
     io.stderr.write(`${line}\n`),
   );

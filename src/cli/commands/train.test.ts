@@ -103,6 +103,38 @@ describe('train command', () => {
     );
   }, 120_000);
 
+  it('a run without a critic on --workers 2 measures in its thread and writes the rows of --workers 1', async () => {
+    // Evaluation and the MI proxy every iteration, taken in the second thread on its own
+    // held-out envs. (The reference's shared scoring, which needs more than one length group:
+    // workers/node/nodeCritic.test.ts.)
+    const args = ['--env', 'minigrid/Empty-5x5', '--algo', 'starpo-grpo', '--iters', '2', '--seed', '5'];
+    const measured = ['--eval-every', '1', '--eval-episodes', '2', '--mi-every', '1', '--mi-samples', '2'];
+    const small = [
+      ...SMALL,
+      ...TINY.filter((a) => !['0', '--eval-every', '--mi-every'].includes(a)),
+      ...measured,
+    ];
+    const machine = /^(time|memory|perf)\//;
+    const runRows = (rows: Record<string, number>[]) =>
+      rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !machine.test(k))));
+    const one = await trainMetrics([...args, ...small, '--workers', '1']);
+    const two = await trainMetrics([...args, ...small, '--workers', '2']);
+    expect(one[1]?.['eval/successRate']).toBeTypeOf('number');
+    expect(runRows(two)).toEqual(runRows(one));
+    const out = await mkdtemp(join(tmpdir(), 'starpo-run-'));
+    const said = await runCommand(trainCommand, [
+      ...args,
+      ...small.filter((a) => a !== '--quiet'),
+      '--workers',
+      '2',
+      '--out',
+      out,
+    ]);
+    expect(said.stderr).toMatch(
+      /^schedule: 2 workers \(asked for\): the reference scores half its groups beside the policy/,
+    );
+  }, 120_000);
+
   it('trains a tiny run and writes metrics, events, summary and checkpoints', async () => {
     const out = await mkdtemp(join(tmpdir(), 'starpo-run-'));
     const args = [

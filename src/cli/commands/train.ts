@@ -13,15 +13,13 @@ import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
 import { findBaseModel } from '../../core/model/modelIndex.js';
 import { PRESETS } from '../../core/presets.js';
 import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
-import { usesCritic } from '../../core/rl/algorithms.js';
-import type { CriticHostFactory } from '../../core/rl/criticHost.js';
-import { chooseSchedule, WORKER_CHOICES, type WorkerChoice } from '../../core/rl/schedule.js';
+import { type SecondWorker, scheduleOf, WORKER_CHOICES, type WorkerChoice } from '../../core/rl/schedule.js';
 import { createTrainer, saveRunCheckpoint } from '../../core/rl/session.js';
 import { inProcessPools } from '../../envs/pools.js';
 import { envIds, envSpec, evalEnvId } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { DEFAULT_MODELS_DIR, loadBase, readModelIndex } from '../../workers/node/baseModel.js';
-import { nodeCritic } from '../../workers/node/nodeCritic.js';
+import { nodeSecondWorker } from '../../workers/node/nodeCritic.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { fieldFlag, fieldValues, flagErrors } from '../fieldFlags.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
@@ -48,7 +46,7 @@ const EXTRA_FLAGS: FlagSpec[] = [
   {
     name: 'workers',
     kind: 'string',
-    help: 'auto: the critic runs in a worker thread of its own, beside the policy, when the machine has 2 cores for every run on it; 1: one thread; 2: two (default auto; the numbers are the same)',
+    help: 'auto: a second worker thread, when the machine has 2 cores for every run on it, takes the critic (beside the policy) or, without a critic, half the reference scoring; 1: one thread; 2: two (default auto; the numbers are the same)',
   },
   {
     name: 'lanes',
@@ -125,28 +123,27 @@ export interface TrainOptions {
   lanes?: number;
 }
 
-/** The run's schedule on this machine (said unless quiet) and, for two workers, its critic's thread. */
+/** The run's schedule on this machine (said unless quiet) and, for two workers, its second thread. */
 function nodeSchedule(
   config: Config,
   backend: string,
   opts: TrainOptions,
   io: CliIo,
-): CriticHostFactory | undefined {
-  const schedule = chooseSchedule({
+): SecondWorker | undefined {
+  const schedule = scheduleOf(config, {
     choice: opts.workers ?? 'auto',
     cores: availableParallelism(),
     lanes: opts.lanes ?? 1,
     backend,
-    critic: usesCritic(config),
   });
   if (!opts.quiet) io.stderr.write(`schedule: ${schedule.reason}\n`);
-  return schedule.workers === 2 ? nodeCritic(backend === 'cpu' ? 'cpu' : 'wasm') : undefined;
+  return schedule.workers === 2 ? nodeSecondWorker(backend === 'cpu' ? 'cpu' : 'wasm') : undefined;
 }
 
 /** Runs one training run to completion (or until SIGINT) and writes its directory. */
 export async function runTraining(config: Config, opts: TrainOptions, io: CliIo): Promise<object> {
   const backend = await setupNodeBackend(config.backend);
-  const criticHost = nodeSchedule(config, backend.backend, opts, io);
+  const second = nodeSchedule(config, backend.backend, opts, io);
   const loaded = await loadBase({
     env: config.env,
     size: config.modelSize,
@@ -175,7 +172,7 @@ export async function runTraining(config: Config, opts: TrainOptions, io: CliIo)
       onMetrics: (row) => pending.metrics.push(row),
       onEvent: (e) => pending.events.push(e),
     },
-    criticHost,
+    second,
   );
   const save = async (name: string) => {
     const c = await saveRunCheckpoint(trainer, models, loaded.base.tokenizer, config);

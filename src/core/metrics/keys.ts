@@ -51,7 +51,7 @@ export const METRICS = [
   { key: 'time/scoringMs', label: 'Scoring time', help: 'Milliseconds scoring the kept samples: old and reference log-probs, values, advantages.' },
   { key: 'time/policyMs', label: 'Policy steps time', help: 'Milliseconds in the policy’s optimizer steps.' },
   { key: 'time/criticMs', label: 'Critic steps time', help: 'Milliseconds in the critic’s optimizer steps (0 without a critic).' },
-  { key: 'time/measureMs', label: 'Measurement time', help: 'Milliseconds spent on held-out evaluation and the reasoning MI.' },
+  { key: 'time/measureMs', label: 'Measurement time', help: 'Milliseconds the iteration spent on held-out evaluation and the reasoning MI (beside the update on two workers: only the wait for them).' },
   { key: 'perf/tokensPerSec', label: 'Tokens/s', help: 'Generated tokens per second during rollouts.' },
   { key: 'perf/envStepsPerSec', label: 'Env steps/s', help: 'Environment steps per second of rollout time.' },
   { key: 'memory/numTensors', label: 'Tensors', help: 'Live tfjs tensors after the iteration; must stay flat.' },

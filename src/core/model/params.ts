@@ -138,6 +138,13 @@ export function modelVariables(model: Model): tf.Variable[] {
 }
 
 /** Number of scalar parameters. */
+/** The weights of `model` in its `names` order, copied out (for another worker, or a check). */
+export function weightValues(model: Model): Promise<Float32Array[]> {
+  return Promise.all(
+    modelVariables(model).map(async (v) => Float32Array.from((await v.data()) as Float32Array)),
+  );
+}
+
 export function parameterCount(model: Model): number {
   return modelVariables(model).reduce((n, v) => n + v.size, 0);
 }

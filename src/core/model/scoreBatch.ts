@@ -179,6 +179,31 @@ export function defaultGroupRows(
   return scoreRowsThatFit(jobs, critic, context, masks);
 }
 
+/**
+ * The groups cut in two shares of about equal groupCost (the costliest first, each to the lighter
+ * share, ties to the first): what this thread scores and what a second worker scores beside it.
+ * Each share keeps the groups in their planned order.
+ */
+export function shareGroups(
+  groups: readonly (readonly number[])[],
+  lengths: readonly number[],
+  context: number,
+): [number[][], number[][]] {
+  const cost = groups.map((g) =>
+    groupCost(g.length, bucketLength(Math.max(...g.map((i) => lengths[i] as number)), context)),
+  );
+  const order = groups.map((_, k) => k).sort((a, b) => (cost[b] as number) - (cost[a] as number) || a - b);
+  const load = [0, 0];
+  const side = new Int8Array(groups.length);
+  for (const k of order) {
+    const s = (load[1] as number) < (load[0] as number) ? 1 : 0;
+    side[k] = s;
+    load[s] = (load[s] as number) + (cost[k] as number);
+  }
+  const share = (s: number) => groups.filter((_, k) => side[k] === s).map((g) => [...g]);
+  return [share(0), share(1)];
+}
+
 /** Scores `rows` (each ≥ 2 tokens) under every job's policy and the critic, a group at a time. */
 export async function scoreBatch(
   rows: readonly (readonly number[])[],
@@ -192,6 +217,8 @@ export async function scoreBatch(
      * head then runs on those alone (scoring.ts rowLogProbs) and the others come back 0.
      */
     masks?: readonly Float32Array[];
+    /** The length groups to score (default: planGroups's over every row); rows outside them come back null. */
+    groups?: readonly (readonly number[])[];
   } = {},
 ): Promise<BatchScores> {
   const out: BatchScores = {
@@ -203,11 +230,13 @@ export async function scoreBatch(
   );
   if (rows.length === 0) return out;
   if (Math.min(...rows.map((r) => r.length)) < 2) throw new Error('scoreBatch: every row needs >= 2 tokens');
-  const groups = planGroups(
-    rows.map((r) => r.length),
-    options.maxRows ?? scoreRowsThatFit(jobs, critic, context, options.masks),
-    context,
-  );
+  const groups =
+    options.groups ??
+    planGroups(
+      rows.map((r) => r.length),
+      options.maxRows ?? scoreRowsThatFit(jobs, critic, context, options.masks),
+      context,
+    );
   for (const group of groups) {
     const T = bucketLength(Math.max(...group.map((i) => (rows[i] as number[]).length)), context);
     const flat = padRows(
@@ -216,6 +245,7 @@ export async function scoreBatch(
       options.padId ?? 0,
     );
     const picks = jobs.map((j) => group.map((_, k) => k).filter((k) => j.rows?.[group[k] as number] ?? true));
+    if (!critic && picks.every((p) => p.length === 0)) continue; // nothing of this group to score here
     const all = groupScores(flat, group, T, jobs, picks, critic, options.masks);
     const data = (await all.data()) as Float32Array;
     all.dispose();

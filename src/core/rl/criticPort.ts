@@ -1,12 +1,15 @@
-// The critic in a second worker (issue 40): the messages between a run's thread and the critic's
-// worker, and RemoteCritic, the CriticHost that sends them. Whatever carries them — a Web Worker
+// The second worker of a run (issue 40): the messages between a run's thread and it, RemoteCritic
+// (the CriticHost that sends the critic's) and, for a run without a critic, RemoteReference (a copy
+// of the frozen reference that scores a share of its length groups). Whatever carries them — a Web Worker
 // in the page, a worker_threads Worker in Node — is a CriticPort. Messages are taken in order on
 // the other side (criticService.ts), so a call that needs no answer (a step, a snapshot) is only
 // posted, and a failure in one comes back with the next call that waits for an answer.
 import * as tf from '@tensorflow/tfjs';
+import type { Config } from '../config.js';
 import type { AdamState } from '../model/adamState.js';
 import type { ModelConfig } from '../model/config.js';
-import { type Model, modelVariables } from '../model/params.js';
+import { type Model, modelVariables, weightValues } from '../model/params.js';
+import type { Tokenizer, Vocabulary } from '../tokenizer.js';
 import type {
   CriticHost,
   CriticHostFactory,
@@ -14,9 +17,15 @@ import type {
   CriticSteps,
   CriticStepsReport,
 } from './criticHost.js';
+import type { Measured, MeasureRequest } from './measure.js';
 import type { Minibatch } from './microBatch.js';
+import { compactGroups, type ReferenceApart, type ReferenceHostFactory } from './referenceHost.js';
 
-/** Run → critic worker. Those with an `id` get one answer with that id. */
+/**
+ * Run → second worker: the critic's messages, or for a run without a critic the reference's
+ * (`initReference`, `referenceLogps`) and the measurements' (`measure`). Those with an `id` get
+ * one answer with that id.
+ */
 export type ToCritic =
   | { op: 'init'; id: number; config: ModelConfig; weights: Float32Array[]; lr: number; epsilon: number }
   | { op: 'load'; weights: Float32Array[] }
@@ -30,7 +39,17 @@ export type ToCritic =
   | { op: 'readAdam'; id: number }
   | { op: 'writeAdam'; state: AdamState }
   | { op: 'weights'; id: number }
-  | { op: 'dispose'; id: number };
+  | { op: 'dispose'; id: number }
+  | { op: 'initReference'; id: number; config: ModelConfig; weights: Float32Array[]; vocab: Vocabulary }
+  | { op: 'measure'; id: number; weights: Float32Array[]; req: MeasureRequest; config: Config }
+  | {
+      op: 'referenceLogps';
+      id: number;
+      rows: number[][];
+      groups: number[][];
+      masks: Float32Array[];
+      temperature: number;
+    };
 
 /** Critic worker → run: the answer to request `id`, or why it failed. */
 export type FromCritic = { id: number; value?: unknown; error?: string };
@@ -43,31 +62,100 @@ export interface CriticPort {
   terminate(): void;
 }
 
-/** The weights of `model` in its `names` order, copied out. */
-export function weightValues(model: Model): Promise<Float32Array[]> {
-  return Promise.all(
-    modelVariables(model).map(async (v) => Float32Array.from((await v.data()) as Float32Array)),
-  );
-}
-
-/** The critic in a second worker, behind `port`; `model` is this thread's copy of its weights. */
-export class RemoteCritic implements CriticHost {
-  readonly inThread = false;
+/**
+ * The run's end of a port: requests that wait for their answer (by id), posts that do not, all
+ * sent in call order (a message made from a weight read holds back those after it); a failure
+ * of the worker refuses every waiting and later call.
+ */
+class PortClient {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private failed: Error | null = null;
-  /** Messages go out in call order, a weight read (`init`, `push`) holding back those after it. */
   private outbox: Promise<void> = Promise.resolve();
+  /** Messages in the outbox not yet posted (one made from a weight read holds back those after it). */
+  private queued = 0;
 
   constructor(
-    readonly model: Model,
     private readonly port: CriticPort,
-    adam: { lr: number; epsilon: number },
+    /** How its errors name the worker, e.g. "critic worker". */
+    private readonly who: string,
   ) {
     port.listen(
       (msg) => this.answer(msg),
       (err) => this.fail(err),
     );
+  }
+
+  private answer(msg: FromCritic): void {
+    const w = this.waiting.get(msg.id);
+    if (!w) return;
+    this.waiting.delete(msg.id);
+    if (msg.error !== undefined) w.reject(new Error(`${this.who}: ${msg.error}`));
+    else w.resolve(msg.value);
+  }
+
+  private fail(err: Error): void {
+    this.failed = new Error(`${this.who}: ${err.message}`);
+    for (const w of this.waiting.values()) w.reject(this.failed);
+    this.waiting.clear();
+  }
+
+  request<T>(make: (id: number) => ToCritic | Promise<ToCritic>): Promise<T> {
+    if (this.failed) return Promise.reject(this.failed);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.send(() => make(id));
+    });
+  }
+
+  send(msg: ToCritic | (() => ToCritic | Promise<ToCritic>)): void {
+    // Nothing waiting to go out and the message ready: it goes now, not after this thread's next
+    // await (a scoring pass computes its first group before it awaits anything).
+    if (this.queued === 0 && !this.failed) {
+      try {
+        const m = typeof msg === 'function' ? msg() : msg;
+        if (!(m instanceof Promise)) {
+          this.port.post(m);
+          return;
+        }
+        msg = () => m;
+      } catch (err) {
+        this.fail(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+    }
+    this.queued++;
+    const next = msg;
+    this.outbox = this.outbox
+      .then(async () => {
+        const m = typeof next === 'function' ? await next() : next;
+        if (!this.failed) this.port.post(m);
+      })
+      .catch((err: unknown) => this.fail(err instanceof Error ? err : new Error(String(err))))
+      .finally(() => {
+        this.queued--;
+      });
+  }
+
+  terminate(): void {
+    this.waiting.clear();
+    this.failed ??= new Error(`${this.who}: disposed`);
+    this.port.terminate();
+  }
+}
+
+/** The critic in a second worker, behind `port`; `model` is this thread's copy of its weights. */
+export class RemoteCritic implements CriticHost {
+  readonly inThread = false;
+  private readonly link: PortClient;
+
+  constructor(
+    readonly model: Model,
+    port: CriticPort,
+    adam: { lr: number; epsilon: number },
+  ) {
+    this.link = new PortClient(port, 'critic worker');
     void this.request(async (id) => ({
       op: 'init',
       id,
@@ -77,36 +165,12 @@ export class RemoteCritic implements CriticHost {
     })).catch(() => {}); // a failed start refuses the calls that follow
   }
 
-  private answer(msg: FromCritic): void {
-    const w = this.waiting.get(msg.id);
-    if (!w) return;
-    this.waiting.delete(msg.id);
-    if (msg.error !== undefined) w.reject(new Error(`critic worker: ${msg.error}`));
-    else w.resolve(msg.value);
-  }
-
-  private fail(err: Error): void {
-    this.failed = new Error(`critic worker: ${err.message}`);
-    for (const w of this.waiting.values()) w.reject(this.failed);
-    this.waiting.clear();
-  }
-
   private request<T>(make: (id: number) => ToCritic | Promise<ToCritic>): Promise<T> {
-    if (this.failed) return Promise.reject(this.failed);
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.send(() => make(id));
-    });
+    return this.link.request(make);
   }
 
   private send(msg: ToCritic | (() => ToCritic | Promise<ToCritic>)): void {
-    this.outbox = this.outbox
-      .then(async () => {
-        const m = typeof msg === 'function' ? await msg() : msg;
-        if (!this.failed) this.port.post(m);
-      })
-      .catch((err: unknown) => this.fail(err instanceof Error ? err : new Error(String(err))));
+    this.link.send(msg);
   }
 
   values(rows: readonly (readonly number[])[], maxRows: number): Promise<Float32Array[]> {
@@ -155,13 +219,64 @@ export class RemoteCritic implements CriticHost {
   }
 
   dispose(): void {
-    this.waiting.clear();
-    this.failed ??= new Error('critic worker: disposed');
-    this.port.terminate();
+    this.link.terminate();
   }
 }
 
 /** A factory of critics in second workers, each behind a port `open` makes. */
 export function remoteCritic(open: () => CriticPort): CriticHostFactory {
   return (critic, adam) => new RemoteCritic(critic, open(), adam);
+}
+
+/**
+ * The frozen reference copied into a second worker, behind `port`, scoring the length groups it
+ * is given (referenceHost.ts): only those groups' rows travel, renumbered, and come back in place.
+ * It measures the policy whose weights it is sent, on its own held-out envs.
+ */
+export class RemoteReference implements ReferenceApart {
+  private readonly link: PortClient;
+
+  constructor(reference: Model, tok: Tokenizer, port: CriticPort) {
+    this.link = new PortClient(port, 'reference worker');
+    void this.link
+      .request(async (id) => ({
+        op: 'initReference',
+        id,
+        config: reference.config,
+        weights: await weightValues(reference),
+        vocab: tok.vocab,
+      }))
+      .catch(() => {}); // a failed start refuses the calls that follow
+  }
+
+  async logps(
+    rows: readonly (readonly number[])[],
+    groups: readonly (readonly number[])[],
+    masks: readonly Float32Array[],
+    temperature: number,
+  ): Promise<(Float32Array | null)[]> {
+    const sent = compactGroups(rows, groups, masks);
+    const answers = await this.link.request<Float32Array[]>((id) => ({
+      op: 'referenceLogps',
+      id,
+      rows: sent.rows,
+      groups: sent.groups,
+      masks: sent.masks,
+      temperature,
+    }));
+    return sent.spread(answers);
+  }
+
+  measure(weights: Float32Array[], req: MeasureRequest, config: Config): Promise<Measured> {
+    return this.link.request((id) => ({ op: 'measure', id, weights, req, config }));
+  }
+
+  dispose(): void {
+    this.link.terminate();
+  }
+}
+
+/** A factory of references in second workers, each behind a port `open` makes. */
+export function remoteReference(open: () => CriticPort): ReferenceHostFactory {
+  return (reference, tok) => new RemoteReference(reference, tok, open());
 }

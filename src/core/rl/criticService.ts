@@ -1,13 +1,18 @@
-// The critic's worker side (issue 40): holds the critic's weights, its Adam optimizer and its
-// snapshot, and answers criticPort.ts's messages one at a time, in the order they came. Steps go
+// The second worker's side (issue 40): holds the critic's weights, its Adam optimizer and its
+// snapshot — or, for a run without a critic, a copy of the frozen reference and of the policy it
+// measures — and answers criticPort.ts's messages one at a time, in the order they came. Steps go
 // through the same CriticStepRun as the serial schedule's critic, so the numbers are the same.
 // A message that needs no answer and fails is answered with the next one that does.
 import * as tf from '@tensorflow/tfjs';
 import { readAdamState, writeAdamState } from '../model/adamState.js';
 import { cloneModel, copyWeights, disposeModel, type Model, modelFromValues } from '../model/params.js';
+import { Tokenizer } from '../tokenizer.js';
 import { CriticStepRun, criticOptimizer, criticValues } from './criticHost.js';
 import type { FromCritic, ToCritic } from './criticPort.js';
+import type { EnvPool } from './envPool.js';
 import { weightsFinite } from './faults.js';
+import { takeMeasurements } from './measure.js';
+import { referenceLogps } from './referenceHost.js';
 
 interface Held {
   model: Model;
@@ -25,8 +30,62 @@ function load(model: Model, weights: readonly Float32Array[]): void {
   });
 }
 
+/** What a run without a critic keeps in its second worker: the reference, a policy to measure, the tokenizer. */
+interface Aside {
+  reference: Model;
+  /** The policy measured last (its weights come with each `measure`). */
+  measured: Model | null;
+  tok: Tokenizer;
+  /** The held-out env pools by env id. */
+  pools: Map<string, EnvPool>;
+}
+
+/** Where the measurements' held-out envs come from (the worker's entry knows the envs). */
+export interface ServiceOptions {
+  evalPool?(env: string): EnvPool;
+}
+
+/** The messages of a run without a critic: its reference's copy, its groups' log-probs, the measurements. */
+async function handleAside(
+  msg: Extract<ToCritic, { op: 'initReference' | 'referenceLogps' | 'measure' }>,
+  aside: Aside | null,
+  options: ServiceOptions,
+): Promise<{ aside: Aside | null; value?: unknown }> {
+  if (msg.op === 'initReference') {
+    if (aside) disposeAside(aside);
+    let i = 0;
+    const reference = modelFromValues('policy', msg.config, () => msg.weights[i++] as Float32Array, false);
+    return { aside: { reference, measured: null, tok: new Tokenizer(msg.vocab), pools: new Map() } };
+  }
+  if (!aside) throw new Error(`"${msg.op}" before the reference was sent`);
+  if (msg.op === 'referenceLogps') {
+    const { rows, groups, masks, temperature } = msg;
+    return { aside, value: await referenceLogps(aside.reference, rows, groups, masks, temperature) };
+  }
+  const make = options.evalPool;
+  if (!make) throw new Error('this worker has no held-out envs to measure on');
+  let i = 0;
+  const weights = () => msg.weights[i++] as Float32Array;
+  if (aside.measured) load(aside.measured, msg.weights);
+  else aside.measured = modelFromValues('policy', aside.reference.config, weights, false);
+  let evalPool = aside.pools.get(msg.config.env);
+  if (!evalPool) {
+    evalPool = make(msg.config.env);
+    aside.pools.set(msg.config.env, evalPool);
+  }
+  const m = { policy: aside.measured, tok: aside.tok, evalPool };
+  return { aside, value: await takeMeasurements(msg.req, msg.config, m) };
+}
+
+function disposeAside(aside: Aside): void {
+  disposeModel(aside.reference);
+  if (aside.measured) disposeModel(aside.measured);
+}
+
 /** Answers one message; what it returns is the answer's value (for messages with an id). */
 async function handle(msg: ToCritic, held: Held | null): Promise<{ held: Held | null; value?: unknown }> {
+  if (msg.op === 'initReference' || msg.op === 'referenceLogps' || msg.op === 'measure')
+    throw new Error(`"${msg.op}" is for a run without a critic`);
   if (msg.op === 'init') {
     if (held) dispose(held);
     // The weights come in the model's `names` order, which is the order its specs are made in.
@@ -91,8 +150,12 @@ function dispose(held: Held): void {
  * The critic's side of a port: returns the function to call with each message; `answer` sends
  * the answers. Messages are handled strictly in order.
  */
-export function criticService(answer: (msg: FromCritic) => void): (msg: ToCritic) => void {
+export function criticService(
+  answer: (msg: FromCritic) => void,
+  options: ServiceOptions = {},
+): (msg: ToCritic) => void {
   let held: Held | null = null;
+  let aside: Aside | null = null;
   let chain: Promise<void> = Promise.resolve();
   /** A failure of a message without an id, reported with the next answer. */
   let unreported: string | null = null;
@@ -100,8 +163,16 @@ export function criticService(answer: (msg: FromCritic) => void): (msg: ToCritic
     chain = chain.then(async () => {
       const id = 'id' in msg ? msg.id : null;
       try {
-        const r = await handle(msg, held);
-        held = r.held;
+        let r: { value?: unknown };
+        if (msg.op === 'initReference' || msg.op === 'referenceLogps' || msg.op === 'measure') {
+          const a = await handleAside(msg, aside, options);
+          aside = a.aside;
+          r = a;
+        } else {
+          const c = await handle(msg, held);
+          held = c.held;
+          r = c;
+        }
         if (id === null) return;
         if (unreported !== null) answer({ id, error: unreported });
         else answer({ id, value: r.value });

@@ -14,12 +14,15 @@ import { weightsFinite } from './faults.js';
 import { objectiveOf, type UpdateModels } from './objectives.js';
 import type { UpdateReport } from './optimize.js';
 import { computeAdvantages, scoreSamples } from './prepare.js';
+import type { ReferenceApart } from './referenceHost.js';
 import type { Trajectory } from './rollout.js';
 import type { PreparedSample } from './samples.js';
 
 /** The models of an update and the frozen reference the samples are scored against. */
 export interface LearnModels extends UpdateModels {
   reference: Model;
+  /** A copy of the reference in a second worker that scores a share of its groups (referenceHost.ts). */
+  referenceApart?: ReferenceApart | null;
 }
 
 /**
@@ -47,6 +50,7 @@ export async function preparedBatch(
     {
       sampled: true,
       ...(host && !host.inThread ? { apart: host } : {}),
+      ...(m.referenceApart ? { reference: m.referenceApart } : {}),
     },
   );
   const { prepared, stats } = computeAdvantages(samples, scores, kept, c);

@@ -15,7 +15,7 @@ import { InProcessEnvPool } from './envPool.js';
 import { packMinibatch } from './optimize.js';
 import { computeAdvantages, scoreSamples } from './prepare.js';
 import { rollout, type Trajectory } from './rollout.js';
-import { SideEnv, sideEnvTokenizer } from './sideEnv.fixture.js';
+import { SideEnv, sideEnvTokenizer, sideRolloutSettings } from './sideEnv.fixture.js';
 import { policyStep } from './update.js';
 
 const tok = sideEnvTokenizer();
@@ -32,16 +32,8 @@ beforeAll(async () => {
   reference = createPolicy(mc, new Rng(3));
   critic = createCritic(mc, new Rng(4));
   const starts = [0, 0, 0, 1, 1, 1].map((seed, i) => ({ group: Math.floor(i / 3), seed }));
-  const settings = {
-    maxTurns: 1,
-    maxActionsPerTurn: 1,
-    maxActionsPerTraj: 1,
-    maxTokensPerTurn: 8,
-    contextLength: 128,
-    historyTurns: 1,
-    temperature: T,
-    formatPenalty: 0.1,
-  };
+  const settings = sideRolloutSettings(T);
+
   const pool = new InProcessEnvPool(() => new SideEnv());
   trajs = (await rollout(policy, tok, pool, starts, settings, new Rng(9))).trajectories;
 });

@@ -4,10 +4,11 @@
 import type { Config } from '../config.js';
 import { qualityWeight, thinkingQuality } from '../metrics/reasoning.js';
 import type { Model } from '../model/params.js';
-import { defaultGroupRows, type LogpJob, scoreBatch } from '../model/scoreBatch.js';
+import { defaultGroupRows, type LogpJob, planGroups, scoreBatch, shareGroups } from '../model/scoreBatch.js';
 import { meanStd } from '../stats.js';
 import { indicesBy, whiten, ZERO_STD } from './advantages.js';
 import { type EstimatorInput, estimatorOf } from './estimators.js';
+import type { ReferenceApart } from './referenceHost.js';
 import type { Trajectory } from './rollout.js';
 import type { PreparedSample, Sample } from './samples.js';
 
@@ -33,7 +34,8 @@ export interface CriticApart {
  * weights are those that sampled, at this temperature) takes a sample's old log-probs from the
  * sampler where it recorded them all (batch.ts `sampledLogp`); the rest are scored. The three
  * models share one pass per length group (core/model/scoreBatch.ts); a critic `apart` (in its own
- * worker) scores the same groups beside it.
+ * worker) scores the same groups beside it. Without a critic, a `reference` apart (a copy in the
+ * second worker) scores a share of the reference's groups beside this thread's (referenceHost.ts).
  */
 export async function scoreSamples(
   samples: readonly Sample[],
@@ -41,12 +43,12 @@ export async function scoreSamples(
   reference: Model,
   critic: Model | null,
   temperature = 1,
-  options: { sampled?: boolean; apart?: CriticApart } = {},
+  options: { sampled?: boolean; apart?: CriticApart; reference?: ReferenceApart } = {},
 ): Promise<{ oldLogp: Float32Array[]; refLogp: Float32Array[]; values: Float32Array[] }> {
   const rows = samples.map((s) => s.ids);
   const reuse = options.sampled === true && temperature > 0;
   const recorded = samples.map((s) => (reuse ? (s.sampledLogp ?? null) : null));
-  const jobs: LogpJob[] = [
+  const jobs: [LogpJob, LogpJob] = [
     { model: policy, temperature, rows: recorded.map((r) => r === null) },
     { model: reference, temperature },
   ];
@@ -55,13 +57,15 @@ export async function scoreSamples(
   const apart = options.apart;
   let b: Awaited<ReturnType<typeof scoreBatch>>;
   let values: Float32Array[] | null;
-  if (apart) {
+  if (options.reference && !critic && !apart) {
+    b = await referenceShared(rows, jobs, masks, options.reference);
+    values = null;
+  } else if (apart) {
     // The critic in its own worker scores the same groups while this thread scores the policies.
     const maxRows = defaultGroupRows(jobs, apart.model, masks);
-    [b, values] = await Promise.all([
-      scoreBatch(rows, jobs, null, { masks, maxRows }),
-      apart.values(rows, maxRows),
-    ]);
+    // Asked first, so the worker starts before this thread's first group.
+    const theirs = apart.values(rows, maxRows);
+    [b, values] = await Promise.all([scoreBatch(rows, jobs, null, { masks, maxRows }), theirs]);
   } else {
     b = await scoreBatch(rows, jobs, critic, { masks });
     values = b.values;
@@ -75,6 +79,34 @@ export async function scoreSamples(
       ? values.map((v) => v.slice(0, v.length - 1))
       : samples.map((s) => new Float32Array(s.lossMask.length)),
   };
+}
+
+/**
+ * scoreBatch's scores of `jobs` (the policy's rows, then the reference) with the reference's
+ * length groups shared: this thread scores the policy's rows and its share of the reference's
+ * groups while `reference` scores the other share. The groups are the ones one pass would plan.
+ */
+async function referenceShared(
+  rows: readonly (readonly number[])[],
+  jobs: readonly [LogpJob, LogpJob],
+  masks: readonly Float32Array[],
+  reference: ReferenceApart,
+): ReturnType<typeof scoreBatch> {
+  const [policyJob, refJob] = jobs;
+  const lengths = rows.map((r) => r.length);
+  const context = Math.min(policyJob.model.config.context, refJob.model.config.context);
+  const groups = planGroups(lengths, defaultGroupRows([...jobs], null, masks), context);
+  const [here, there] = shareGroups(groups, lengths, context);
+  const mine = new Array<boolean>(rows.length).fill(false);
+  for (const i of here.flat()) mine[i] = true;
+  // Asked first, so the worker starts before this thread's first group.
+  const asked = there.length > 0 ? reference.logps(rows, there, masks, refJob.temperature) : null;
+  const [b, theirs] = await Promise.all([
+    scoreBatch(rows, [policyJob, { ...refJob, rows: mine }], null, { masks, groups }),
+    asked ?? rows.map(() => null),
+  ]);
+  const refLogp = (b.logps[1] as (Float32Array | null)[]).map((l, i) => l ?? theirs[i] ?? null);
+  return { logps: [b.logps[0] as (Float32Array | null)[], refLogp], values: null };
 }
 
 /**

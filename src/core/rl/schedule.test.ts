@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chooseSchedule } from './schedule.js';
 
-const base = { choice: 'auto' as const, cores: 2, lanes: 1, backend: 'wasm', critic: true };
+const base = { choice: 'auto' as const, cores: 2, lanes: 1, backend: 'wasm', critic: true, learns: true };
 
 describe('chooseSchedule', () => {
   it('two workers only where every lane can have two cores', () => {
@@ -17,10 +17,19 @@ describe('chooseSchedule', () => {
     expect(chooseSchedule({ ...base, cores: 1 }).workers).toBe(1);
   });
 
-  it('one worker without a critic, on WebGPU, or when asked', () => {
-    expect(chooseSchedule({ ...base, critic: false }).reason).toBe(
-      '1 worker: the algorithm has no critic to move',
-    );
+  it('without a critic, the second worker takes a share of the reference scoring', () => {
+    expect(chooseSchedule({ ...base, critic: false })).toEqual({
+      workers: 2,
+      reason: '2 workers: the reference scores half its groups beside the policy (1 run × 2 ≤ 2 cores)',
+    });
+    expect(chooseSchedule({ ...base, critic: false, lanes: 2 }).workers).toBe(1);
+  });
+
+  it('one worker for a frozen control, on WebGPU, or when asked', () => {
+    expect(chooseSchedule({ ...base, critic: false, learns: false })).toEqual({
+      workers: 1,
+      reason: '1 worker: a frozen control has no update to share',
+    });
     expect(chooseSchedule({ ...base, backend: 'webgpu', cores: 16 }).workers).toBe(1);
     expect(chooseSchedule({ ...base, choice: '1' })).toEqual({ workers: 1, reason: '1 worker: asked for' });
     expect(chooseSchedule({ ...base, choice: '2', lanes: 2 }).workers).toBe(2);

@@ -8,8 +8,8 @@ import { cloneModel, copyWeights, createCritic, disposeModel, type Model } from 
 import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
-import type { CriticHostFactory } from './criticHost.js';
 import type { EnvPool } from './envPool.js';
+import type { SecondWorker } from './schedule.js';
 import { parseTrainerPosition, Trainer, type TrainerCallbacks, type TrainingState } from './trainer.js';
 
 export interface BaseModel {
@@ -50,7 +50,7 @@ export function createRunModels(config: Config, base: BaseModel): RunModels {
 }
 
 /**
- * A trainer over fresh run models, its critic where `criticHost` puts it (default: in this
+ * A trainer over fresh run models, with its `second` worker if it has one (default: all in this
  * thread); dispose both the trainer and `models` when done.
  */
 export function createTrainer(
@@ -58,7 +58,7 @@ export function createTrainer(
   base: BaseModel,
   pools: { pool: EnvPool; evalPool: EnvPool },
   callbacks: TrainerCallbacks = {},
-  criticHost?: CriticHostFactory,
+  second?: SecondWorker,
 ): { trainer: Trainer; models: RunModels } {
   const models = createRunModels(config, base);
   const trainer = new Trainer({
@@ -69,7 +69,7 @@ export function createTrainer(
     pool: pools.pool,
     evalPool: pools.evalPool,
     callbacks,
-    ...(criticHost ? { criticHost } : {}),
+    ...(second ? { criticHost: second.criticHost, referenceHost: second.referenceHost } : {}),
   });
   return { trainer, models };
 }

@@ -37,3 +37,17 @@ export function sideEnvTokenizer(): Tokenizer {
     ]),
   );
 }
+
+/** One-turn rollout settings for SideEnv at `temperature` (a context of 128, answers of up to 8 tokens). */
+export function sideRolloutSettings(temperature: number) {
+  return {
+    maxTurns: 1,
+    maxActionsPerTurn: 1,
+    maxActionsPerTraj: 1,
+    maxTokensPerTurn: 8,
+    contextLength: 128,
+    historyTurns: 1,
+    temperature,
+    formatPenalty: 0.1,
+  };
+}

@@ -20,7 +20,7 @@ import {
 import type { MetricRow } from '../metrics/keys.js';
 import { pairedSuccess, rolloutMetrics } from '../metrics/rolloutMetrics.js';
 import { gpuBytes } from '../model/gpuMemory.js';
-import { cloneModel, disposeModel, type Model } from '../model/params.js';
+import { cloneModel, disposeModel, type Model, weightValues } from '../model/params.js';
 import { NonFiniteError } from '../model/sampling.js';
 import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
@@ -32,8 +32,16 @@ import { faultSuggestion, LastGoodWeights, MAX_CONSECUTIVE_FAULTS } from './faul
 import { type FilterRollout, keptTrajectories, rollOutForFilter } from './filterRollout.js';
 import { isFrozenControl } from './frozenControl.js';
 import { checkedUpdate, type LearnModels, preparedBatch } from './learnStep.js';
-import { evaluateOn, measureIteration, miDue } from './measure.js';
+import {
+  evaluateOn,
+  type Measured,
+  measureRequest,
+  miDue,
+  takeMeasurements,
+  writeMeasurements,
+} from './measure.js';
 import { updateMetrics } from './optimize.js';
+import type { ReferenceApart, ReferenceHostFactory } from './referenceHost.js';
 import { type RolloutStart, rollout } from './rollout.js';
 import {
   groupStarts,
@@ -93,6 +101,11 @@ export interface TrainerSetup {
   critic: Model | null;
   /** Where the critic runs (default: in this thread, after the policy; criticHost.ts). */
   criticHost?: CriticHostFactory;
+  /**
+   * For a run without a critic: a second home of the reference that scores a share of its groups
+   * beside this thread (referenceHost.ts; default: all in this thread).
+   */
+  referenceHost?: ReferenceHostFactory;
   pool: EnvPool;
   evalPool: EnvPool;
   callbacks?: TrainerCallbacks;
@@ -108,6 +121,8 @@ export class Trainer {
   private readonly reference: Model;
   /** The critic, in this thread or in its own worker (criticHost.ts); null without one. */
   private readonly critic: CriticHost | null;
+  /** The reference's copy in a second worker (a run without a critic, on two workers); else null. */
+  private readonly referenceApart: ReferenceApart | null;
   /** The weights each update started from, to go back to after a non-finite step. */
   private readonly lastGood: LastGoodWeights;
   private readonly policyOpt: tf.Optimizer;
@@ -149,6 +164,8 @@ export class Trainer {
       usesCritic(setup.config) && setup.critic
         ? (setup.criticHost ?? localCritic)(setup.critic, { lr: setup.config.criticLr, epsilon: eps })
         : null;
+    this.referenceApart =
+      !this.critic && setup.referenceHost ? setup.referenceHost(this.reference, this.tok) : null;
     this.lastGood = new LastGoodWeights(this.policy, this.critic);
     this.policyOpt = tf.train.adam(setup.config.lr, 0.9, 0.999, eps);
     this.seeds = startSeedsOf(setup.config);
@@ -189,6 +206,7 @@ export class Trainer {
       policy: this.policy,
       critic: this.critic,
       reference: this.reference,
+      referenceApart: this.referenceApart,
       policyOpt: this.policyOpt,
       streams: this.streams,
     };
@@ -289,21 +307,41 @@ export class Trainer {
 
     // 2. Periodic evaluation and reasoning MI, before any update (measure.ts): iteration `it`'s
     // measurements describe the policy that made its rollouts (iteration 0's are the base model's).
+    // A run without a critic on two workers takes them in its second worker, from a copy of these
+    // weights, while this thread scores and updates (that iteration its reference scoring stays here).
     const m0 = now();
-    const measured = { policy: this.policy, tok: this.tok, evalPool: this.evalPool };
-    const mi = await measureIteration(row, trajectories, it, c, measured);
-    const measureMs = now() - m0;
+    const request = measureRequest(trajectories, it, c, this.tok);
+    const apart = request && this.referenceApart && !isFrozenControl(c) ? this.referenceApart : null;
+    let measuring: Promise<Measured> | null = null;
+    let measured: Measured = {};
+    if (request && apart) {
+      measuring = apart.measure(await weightValues(this.policy), request, c);
+      measuring.catch(() => {}); // awaited below; a failure fails the iteration there
+    } else if (request) {
+      const models = { policy: this.policy, tok: this.tok, evalPool: this.evalPool };
+      measured = await takeMeasurements(request, c, models);
+    }
+    let measureMs = now() - m0;
 
     // 3–5. Filter, score, advantages, update — skipped by a frozen control (lr 0): its policy
     // cannot move, so the iteration is a rollout and its measurements, at a fraction of the cost.
     const u0 = now();
-    if (!isFrozenControl(c)) await this.learn(row, rolledOut, it);
+    const learned: MetricRow = { iteration: it };
+    if (!isFrozenControl(c)) await this.learn(learned, rolledOut, it, !measuring);
     else {
-      row['rollout/filterKeptRatio'] = 1;
-      row['actor/optimizerSteps'] = 0;
-      row['actor/samplesPerStep'] = 0;
+      learned['rollout/filterKeptRatio'] = 1;
+      learned['actor/optimizerSteps'] = 0;
+      learned['actor/samplesPerStep'] = 0;
     }
     const updateMs = now() - u0;
+    if (measuring) {
+      // The time this thread waited for the measurements, not the worker's time on them.
+      const w0 = now();
+      measured = await measuring;
+      measureMs += now() - w0;
+    }
+    const mi = writeMeasurements(row, measured, this.tok);
+    Object.assign(row, learned);
 
     row['time/rolloutMs'] = rolloutMs;
     row['time/updateMs'] = updateMs;
@@ -333,7 +371,12 @@ export class Trainer {
    * The learning half of an iteration (steps 2–4): the StarPO-S filter, the samples and their
    * scores, advantages, and the update from a snapshot the weights can return to.
    */
-  private async learn(row: MetricRow, rolledOut: FilterRollout, it: number): Promise<void> {
+  private async learn(
+    row: MetricRow,
+    rolledOut: FilterRollout,
+    it: number,
+    shareReference: boolean,
+  ): Promise<void> {
     const c = this.config;
     // 2. The rollout filter (filter.ts FILTERS: StarPO-S, top-p, dynamic sampling), then the 2σ drop.
     const { kept, keptRatio } = keptTrajectories(rolledOut, c, this.streams.filter);
@@ -345,7 +388,8 @@ export class Trainer {
       return;
     }
     // 3. Samples, scores, advantages (the policy still has the weights that sampled).
-    const prepared = await preparedBatch(row, kept, this.parts(), this.tok, c);
+    const models = shareReference ? this.parts() : { ...this.parts(), referenceApart: null };
+    const prepared = await preparedBatch(row, kept, models, this.tok, c);
     // 4. Update, from a snapshot we can return to; the LR warm-up counts policy updates.
     this.lastGood.save();
     const trainPolicy = it >= c.criticWarmup || !this.critic;
@@ -382,13 +426,14 @@ export class Trainer {
   }
 
   /**
-   * Frees the trainer's own tensors (reference, backups, optimizers) and the critic's host (its
-   * worker, if any), not the policy or the critic's weights here.
+   * Frees the trainer's own tensors (reference, backups, optimizers) and its second worker (the
+   * critic's host or the reference's copy, if any), not the policy or the critic's weights here.
    */
   dispose(): void {
     disposeModel(this.reference);
     this.lastGood.dispose();
     this.policyOpt.dispose();
     this.critic?.dispose();
+    this.referenceApart?.dispose();
   }
 }

@@ -1,19 +1,22 @@
-// The critic in a worker thread of its own (issue 40) against the serial schedule: the same
+// A run's second worker thread (issue 40) against the serial schedule. The critic in it: the same
 // metric rows (machine keys aside), the same weights and Adam state for a checkpoint, the same
 // fault handling (a critic stepping to non-finite weights restores both models), and a run
-// resumed from a checkpoint onto a fresh worker writes the rows the uninterrupted run wrote.
+// resumed from a checkpoint onto a fresh worker writes the rows the uninterrupted run wrote. A
+// run without a critic (GRPO), whose worker scores a share of the reference's groups: the same.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { createCritic, createPolicy, disposeModel, type Model } from '../../core/model/params.js';
-import { applyAlgorithm } from '../../core/rl/algorithms.js';
-import type { CriticHostFactory } from '../../core/rl/criticHost.js';
+import { applyAlgorithm, usesCritic } from '../../core/rl/algorithms.js';
+import { remoteReference } from '../../core/rl/criticPort.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
+import { pairPort } from '../../core/rl/pairPort.fixture.js';
+import type { SecondWorker } from '../../core/rl/schedule.js';
 import { SideEnv, sideEnvTokenizer } from '../../core/rl/sideEnv.fixture.js';
 import { Trainer, type TrainerEvent, type TrainingState } from '../../core/rl/trainer.js';
 import { Rng } from '../../core/rng.js';
-import { nodeCritic } from './nodeCritic.js';
+import { nodeSecondWorker } from './nodeCritic.js';
 
 const tok = sideEnvTokenizer();
 const mc = { vocabSize: tok.size, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 2 };
@@ -51,13 +54,13 @@ const read = (m: Model) =>
   Promise.all(m.names.map(async (n) => (await m.weights[n]?.data()) as Float32Array));
 
 /**
- * `iterations` of a PPO run with its critic where `host` puts it; with `from`, resumed there
- * (its weights and state put back as a page or the CLI does from a checkpoint).
+ * `iterations` of a run, with its `second` worker if given; with `from`, resumed there (its
+ * weights and state put back as a page or the CLI does from a checkpoint).
  */
-async function run(c: Config, iterations: number, host?: CriticHostFactory, from?: Ran): Promise<Ran> {
+async function run(c: Config, iterations: number, second?: SecondWorker, from?: Ran): Promise<Ran> {
   const rng = new Rng(c.seed);
   const policy = createPolicy(mc, rng.fork('policy'));
-  const critic = createCritic(mc, rng.fork('critic'));
+  const critic = usesCritic(c) ? createCritic(mc, rng.fork('critic')) : null;
   const rows: MetricRow[] = [];
   const events: TrainerEvent[] = [];
   const trainer = new Trainer({
@@ -68,7 +71,7 @@ async function run(c: Config, iterations: number, host?: CriticHostFactory, from
     pool: new InProcessEnvPool(() => new SideEnv()),
     evalPool: new InProcessEnvPool(() => new SideEnv()),
     callbacks: { onMetrics: (r) => rows.push(r), onEvent: (e) => events.push(e) },
-    ...(host ? { criticHost: host } : {}),
+    ...(second ?? {}),
   });
   try {
     if (from) {
@@ -79,17 +82,38 @@ async function run(c: Config, iterations: number, host?: CriticHostFactory, from
           t.dispose();
         });
       put(policy, from.policy);
-      put(critic, from.critic);
+      if (critic) put(critic, from.critic);
       trainer.resumeAt(from.state.position.iteration, from.rows, from.state);
     }
     while (trainer.iteration < iterations) await trainer.step();
     const state = await trainer.trainingState();
-    return { rows, events, state, policy: await read(policy), critic: await read(critic) };
+    const critics = critic ? await read(critic) : [];
+    return { rows, events, state, policy: await read(policy), critic: critics };
   } finally {
     trainer.dispose();
     disposeModel(policy);
-    disposeModel(critic);
+    if (critic) disposeModel(critic);
   }
+}
+
+/** `second`, counting the rows its reference scored and the measurements it took. */
+function counting(second: SecondWorker, asked: { rows: number; measures: number }): SecondWorker {
+  const referenceHost: SecondWorker['referenceHost'] = (reference, tok) => {
+    const apart = second.referenceHost(reference, tok);
+    return {
+      logps: async (...args) => {
+        const out = await apart.logps(...args);
+        asked.rows += out.filter((l) => l !== null).length;
+        return out;
+      },
+      measure: (...args) => {
+        asked.measures++;
+        return apart.measure(...args);
+      },
+      dispose: () => apart.dispose(),
+    };
+  };
+  return { ...second, referenceHost };
 }
 
 const MACHINE = /^(time|memory|perf)\//;
@@ -112,7 +136,7 @@ describe('the critic in a worker thread of its own', () => {
   it('writes the serial rows, weights and Adam state', async () => {
     const c = config();
     const serial = await run(c, 3);
-    const apart = await run(c, 3, nodeCritic('cpu'));
+    const apart = await run(c, 3, nodeSecondWorker('cpu'));
     expect(serial.rows[2]?.['critic/vfLoss']).toBeGreaterThan(0);
     expect(serial.state.optimizers.critic?.steps).toBeGreaterThan(0);
     expectSame(serial, apart);
@@ -122,7 +146,7 @@ describe('the critic in a worker thread of its own', () => {
     // A huge critic rate: finite gradients step the critic's weights to ±Inf.
     const c = config({ criticLr: 1e38, gradClip: 0 });
     const serial = await run(c, 2);
-    const apart = await run(c, 2, nodeCritic('cpu'));
+    const apart = await run(c, 2, nodeSecondWorker('cpu'));
     expect(serial.events.some((e) => e.type === 'error')).toBe(true);
     expectSame(serial, apart);
   }, 120_000);
@@ -130,10 +154,71 @@ describe('the critic in a worker thread of its own', () => {
   it('a run resumed onto a fresh worker writes the rows of the uninterrupted run', async () => {
     const c = config();
     const whole = await run(c, 3);
-    const first = await run(c, 2, nodeCritic('cpu'));
-    const rest = await run(c, 3, nodeCritic('cpu'), first);
+    const first = await run(c, 2, nodeSecondWorker('cpu'));
+    const rest = await run(c, 3, nodeSecondWorker('cpu'), first);
     expect(runRows(rest.rows)).toEqual(runRows(whole.rows.slice(2)));
     expect(rest.critic).toEqual(whole.critic);
     expect(rest.state).toEqual(whole.state);
+  }, 120_000);
+});
+
+describe('a run without a critic: the reference scores a share of its groups in the thread', () => {
+  // 4 × 16 rollouts: 64 rows, more than one scoring group, so the thread has a share.
+  const grpo = (): Config => ({
+    ...applyAlgorithm(config(), 'starpo-grpo'),
+    groups: 4,
+    groupSize: 16,
+    klCoef: 0.05,
+  });
+  it('writes the serial rows, weights and Adam state', async () => {
+    const c = grpo();
+    const serial = await run(c, 3);
+    const asked = { rows: 0, measures: 0 };
+    const apart = await run(c, 3, counting(nodeSecondWorker('cpu'), asked));
+    expect(asked.rows).toBeGreaterThan(0);
+    expect(serial.rows[2]?.['actor/klRef']).not.toBe(0);
+    expectSame(serial, apart);
+  }, 120_000);
+
+  it('a run resumed onto a fresh worker writes the rows of the uninterrupted run', async () => {
+    const c = grpo();
+    const whole = await run(c, 3);
+    const first = await run(c, 2, nodeSecondWorker('cpu'));
+    const rest = await run(c, 3, nodeSecondWorker('cpu'), first);
+    expect(runRows(rest.rows)).toEqual(runRows(whole.rows.slice(2)));
+    expect(rest.policy).toEqual(whole.policy);
+    expect(rest.state).toEqual(whole.state);
+  }, 120_000);
+});
+
+describe('a run without a critic: the measurements taken in its second worker', () => {
+  // Held-out evaluation and the MI proxy at iterations 0 and 2, taken by the worker's side from a
+  // copy of the policy while the update runs; the worker's side is in this thread (pairPort), on
+  // SideEnv's held-out envs, since a worker thread makes the registry's.
+  const measuring = (): Config => ({
+    ...applyAlgorithm(config(), 'starpo-grpo'),
+    evalEvery: 2,
+    evalEpisodes: 4,
+    miEvery: 2,
+    miSamples: 4,
+  });
+  const asked = { rows: 0, measures: 0 };
+  const second = (): SecondWorker => {
+    const open = () => pairPort({ evalPool: () => new InProcessEnvPool(() => new SideEnv()) });
+    const noCritic = () => {
+      throw new Error('a run without a critic asks for no critic');
+    };
+    return counting({ criticHost: noCritic, referenceHost: remoteReference(open) }, asked);
+  };
+
+  it('writes the rows of measuring in this thread', async () => {
+    const c = measuring();
+    const serial = await run(c, 3);
+    const apart = await run(c, 3, second());
+    expect(asked.measures).toBe(2); // iterations 0 and 2 (the last)
+    expect(serial.rows[0]?.['eval/successRate']).toBeTypeOf('number');
+    expect(serial.rows[2]?.['reasoning/miPrompts']).toBeGreaterThan(0);
+    expectSame(serial, apart);
+    expect(apart.rows.map((r) => Object.keys(r))).toEqual(serial.rows.map((r) => Object.keys(r)));
   }, 120_000);
 });

@@ -1,12 +1,14 @@
-// The critic in a worker thread of its own (issue 40), the Node side of the page's critic worker:
-// a CriticPort over worker_threads for RemoteCritic. The thread runs criticThread.ts through the
+// A run's second worker as a thread of its own (issue 40), the Node side of the page's critic
+// worker: a CriticPort over worker_threads for RemoteCritic, or for RemoteReference in a run
+// without a critic. The thread runs criticThread.ts through the
 // same TypeScript loader as this process (tsx), on the run's backend.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CriticHostFactory } from '../../core/rl/criticHost.js';
-import { type CriticPort, remoteCritic } from '../../core/rl/criticPort.js';
+import { type CriticPort, remoteCritic, remoteReference } from '../../core/rl/criticPort.js';
+import type { SecondWorker } from '../../core/rl/schedule.js';
 
 /** The ESM entry of tsx's loader API (the package's `tsx/esm/api` import condition). */
 function tsxLoaderUrl(): string {
@@ -38,4 +40,12 @@ export function nodeCriticPort(backend: 'wasm' | 'cpu'): CriticPort {
 /** Critics in worker threads of their own, on `backend`. */
 export function nodeCritic(backend: 'wasm' | 'cpu'): CriticHostFactory {
   return remoteCritic(() => nodeCriticPort(backend));
+}
+
+/** A run's second worker as a thread on `backend`: its critic, or a copy of its reference. */
+export function nodeSecondWorker(backend: 'wasm' | 'cpu'): SecondWorker {
+  return {
+    criticHost: nodeCritic(backend),
+    referenceHost: remoteReference(() => nodeCriticPort(backend)),
+  };
 }

@@ -1,0 +1,73 @@
+// The second worker of a run without a critic (issue 40). It holds a copy of the frozen reference
+// and scores a share of its length groups while this thread scores the rest (scoreBatch.ts
+// shareGroups); each group is scored as the serial pass scores it — the same rows, the same
+// padding, the same kernels — so the log-probs are the same numbers, from two threads. On the
+// iterations that measure, it takes the held-out evaluation and the MI proxy of the policy that
+// made the rollouts (measure.ts MeasureApart) while this thread scores and updates.
+import type { Model } from '../model/params.js';
+import { scoreBatch } from '../model/scoreBatch.js';
+import type { Tokenizer } from '../tokenizer.js';
+import type { MeasureApart } from './measure.js';
+
+/** A copy of the frozen reference somewhere else (a second worker) that scores length groups and measures. */
+export interface ReferenceApart extends MeasureApart {
+  /**
+   * Per row of `rows`, the reference's log-probs at `temperature` on the positions `masks` reads,
+   * for the rows of `groups` (indices into `rows`, each group one pass); null for the others.
+   */
+  logps(
+    rows: readonly (readonly number[])[],
+    groups: readonly (readonly number[])[],
+    masks: readonly Float32Array[],
+    temperature: number,
+  ): Promise<(Float32Array | null)[]>;
+  dispose(): void;
+}
+
+/**
+ * Makes the second worker of a run without a critic from its reference (the weights are sent once:
+ * they never change) and its tokenizer (for the measurements).
+ */
+export type ReferenceHostFactory = (reference: Model, tok: Tokenizer) => ReferenceApart;
+
+/** The reference's log-probs of the rows of `groups`, each group one pass (scoreBatch alone on it). */
+export async function referenceLogps(
+  reference: Model,
+  rows: readonly (readonly number[])[],
+  groups: readonly (readonly number[])[],
+  masks: readonly Float32Array[],
+  temperature: number,
+): Promise<(Float32Array | null)[]> {
+  const b = await scoreBatch(rows, [{ model: reference, temperature }], null, { masks, groups });
+  return b.logps[0] as (Float32Array | null)[];
+}
+
+/**
+ * The rows of `groups` alone, renumbered, with their masks: what goes to the other worker (rows
+ * outside the groups stay here); `spread` puts its answers back at the rows' places.
+ */
+export function compactGroups(
+  rows: readonly (readonly number[])[],
+  groups: readonly (readonly number[])[],
+  masks: readonly Float32Array[],
+): {
+  rows: number[][];
+  groups: number[][];
+  masks: Float32Array[];
+  spread(answers: readonly (Float32Array | null)[]): (Float32Array | null)[];
+} {
+  const picked = groups.flat();
+  let k = 0;
+  return {
+    rows: picked.map((i) => [...(rows[i] as number[])]),
+    groups: groups.map((g) => g.map(() => k++)),
+    masks: picked.map((i) => masks[i] as Float32Array),
+    spread(answers) {
+      const out: (Float32Array | null)[] = rows.map(() => null);
+      picked.forEach((i, j) => {
+        out[i] = answers[j] ?? null;
+      });
+      return out;
+    },
+  };
+}
