@@ -5,38 +5,21 @@
 // non-finite iterations in a row pause the run with a suggestion.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Config, defaultConfig } from '../config.js';
+import type { Config } from '../config.js';
 import type { MetricRow } from '../metrics/keys.js';
 import { createCritic, createPolicy, disposeModel, type Model } from '../model/params.js';
 import { NonFiniteError, sampleBatch } from '../model/sampling.js';
 import { Rng } from '../rng.js';
-import { applyAlgorithm } from './algorithms.js';
 import { InProcessEnvPool } from './envPool.js';
 import { faultSuggestion, weightsFinite } from './faults.js';
-import { SideEnv, sideEnvTokenizer } from './sideEnv.fixture.js';
+import { SideEnv, sideConfig, sideEnvTokenizer, sideModelConfig } from './sideEnv.fixture.js';
 import { Trainer, type TrainerEvent } from './trainer.js';
 
 const tok = sideEnvTokenizer();
 
-function config(overrides: Partial<Config> = {}): Config {
-  return {
-    ...applyAlgorithm(defaultConfig(), 'starpo-ppo'),
-    groups: 2,
-    groupSize: 2,
-    maxTurns: 1,
-    maxActionsPerTurn: 1,
-    maxActionsPerTraj: 1,
-    maxTokensPerTurn: 6,
-    contextLength: 64,
-    evalEvery: 0,
-    miEvery: 0,
-    minibatch: 4,
-    iterations: 10,
-    checkpointEvery: 0,
-    lr: 0.01,
-    ...overrides,
-  };
-}
+/** The fault tests' run: PPO, 2 × 2 rollouts. */
+const config = (overrides: Partial<Config> = {}): Config =>
+  sideConfig('starpo-ppo', { groupSize: 2, ...overrides });
 
 interface Setup {
   trainer: Trainer;
@@ -48,7 +31,7 @@ interface Setup {
 }
 
 function setup(c: Config): Setup {
-  const mc = { vocabSize: tok.size, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 2 };
+  const mc = sideModelConfig(tok);
   const rng = new Rng(c.seed);
   const policy = createPolicy(mc, rng.fork('policy'));
   const critic = createCritic(mc, rng.fork('critic'));
@@ -100,7 +83,7 @@ describe('faultSuggestion', () => {
 
 describe('weightsFinite and sampling', () => {
   it('finds one NaN or Inf weight, and sampling refuses NaN logits with a NonFiniteError', async () => {
-    const mc = { vocabSize: tok.size, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 2 };
+    const mc = sideModelConfig(tok);
     const policy = createPolicy(mc, new Rng(3));
     expect(await weightsFinite([policy, null])).toBe(true);
     const w = policy.weights['h0.mlp.bfc']!;

@@ -8,35 +8,16 @@ import { type Config, defaultConfig, validateConfig } from '../config.js';
 import type { MetricRow } from '../metrics/keys.js';
 import { createCritic, createPolicy, disposeModel, type Model } from '../model/params.js';
 import { Rng } from '../rng.js';
-import { applyAlgorithm } from './algorithms.js';
 import { InProcessEnvPool } from './envPool.js';
 import { FROZEN_CONTROL, isFrozenControl } from './frozenControl.js';
-import { SideEnv, sideEnvTokenizer } from './sideEnv.fixture.js';
+import { SideEnv, sideConfig, sideEnvTokenizer, sideModelConfig } from './sideEnv.fixture.js';
 import { Trainer } from './trainer.js';
 
 const tok = sideEnvTokenizer();
 
-function config(algo: Config['algorithm'], lr: number): Config {
-  return {
-    ...applyAlgorithm(defaultConfig(), algo),
-    groups: 2,
-    groupSize: 4,
-    maxTurns: 1,
-    maxActionsPerTurn: 1,
-    maxActionsPerTraj: 1,
-    maxTokensPerTurn: 6,
-    contextLength: 64,
-    evalEvery: 0,
-    miEvery: 0,
-    minibatch: 4,
-    stepsPerIteration: 2,
-    iterations: 3,
-    checkpointEvery: 0,
-    criticWarmup: 0,
-    lr,
-    criticLr: 0.01,
-  };
-}
+/** 3 iterations of `algo` at `lr`, 2 steps each, the critic training from the first. */
+const config = (algo: Config['algorithm'], lr: number): Config =>
+  sideConfig(algo, { stepsPerIteration: 2, iterations: 3, criticWarmup: 0, lr, criticLr: 0.01 });
 
 interface Moved {
   policy: boolean;
@@ -47,7 +28,7 @@ interface Moved {
 /** Trains 3 iterations of `algo` at `lr`; whether any policy or critic weight changed at all. */
 async function train(algo: Config['algorithm'], lr: number): Promise<Moved> {
   const c = config(algo, lr);
-  const mc = { vocabSize: tok.size, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 2 };
+  const mc = sideModelConfig(tok);
   const rng = new Rng(c.seed);
   const policy = createPolicy(mc, rng.fork('policy'));
   const critic = createCritic(mc, rng.fork('critic'));

@@ -5,7 +5,7 @@
 // run without a critic (GRPO), whose worker scores a share of the reference's groups: the same.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Config, defaultConfig } from '../../core/config.js';
+import type { Config } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { createCritic, createPolicy, disposeModel, type Model } from '../../core/model/params.js';
 import { applyAlgorithm, usesCritic } from '../../core/rl/algorithms.js';
@@ -13,34 +13,17 @@ import { remoteReference } from '../../core/rl/criticPort.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { pairPort } from '../../core/rl/pairPort.fixture.js';
 import type { SecondWorker } from '../../core/rl/schedule.js';
-import { SideEnv, sideEnvTokenizer } from '../../core/rl/sideEnv.fixture.js';
+import { SideEnv, sideConfig, sideEnvTokenizer, sideModelConfig } from '../../core/rl/sideEnv.fixture.js';
 import { Trainer, type TrainerEvent, type TrainingState } from '../../core/rl/trainer.js';
 import { Rng } from '../../core/rng.js';
 import { nodeSecondWorker } from './nodeCritic.js';
 
 const tok = sideEnvTokenizer();
-const mc = { vocabSize: tok.size, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 2 };
+const mc = sideModelConfig(tok);
 
-function config(overrides: Partial<Config> = {}): Config {
-  return {
-    ...applyAlgorithm(defaultConfig(), 'starpo-ppo'),
-    groups: 2,
-    groupSize: 4,
-    maxTurns: 1,
-    maxActionsPerTurn: 1,
-    maxActionsPerTraj: 1,
-    maxTokensPerTurn: 6,
-    contextLength: 64,
-    evalEvery: 0,
-    miEvery: 0,
-    minibatch: 2,
-    iterations: 10,
-    checkpointEvery: 0,
-    lr: 0.01,
-    criticLr: 0.01,
-    ...overrides,
-  };
-}
+/** The schedule tests' run: PPO, 2 × 4 rollouts, minibatches of 2, the critic at lr 0.01. */
+const config = (overrides: Partial<Config> = {}): Config =>
+  sideConfig('starpo-ppo', { minibatch: 2, criticLr: 0.01, ...overrides });
 
 interface Ran {
   rows: MetricRow[];
