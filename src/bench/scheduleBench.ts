@@ -44,7 +44,7 @@ export async function benchSchedule(
 /** One line a preset: seconds per iteration and the update's share on each schedule. */
 export function formatSchedule(s: { presets: ScheduleRow[] }): string {
   const part = (p: PresetBench) =>
-    `${p.secondsPerIteration.toFixed(2)} s (rollout ${(p.split.rolloutMs / 1000).toFixed(2)}, scoring ${(p.split.scoringMs / 1000).toFixed(2)}, update ${(p.split.updateMs / 1000).toFixed(2)}: policy steps ${((p.split.policyMs ?? 0) / 1000).toFixed(2)}, critic steps ${((p.split.criticMs ?? 0) / 1000).toFixed(2)})`;
+    `${p.secondsPerIteration.toFixed(2)} s (rollout ${(p.split.rolloutMs / 1000).toFixed(2)}, scoring ${(p.split.scoringMs / 1000).toFixed(2)}, update ${(p.split.updateMs / 1000).toFixed(2)}: policy steps ${((p.split.policyMs ?? 0) / 1000).toFixed(2)}, critic steps ${((p.split.criticMs ?? 0) / 1000).toFixed(2)}, waited for the critic ${((p.split.criticWaitMs ?? 0) / 1000).toFixed(2)})`;
   return s.presets
     .map((r) => `${r.preset}: serial ${part(r.serial)}; two workers ${part(r.twoWorkers)}: ${r.speedup}×`)
     .join('\n');

@@ -16,6 +16,8 @@ const split = z.object({
   /** The policy's and the critic's optimizer steps within the update (absent in older files). */
   policyMs: ms.optional(),
   criticMs: ms.optional(),
+  /** The update's wait after the policy's last step for the critic's steps (absent in older files). */
+  criticWaitMs: ms.optional(),
 });
 
 export const backendEntry = z.object({

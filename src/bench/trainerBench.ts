@@ -21,6 +21,7 @@ export interface IterationSplit {
   /** The policy's and the critic's steps (the trainer's own clocks; beside each other on 2 workers). */
   policyMs: number;
   criticMs: number;
+  criticWaitMs: number;
 }
 
 export interface TrainerBench {
@@ -102,6 +103,7 @@ export async function benchTrainer(
         totalMs: total,
         policyMs: row['time/policyMs'] ?? 0,
         criticMs: row['time/criticMs'] ?? 0,
+        criticWaitMs: row['time/criticWaitMs'] ?? 0,
       });
       memory.numTensors.push(tf.memory().numTensors);
       memory.gpuBytes.push(gpuBytes());
@@ -122,6 +124,7 @@ export async function benchTrainer(
     totalMs: mean('totalMs'),
     policyMs: mean('policyMs'),
     criticMs: mean('criticMs'),
+    criticWaitMs: mean('criticWaitMs'),
   };
   return { split, perIteration, memory };
 }

@@ -51,6 +51,7 @@ export const METRICS = [
   { key: 'time/scoringMs', label: 'Scoring time', help: 'Milliseconds scoring the kept samples: old and reference log-probs, values, advantages.' },
   { key: 'time/policyMs', label: 'Policy steps time', help: 'Milliseconds in the policy’s optimizer steps.' },
   { key: 'time/criticMs', label: 'Critic steps time', help: 'Milliseconds in the critic’s optimizer steps (0 without a critic).' },
+  { key: 'time/criticWaitMs', label: 'Critic wait', help: 'Milliseconds the update waited after the policy’s last step for the critic’s steps to end (0 without a critic).' },
   { key: 'time/measureMs', label: 'Measurement time', help: 'Milliseconds the iteration spent on held-out evaluation and the reasoning MI (beside the update on two workers: only the wait for them).' },
   { key: 'perf/tokensPerSec', label: 'Tokens/s', help: 'Generated tokens per second during rollouts.' },
   { key: 'perf/envStepsPerSec', label: 'Env steps/s', help: 'Environment steps per second of rollout time.' },

@@ -40,6 +40,12 @@ export interface UpdateReport {
   /** Milliseconds in the policy's and the critic's steps (the critic's: 0 without one). */
   policyMs: number;
   criticMs: number;
+  /**
+   * Milliseconds from the policy's last step until the critic's steps were done: all of them on
+   * the serial schedule, only their overhang beside the policy's on two workers (what letting
+   * them run on into the next rollout could save at most).
+   */
+  criticWaitMs: number;
 }
 
 /**
@@ -54,6 +60,7 @@ export function updateMetrics(report: UpdateReport): StepMetrics {
     ...report.means,
     'time/policyMs': report.policyMs,
     'time/criticMs': report.criticMs,
+    'time/criticWaitMs': report.criticWaitMs,
   };
 }
 
@@ -168,6 +175,7 @@ export async function ppoUpdate(
     klStopped: false,
     policyMs: 0,
     criticMs: 0,
+    criticWaitMs: 0,
   };
   const sums: StepMetrics = {};
   const minibatches = plan.map((idx) =>
@@ -205,7 +213,9 @@ export async function ppoUpdate(
         break;
       }
     }
+  const w0 = now();
   const c = critic ? await critic.finish() : null;
+  report.criticWaitMs = c ? now() - w0 : 0;
   if (c) {
     report.criticSteps = c.steps;
     report.criticMs = c.ms;
@@ -325,6 +335,7 @@ export async function dpoUpdate(
     klStopped: false,
     policyMs: 0,
     criticMs: 0,
+    criticWaitMs: 0,
   };
   const plan = planMinibatches(
     pairs.length,

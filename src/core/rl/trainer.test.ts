@@ -383,17 +383,27 @@ describe('Trainer', () => {
     expect(row0['reasoning/retrievalAcc']).toBeLessThanOrEqual(1);
   });
 
-  it('splits the update time into scoring, policy steps and critic steps (no critic: 0)', async () => {
+  it('splits the update time into scoring, policy steps and critic steps and the wait for them (no critic: 0)', async () => {
     const ppo = (await runTiny(tinyConfig('starpo-ppo', { criticWarmup: 0, iterations: 1 })))
       .rows[0] as MetricRow;
     const grpo = (await runTiny(tinyConfig('starpo-grpo', { iterations: 1 }))).rows[0] as MetricRow;
-    for (const k of ['time/scoringMs', 'time/policyMs', 'time/criticMs', 'time/measureMs'] as const) {
+    const keys = [
+      'time/scoringMs',
+      'time/policyMs',
+      'time/criticMs',
+      'time/criticWaitMs',
+      'time/measureMs',
+    ] as const;
+    for (const k of keys) {
       expect(ppo[k], k).toBeGreaterThanOrEqual(0);
       expect(grpo[k], k).toBeGreaterThanOrEqual(0);
     }
     expect(ppo['time/criticMs']).toBeGreaterThan(0);
     expect(ppo['time/policyMs']).toBeGreaterThan(0);
     expect(grpo['time/criticMs']).toBe(0);
+    expect(grpo['time/criticWaitMs']).toBe(0);
+    // In one thread the critic's steps come after the policy's: the update waits for all of them.
+    expect(ppo['time/criticWaitMs']).toBeGreaterThanOrEqual(ppo['time/criticMs'] as number);
     // The parts fit inside the update they split.
     const parts = (ppo['time/scoringMs'] ?? 0) + (ppo['time/policyMs'] ?? 0) + (ppo['time/criticMs'] ?? 0);
     expect(parts).toBeLessThanOrEqual((ppo['time/updateMs'] ?? 0) + 1e-6);

@@ -32,7 +32,7 @@ const ROWS: readonly ChartRow[] = [
   { id: 'templates', title: 'Thinking templates', keys: ['reasoning/modalThinkShare', 'reasoning/distinct2'], domain: [0, 1] },
   { id: 'losses', title: 'Losses', keys: ['actor/pgLoss', 'actor/dpoLoss', 'critic/vfLoss'] },
   { id: 'kept', title: 'Kept ratio', keys: ['rollout/filterKeptRatio'], domain: [0, 1] },
-  { id: 'time', title: 'Time per iteration (ms)', keys: ['time/rolloutMs', 'time/scoringMs', 'time/policyMs', 'time/criticMs', 'time/updateMs', 'time/measureMs'] },
+  { id: 'time', title: 'Time per iteration (ms)', keys: ['time/rolloutMs', 'time/scoringMs', 'time/policyMs', 'time/criticMs', 'time/criticWaitMs', 'time/updateMs', 'time/measureMs'] },
 ];
 
 export const CHARTS: readonly ChartSpec[] = ROWS.map((row) => ({
