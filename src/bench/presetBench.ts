@@ -62,7 +62,11 @@ export async function presetSetup(
           vocab: vocabSize,
         };
   const r = resolveConfig(
-    { base, preset: name, edits: { ...edits, backend, seed: 1, iterations: Math.max(iterations, 2) } },
+    {
+      base,
+      preset: name,
+      edits: { ...edits, backend, seed: 1, iterations: edits.iterations ?? Math.max(iterations, 2) },
+    },
     envIds(),
     { backend, bytes: BACKEND_MEMORY_BYTES[backend as 'wasm' | 'webgpu' | 'cpu'] },
   );

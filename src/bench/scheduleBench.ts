@@ -3,6 +3,7 @@
 // critic beside the policy, or without a critic a copy of the reference scoring a share of its
 // groups, same seed and backend, so the numbers are the
 // same and only the time differs. The speed-up is serial ÷ two-worker seconds per iteration.
+import { resolveConfig } from '../core/resolve.js';
 import type { BackendName } from '../workers/backend.js';
 import { nodeSecondWorker } from '../workers/node/nodeCritic.js';
 import { benchPreset, type PresetBench } from './presetBench.js';
@@ -14,6 +15,13 @@ export interface ScheduleRow {
   speedup: number;
 }
 
+/**
+ * Iterations a schedule is timed over: a warm-up, then 10, of which the 10th measures (held-out
+ * evaluation and MI every 10 iterations, as the presets plan them, and not at the last one: each
+ * run is planned at its preset's own length), so measurements weigh as much as in a real run.
+ */
+export const SCHEDULE_ITERATIONS = 11;
+
 /** Each of `presets` for `iterations` iterations (the first a warm-up) on both schedules. */
 export async function benchSchedule(
   presets: readonly string[],
@@ -24,7 +32,9 @@ export async function benchSchedule(
   const rows: ScheduleRow[] = [];
   for (const preset of presets) {
     log(`bench: ${preset} preset, ${iterations} iterations, serial schedule on ${backend}`);
-    const serial = await benchPreset(preset, backend, iterations);
+    // Planned at the preset's own length, so that no timed iteration is the run's last (which evaluates).
+    const planned = { iterations: resolveConfig({ preset }).values.iterations };
+    const serial = await benchPreset(preset, backend, iterations, planned);
     log(
       `bench: ${preset} preset, ${iterations} iterations, two workers (the critic, or a share of the reference scoring, in the second)`,
     );
@@ -32,7 +42,7 @@ export async function benchSchedule(
       preset,
       backend,
       iterations,
-      {},
+      planned,
       nodeSecondWorker(backend === 'cpu' ? 'cpu' : 'wasm'),
     );
     const speedup = Number((serial.secondsPerIteration / twoWorkers.secondsPerIteration).toFixed(2));

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { benchCheckpoint } from '../../bench/checkpointBench.js';
 import { type BenchSettings, FULL_SETTINGS, QUICK_SETTINGS, runBench } from '../../bench/harness.js';
 import { benchPreset } from '../../bench/presetBench.js';
-import { benchSchedule, formatSchedule } from '../../bench/scheduleBench.js';
+import { benchSchedule, formatSchedule, SCHEDULE_ITERATIONS } from '../../bench/scheduleBench.js';
 import { type BenchResults, benchResults } from '../../bench/schema.js';
 import { formatTables, formatWebshop } from '../../bench/table.js';
 import { benchWebshop } from '../../bench/webshopBench.js';
@@ -173,8 +173,9 @@ async function checkpointOnly(a: Args, io: CliIo): Promise<number> {
 async function scheduleOnly(a: Args, io: CliIo): Promise<number> {
   const existing = await existingResults(a);
   const backend = await sectionBackend(a);
-  const n = Math.max(2, a.settings.presetIterations);
-  // echo-trap (GRPO) has no critic: its second worker scores half the reference's groups.
+  // A warm-up and 10 timed iterations, one of which measures, as in a run (SCHEDULE_ITERATIONS).
+  const n = Math.max(SCHEDULE_ITERATIONS, a.settings.presetIterations);
+  // echo-trap (GRPO) has no critic: its second worker scores half the reference's groups and measures.
   const schedule = await benchSchedule(['echo-trap', 'stable', 'webshop'], backend, n, (line) =>
     io.stderr.write(`${line}\n`),
   );
