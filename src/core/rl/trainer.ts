@@ -42,7 +42,7 @@ import {
 } from './measure.js';
 import { updateMetrics } from './optimize.js';
 import type { ReferenceApart, ReferenceHostFactory } from './referenceHost.js';
-import { type RolloutStart, rollout } from './rollout.js';
+import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
 import {
   groupStarts,
   rolloutSettings,
@@ -310,17 +310,8 @@ export class Trainer {
     // A run without a critic on two workers takes them in its second worker, from a copy of these
     // weights, while this thread scores and updates (that iteration its reference scoring stays here).
     const m0 = now();
-    const request = measureRequest(trajectories, it, c, this.tok);
-    const apart = request && this.referenceApart && !isFrozenControl(c) ? this.referenceApart : null;
-    let measuring: Promise<Measured> | null = null;
-    let measured: Measured = {};
-    if (request && apart) {
-      measuring = apart.measure(await weightValues(this.policy), request, c);
-      measuring.catch(() => {}); // awaited below; a failure fails the iteration there
-    } else if (request) {
-      const models = { policy: this.policy, tok: this.tok, evalPool: this.evalPool };
-      measured = await takeMeasurements(request, c, models);
-    }
+    const { measured: here, measuring } = await this.startMeasurements(trajectories, it);
+    let measured = here;
     let measureMs = now() - m0;
 
     // 3–5. Filter, score, advantages, update — skipped by a frozen control (lr 0): its policy
@@ -365,6 +356,27 @@ export class Trainer {
     if (c.checkpointEvery > 0 && this.iteration % c.checkpointEvery === 0)
       await this.cb.onCheckpoint?.(this.iteration);
     return row;
+  }
+
+  /**
+   * Iteration `it`'s measurements (measure.ts), if any are due: taken here, or — a run without a
+   * critic on two workers — started in the second worker from a copy of the weights that made the
+   * rollouts, to be awaited after the update (`measuring`).
+   */
+  private async startMeasurements(
+    trajectories: readonly Trajectory[],
+    it: number,
+  ): Promise<{ measured: Measured; measuring: Promise<Measured> | null }> {
+    const c = this.config;
+    const request = measureRequest(trajectories, it, c, this.tok);
+    if (!request) return { measured: {}, measuring: null };
+    if (this.referenceApart && !isFrozenControl(c)) {
+      const measuring = this.referenceApart.measure(await weightValues(this.policy), request, c);
+      measuring.catch(() => {}); // awaited after the update; a failure fails the iteration there
+      return { measured: {}, measuring };
+    }
+    const models = { policy: this.policy, tok: this.tok, evalPool: this.evalPool };
+    return { measured: await takeMeasurements(request, c, models), measuring: null };
   }
 
   /**
