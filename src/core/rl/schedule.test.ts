@@ -20,7 +20,8 @@ describe('chooseSchedule', () => {
   it('without a critic, the second worker takes a share of the reference scoring', () => {
     expect(chooseSchedule({ ...base, critic: false })).toEqual({
       workers: 2,
-      reason: '2 workers: the reference scores half its groups beside the policy (1 run × 2 ≤ 2 cores)',
+      reason:
+        '2 workers: half the reference scoring and the measurements beside the policy (1 run × 2 ≤ 2 cores)',
     });
     expect(chooseSchedule({ ...base, critic: false, lanes: 2 }).workers).toBe(1);
   });

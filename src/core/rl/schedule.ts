@@ -1,10 +1,10 @@
 // How many workers a run's iteration uses (issue 40): one (the serial schedule), or two — the
 // critic in its own worker beside the policy, or, for an algorithm without a critic, a copy of the
-// frozen reference scoring a share of its length groups beside the policy's thread. Chosen from
-// the machine: two only when the run updates (a frozen control scores nothing), the backend runs
-// on the CPU (WASM or tfjs's CPU kernels: on WebGPU the models share one device), and every lane
-// running on the machine can have two — lanes × workers ≤ cores — so runs side by side (seeds side
-// by side, a sweep's jobs) never oversubscribe it.
+// frozen reference scoring a share of its length groups, and the periodic measurements, beside
+// the policy's thread. Chosen from the machine: two only when the run updates (a frozen control
+// scores nothing), the backend runs on the CPU (WASM or tfjs's CPU kernels: on WebGPU the models
+// share one device), and every lane running on the machine can have two — lanes × workers ≤
+// cores — so runs side by side (seeds side by side, a sweep's jobs) never oversubscribe it.
 
 import type { Config } from '../config.js';
 import { usesCritic } from './algorithms.js';
@@ -50,7 +50,7 @@ export function chooseSchedule(s: ScheduleInput): Schedule {
   if (s.choice === '1') return one('asked for');
   const what = s.critic
     ? 'the critic beside the policy'
-    : 'the reference scores half its groups beside the policy';
+    : 'half the reference scoring and the measurements beside the policy';
   const fit = `${runs(s.lanes)} × 2 ${s.lanes * 2 <= s.cores ? '≤' : '>'} ${s.cores} cores`;
   if (s.choice === '2') return { workers: 2, reason: `2 workers (asked for): ${what} (${fit})` };
   if (s.lanes * 2 > s.cores) return one(`two each would oversubscribe the machine (${fit})`);
