@@ -4,10 +4,11 @@
 // padding, the same kernels — so the log-probs are the same numbers, from two threads. On the
 // iterations that measure, it takes the held-out evaluation and the MI proxy of the policy that
 // made the rollouts (measure.ts MeasureApart) while this thread scores and updates.
-import type { Model } from '../model/params.js';
+import { disposeModel, type Model, modelFromValues } from '../model/params.js';
 import { scoreBatch } from '../model/scoreBatch.js';
 import type { Tokenizer } from '../tokenizer.js';
-import type { MeasureApart } from './measure.js';
+import type { EnvPool } from './envPool.js';
+import { type MeasureApart, takeMeasurements } from './measure.js';
 
 /** A copy of the frozen reference somewhere else (a second worker) that scores length groups and measures. */
 export interface ReferenceApart extends MeasureApart {
@@ -69,5 +70,69 @@ export function compactGroups(
       });
       return out;
     },
+  };
+}
+
+/** What this thread holds to do a second worker's share itself: the reference, the tokenizer, held-out envs. */
+export interface ReferenceHere {
+  reference: Model;
+  tok: Tokenizer;
+  evalPool: EnvPool;
+}
+
+/**
+ * `apart`, or this thread once it has failed (a worker that crashed or could not start): its
+ * share of the groups scored by the reference here, its measurements taken of a copy of the
+ * weights it was sent — the same numbers, one worker's time — so a run does not end for want of
+ * its second worker. `onFail` hears the first failure.
+ */
+export function orThisThread(
+  apart: ReferenceApart,
+  here: ReferenceHere,
+  onFail: (err: Error) => void = () => {},
+): ReferenceApart {
+  let failed = false;
+  const fail = (err: unknown) => {
+    if (!failed) onFail(err instanceof Error ? err : new Error(String(err)));
+    failed = true;
+  };
+  const logpsHere: ReferenceApart['logps'] = async (rows, groups, masks, temperature) => {
+    const sent = compactGroups(rows, groups, masks);
+    return sent.spread(await referenceLogps(here.reference, sent.rows, sent.groups, sent.masks, temperature));
+  };
+  const measureHere: ReferenceApart['measure'] = async (weights, req, c) => {
+    let i = 0;
+    const policy = modelFromValues(
+      'policy',
+      here.reference.config,
+      () => weights[i++] as Float32Array,
+      false,
+    );
+    try {
+      return await takeMeasurements(req, c, { policy, tok: here.tok, evalPool: here.evalPool });
+    } finally {
+      disposeModel(policy);
+    }
+  };
+  return {
+    async logps(...args) {
+      if (!failed)
+        try {
+          return await apart.logps(...args);
+        } catch (err) {
+          fail(err);
+        }
+      return logpsHere(...args);
+    },
+    async measure(...args) {
+      if (!failed)
+        try {
+          return await apart.measure(...args);
+        } catch (err) {
+          fail(err);
+        }
+      return measureHere(...args);
+    },
+    dispose: () => apart.dispose(),
   };
 }

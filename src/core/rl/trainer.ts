@@ -41,7 +41,7 @@ import {
   writeMeasurements,
 } from './measure.js';
 import { updateMetrics } from './optimize.js';
-import type { ReferenceApart, ReferenceHostFactory } from './referenceHost.js';
+import { orThisThread, type ReferenceApart, type ReferenceHostFactory } from './referenceHost.js';
 import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
 import {
   groupStarts,
@@ -164,8 +164,14 @@ export class Trainer {
       usesCritic(setup.config) && setup.critic
         ? (setup.criticHost ?? localCritic)(setup.critic, { lr: setup.config.criticLr, epsilon: eps })
         : null;
+    // A second worker that fails leaves its share to this thread (the same numbers, more time).
+    const here = { reference: this.reference, tok: this.tok, evalPool: setup.evalPool };
     this.referenceApart =
-      !this.critic && setup.referenceHost ? setup.referenceHost(this.reference, this.tok) : null;
+      !this.critic && setup.referenceHost
+        ? orThisThread(setup.referenceHost(this.reference, this.tok), here, (err) =>
+            console.warn(`the second worker failed; this thread takes its share: ${err.message}`),
+          )
+        : null;
     this.lastGood = new LastGoodWeights(this.policy, this.critic);
     this.policyOpt = tf.train.adam(setup.config.lr, 0.9, 0.999, eps);
     this.seeds = startSeedsOf(setup.config);

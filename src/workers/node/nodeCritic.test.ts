@@ -186,8 +186,9 @@ describe('a run without a critic: the measurements taken in its second worker', 
     miSamples: 4,
   });
   const asked = { rows: 0, measures: 0 };
-  const second = (): SecondWorker => {
-    const open = () => pairPort({ evalPool: () => new InProcessEnvPool(() => new SideEnv()) });
+  const second = (crashAfter?: number): SecondWorker => {
+    const evalPool = () => new InProcessEnvPool(() => new SideEnv());
+    const open = () => pairPort({ evalPool, ...(crashAfter !== undefined ? { crashAfter } : {}) });
     const noCritic = () => {
       throw new Error('a run without a critic asks for no critic');
     };
@@ -203,5 +204,22 @@ describe('a run without a critic: the measurements taken in its second worker', 
     expect(serial.rows[2]?.['reasoning/miPrompts']).toBeGreaterThan(0);
     expectSame(serial, apart);
     expect(apart.rows.map((r) => Object.keys(r))).toEqual(serial.rows.map((r) => Object.keys(r)));
+  }, 120_000);
+
+  it('a worker that crashes, at its start or mid-run, leaves its share to this thread: the same rows', async () => {
+    const c = { ...measuring(), groups: 4, groupSize: 16 }; // more than one scoring group
+    const serial = await run(c, 3);
+    const warn = console.warn;
+    const said: string[] = [];
+    console.warn = (line: string) => said.push(line);
+    try {
+      for (const crashAfter of [0, 2]) expectSame(serial, await run(c, 3, second(crashAfter)));
+    } finally {
+      console.warn = warn;
+    }
+    expect(said).toEqual([
+      'the second worker failed; this thread takes its share: reference worker: the worker crashed',
+      'the second worker failed; this thread takes its share: reference worker: the worker crashed',
+    ]);
   }, 120_000);
 });
