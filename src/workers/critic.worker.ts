@@ -4,7 +4,7 @@
 // answered by the same service as Node's critic thread (core/rl/criticService.ts).
 import type { ToCritic } from '../core/rl/criticPort.js';
 import { criticService } from '../core/rl/criticService.js';
-import { evalPool } from '../envs/pools.js';
+import { inProcessPools } from '../envs/pools.js';
 import { chooseBackend } from './backend.js';
 import { browserWasmPaths } from './wasmPaths.js';
 import { prepareWasmThreads } from './wasmThreads.js';
@@ -15,8 +15,8 @@ export interface CriticBackendMessage {
 }
 
 const scope = self as unknown as Worker;
-// The held-out envs of a run without a critic's measurements are made here, in this worker.
-const handle = criticService((msg) => scope.postMessage(msg), { evalPool });
+// The envs of a run without a critic's measurements and base rollouts are made here, in this worker.
+const handle = criticService((msg) => scope.postMessage(msg), { pools: inProcessPools });
 let ready: Promise<unknown> | null = null;
 
 async function start(backend: 'wasm' | 'cpu'): Promise<void> {

@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import type { AdamState } from '../model/adamState.js';
 import type { ModelConfig } from '../model/config.js';
 import { type Model, modelVariables, weightValues } from '../model/params.js';
+import type { RngState } from '../rng.js';
 import type { Tokenizer, Vocabulary } from '../tokenizer.js';
 import type {
   CriticHost,
@@ -19,12 +20,19 @@ import type {
 } from './criticHost.js';
 import type { Measured, MeasureRequest } from './measure.js';
 import type { Minibatch } from './microBatch.js';
-import { compactGroups, type ReferenceApart, type ReferenceHostFactory } from './referenceHost.js';
+import {
+  compactGroups,
+  type ReferenceApart,
+  type ReferenceHostFactory,
+  type StreamAt,
+} from './referenceHost.js';
+import type { RolloutSettings, RolloutStart, Trajectory } from './rollout.js';
 
 /**
  * Run → second worker: the critic's messages, or for a run without a critic the reference's
- * (`initReference`, `referenceLogps`) and the measurements' (`measure`). Those with an `id` get
- * one answer with that id.
+ * (`initReference`, `referenceLogps`), the measurements' (`measure`) and the frozen base's
+ * rollouts for the page's reasoning panel (`baseRollout`). Those with an `id` get one answer
+ * with that id.
  */
 export type ToCritic =
   | { op: 'init'; id: number; config: ModelConfig; weights: Float32Array[]; lr: number; epsilon: number }
@@ -42,6 +50,14 @@ export type ToCritic =
   | { op: 'dispose'; id: number }
   | { op: 'initReference'; id: number; config: ModelConfig; weights: Float32Array[]; vocab: Vocabulary }
   | { op: 'measure'; id: number; weights: Float32Array[]; req: MeasureRequest; config: Config }
+  | {
+      op: 'baseRollout';
+      id: number;
+      starts: RolloutStart[];
+      settings: RolloutSettings;
+      env: string;
+      rng: StreamAt;
+    }
   | {
       op: 'referenceLogps';
       id: number;
@@ -269,6 +285,15 @@ export class RemoteReference implements ReferenceApart {
 
   measure(weights: Float32Array[], req: MeasureRequest, config: Config): Promise<Measured> {
     return this.link.request((id) => ({ op: 'measure', id, weights, req, config }));
+  }
+
+  rollOut(
+    starts: readonly RolloutStart[],
+    settings: RolloutSettings,
+    env: string,
+    rng: StreamAt,
+  ): Promise<{ trajectories: Trajectory[]; rng: RngState }> {
+    return this.link.request((id) => ({ op: 'baseRollout', id, starts: [...starts], settings, env, rng }));
   }
 
   dispose(): void {

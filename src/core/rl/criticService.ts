@@ -12,7 +12,7 @@ import type { FromCritic, ToCritic } from './criticPort.js';
 import type { EnvPool } from './envPool.js';
 import { weightsFinite } from './faults.js';
 import { takeMeasurements } from './measure.js';
-import { referenceLogps } from './referenceHost.js';
+import { baseRollout, referenceLogps } from './referenceHost.js';
 
 interface Held {
   model: Model;
@@ -36,18 +36,34 @@ interface Aside {
   /** The policy measured last (its weights come with each `measure`). */
   measured: Model | null;
   tok: Tokenizer;
-  /** The held-out env pools by env id. */
-  pools: Map<string, EnvPool>;
+  /** The env pools (training and held-out) by env id. */
+  pools: Map<string, RunEnvPools>;
 }
 
-/** Where the measurements' held-out envs come from (the worker's entry knows the envs). */
-export interface ServiceOptions {
-  evalPool?(env: string): EnvPool;
+/** A run's two env pools: its training env's and the held-out variant's. */
+export interface RunEnvPools {
+  pool: EnvPool;
+  evalPool: EnvPool;
 }
+
+/** Where the envs of the measurements and the base's rollouts come from (the worker's entry knows the envs). */
+export interface ServiceOptions {
+  pools?(env: string): RunEnvPools;
+}
+
+/** The messages of a run without a critic. */
+type AsideOp = 'initReference' | 'referenceLogps' | 'measure' | 'baseRollout';
+const ASIDE_OPS: readonly string[] = [
+  'initReference',
+  'referenceLogps',
+  'measure',
+  'baseRollout',
+] satisfies AsideOp[];
+const isAside = (msg: ToCritic): msg is Extract<ToCritic, { op: AsideOp }> => ASIDE_OPS.includes(msg.op);
 
 /** The messages of a run without a critic: its reference's copy, its groups' log-probs, the measurements. */
 async function handleAside(
-  msg: Extract<ToCritic, { op: 'initReference' | 'referenceLogps' | 'measure' }>,
+  msg: Extract<ToCritic, { op: AsideOp }>,
   aside: Aside | null,
   options: ServiceOptions,
 ): Promise<{ aside: Aside | null; value?: unknown }> {
@@ -62,18 +78,23 @@ async function handleAside(
     const { rows, groups, masks, temperature } = msg;
     return { aside, value: await referenceLogps(aside.reference, rows, groups, masks, temperature) };
   }
-  const make = options.evalPool;
-  if (!make) throw new Error('this worker has no held-out envs to measure on');
+  const make = options.pools;
+  if (!make) throw new Error('this worker has no envs to measure or roll out on');
+  const env = msg.op === 'measure' ? msg.config.env : msg.env;
+  let pools = aside.pools.get(env);
+  if (!pools) {
+    pools = make(env);
+    aside.pools.set(env, pools);
+  }
+  if (msg.op === 'baseRollout') {
+    const { starts, settings, rng } = msg;
+    return { aside, value: await baseRollout(aside.reference, aside.tok, pools.pool, starts, settings, rng) };
+  }
   let i = 0;
   const weights = () => msg.weights[i++] as Float32Array;
   if (aside.measured) load(aside.measured, msg.weights);
   else aside.measured = modelFromValues('policy', aside.reference.config, weights, false);
-  let evalPool = aside.pools.get(msg.config.env);
-  if (!evalPool) {
-    evalPool = make(msg.config.env);
-    aside.pools.set(msg.config.env, evalPool);
-  }
-  const m = { policy: aside.measured, tok: aside.tok, evalPool };
+  const m = { policy: aside.measured, tok: aside.tok, evalPool: pools.evalPool };
   return { aside, value: await takeMeasurements(msg.req, msg.config, m) };
 }
 
@@ -84,8 +105,7 @@ function disposeAside(aside: Aside): void {
 
 /** Answers one message; what it returns is the answer's value (for messages with an id). */
 async function handle(msg: ToCritic, held: Held | null): Promise<{ held: Held | null; value?: unknown }> {
-  if (msg.op === 'initReference' || msg.op === 'referenceLogps' || msg.op === 'measure')
-    throw new Error(`"${msg.op}" is for a run without a critic`);
+  if (isAside(msg)) throw new Error(`"${msg.op}" is for a run without a critic`);
   if (msg.op === 'init') {
     if (held) dispose(held);
     // The weights come in the model's `names` order, which is the order its specs are made in.
@@ -164,7 +184,7 @@ export function criticService(
       const id = 'id' in msg ? msg.id : null;
       try {
         let r: { value?: unknown };
-        if (msg.op === 'initReference' || msg.op === 'referenceLogps' || msg.op === 'measure') {
+        if (isAside(msg)) {
           const a = await handleAside(msg, aside, options);
           aside = a.aside;
           r = a;

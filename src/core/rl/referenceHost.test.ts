@@ -92,6 +92,7 @@ describe('scoreSamples with the reference shared', () => {
         return sent.spread(await referenceLogps(reference, sent.rows, sent.groups, sent.masks, temperature));
       },
       measure: () => Promise.reject(new Error('nothing is measured here')),
+      rollOut: () => Promise.reject(new Error('nothing is rolled out here')),
       dispose() {},
     };
     const shared = await scoreSamples(samples, policy, reference, null, T, {

@@ -3,12 +3,15 @@
 // shareGroups); each group is scored as the serial pass scores it — the same rows, the same
 // padding, the same kernels — so the log-probs are the same numbers, from two threads. On the
 // iterations that measure, it takes the held-out evaluation and the MI proxy of the policy that
-// made the rollouts (measure.ts MeasureApart) while this thread scores and updates.
+// made the rollouts (measure.ts MeasureApart) and, for the page's reasoning panel, the frozen
+// base's rollouts, while this thread scores and updates.
 import { disposeModel, type Model, modelFromValues } from '../model/params.js';
 import { scoreBatch } from '../model/scoreBatch.js';
+import { Rng, type RngState } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import type { EnvPool } from './envPool.js';
 import { type MeasureApart, takeMeasurements } from './measure.js';
+import { type RolloutSettings, type RolloutStart, rollout, type Trajectory } from './rollout.js';
 
 /** A copy of the frozen reference somewhere else (a second worker) that scores length groups and measures. */
 export interface ReferenceApart extends MeasureApart {
@@ -22,7 +25,38 @@ export interface ReferenceApart extends MeasureApart {
     masks: readonly Float32Array[],
     temperature: number,
   ): Promise<(Float32Array | null)[]>;
+  /**
+   * The frozen base's rollouts from `starts` on env `env` (the page's reasoning panel, on MI
+   * iterations), drawing from the stream `rng` describes; returns where that stream ended.
+   */
+  rollOut(
+    starts: readonly RolloutStart[],
+    settings: RolloutSettings,
+    env: string,
+    rng: StreamAt,
+  ): Promise<{ trajectories: Trajectory[]; rng: RngState }>;
   dispose(): void;
+}
+
+/** A random stream as it travels: its seed and its position. */
+export interface StreamAt {
+  seed: number;
+  state: RngState;
+}
+
+/** The base's rollouts from `starts` with the stream `at` describes, and where the stream ended. */
+export async function baseRollout(
+  reference: Model,
+  tok: Tokenizer,
+  pool: EnvPool,
+  starts: readonly RolloutStart[],
+  settings: RolloutSettings,
+  at: StreamAt,
+): Promise<{ trajectories: Trajectory[]; rng: RngState }> {
+  const rng = new Rng(at.seed);
+  rng.restore(at.state);
+  const r = await rollout(reference, tok, pool, [...starts], settings, rng);
+  return { trajectories: r.trajectories, rng: rng.state() };
 }
 
 /**
@@ -73,10 +107,11 @@ export function compactGroups(
   };
 }
 
-/** What this thread holds to do a second worker's share itself: the reference, the tokenizer, held-out envs. */
+/** What this thread holds to do a second worker's share itself: the reference, the tokenizer, the envs. */
 export interface ReferenceHere {
   reference: Model;
   tok: Tokenizer;
+  pool: EnvPool;
   evalPool: EnvPool;
 }
 
@@ -132,6 +167,15 @@ export function orThisThread(
           fail(err);
         }
       return measureHere(...args);
+    },
+    async rollOut(starts, settings, env, rng) {
+      if (!failed)
+        try {
+          return await apart.rollOut(starts, settings, env, rng);
+        } catch (err) {
+          fail(err);
+        }
+      return baseRollout(here.reference, here.tok, here.pool, starts, settings, rng);
     },
     dispose: () => apart.dispose(),
   };

@@ -59,7 +59,13 @@ import {
   type TrainerParts,
   type TrainingState,
 } from './trainingState.js';
-import { type BaseRollout, reasoningOf, type SampledTrajectory, sampleOf } from './viewerSample.js';
+import {
+  type BaseRollout,
+  baseStartsOf,
+  reasoningOf,
+  type SampledTrajectory,
+  sampleOf,
+} from './viewerSample.js';
 
 export { startSeedOf, warmupLearningRate } from './runSchedule.js';
 export {
@@ -165,7 +171,7 @@ export class Trainer {
         ? (setup.criticHost ?? localCritic)(setup.critic, { lr: setup.config.criticLr, epsilon: eps })
         : null;
     // A second worker that fails leaves its share to this thread (the same numbers, more time).
-    const here = { reference: this.reference, tok: this.tok, evalPool: setup.evalPool };
+    const here = { reference: this.reference, tok: this.tok, pool: setup.pool, evalPool: setup.evalPool };
     this.referenceApart =
       !this.critic && setup.referenceHost
         ? orThisThread(setup.referenceHost(this.reference, this.tok), here, (err) =>
@@ -318,6 +324,7 @@ export class Trainer {
     const m0 = now();
     const { measured: here, measuring } = await this.startMeasurements(trajectories, it);
     let measured = here;
+    const baseReasoning = this.startBaseReasoning(trajectories, it);
     let measureMs = now() - m0;
 
     // 3–5. Filter, score, advantages, update — skipped by a frozen control (lr 0): its policy
@@ -353,9 +360,7 @@ export class Trainer {
     // The sample (with the frozen base's reasoning on MI iterations: one more rollout) only for
     // a caller that takes samples — the page; the command line's runs skip its cost.
     if (this.cb.onSample) {
-      const base: BaseRollout = async (starts) =>
-        (await this.rollOut(this.reference, starts, this.streams.baseReasoning)).trajectories;
-      const reasoning = await reasoningOf(trajectories, c, miDue(c, it) ? base : null);
+      const reasoning = await reasoningOf(trajectories, c, baseReasoning);
       this.cb.onSample({ ...sampleOf(trajectories, it, this.tok), ...(mi ? { mi } : {}), reasoning });
     }
     this.iteration++;
@@ -383,6 +388,30 @@ export class Trainer {
     }
     const models = { policy: this.policy, tok: this.tok, evalPool: this.evalPool };
     return { measured: await takeMeasurements(request, c, models), measuring: null };
+  }
+
+  /**
+   * The frozen base's rollouts for the page's reasoning panel, on MI iterations of a caller that
+   * takes samples (null otherwise): rolled out here when the sample is made, or — a run without a
+   * critic on two workers — started now in the second worker, beside the update, from the base
+   * reasoning stream's position, which takes the position the worker's stream ended at.
+   */
+  private startBaseReasoning(trajectories: readonly Trajectory[], it: number): BaseRollout | null {
+    const c = this.config;
+    if (!this.cb.onSample || !miDue(c, it)) return null;
+    const stream = this.streams.baseReasoning;
+    const apart = this.referenceApart;
+    const starts = baseStartsOf(trajectories, c);
+    if (!apart || starts.length === 0)
+      return async (from) => (await this.rollOut(this.reference, from, stream)).trajectories;
+    const at = { seed: stream.seed, state: stream.state() };
+    const pending = apart.rollOut(starts, rolloutSettings(c, c.temperature), c.env, at);
+    pending.catch(() => {}); // awaited when the sample is made; a failure fails the iteration there
+    return async () => {
+      const r = await pending;
+      stream.restore(r.rng);
+      return r.trajectories;
+    };
   }
 
   /**

@@ -90,6 +90,30 @@ const firstTurnOf = (t: Trajectory): FirstTurn => ({
 /** Rolls out the frozen base model from `starts` (on its own random stream). */
 export type BaseRollout = (starts: RolloutStart[]) => Promise<readonly Trajectory[]>;
 
+/** The start of every rollout the frozen base takes for the panel: each paired group's seed, N times. */
+export function baseStartsOf(
+  trajs: readonly Trajectory[],
+  c: Pick<Config, 'groups' | 'groupSize' | 'groupStreams'>,
+): RolloutStart[] {
+  return pairedGroups(trajs, c).flatMap((gr, g) =>
+    Array.from({ length: c.groupSize }, (_, k) => ({
+      group: g,
+      seed: gr.seed,
+      instance: streamInstance(c.groupStreams, k),
+    })),
+  );
+}
+
+/** The paired groups' seeds and first turns, in group order (groups without a rollout left out). */
+function pairedGroups(trajs: readonly Trajectory[], c: Pick<Config, 'groups'>): ReasoningSnapshot['groups'] {
+  const groups: ReasoningSnapshot['groups'] = [];
+  for (let g = 0; g < c.groups; g++) {
+    const ts = trajs.filter((t) => t.group === g);
+    if (ts.length > 0) groups.push({ seed: (ts[0] as Trajectory).seed, rollouts: ts.map(firstTurnOf) });
+  }
+  return groups;
+}
+
 /**
  * The paired groups' first turns, and with `base` the frozen base model's from the same start
  * seeds (one rollout of N per group).
@@ -99,20 +123,9 @@ export async function reasoningOf(
   c: Pick<Config, 'groups' | 'groupSize' | 'groupStreams'>,
   base: BaseRollout | null,
 ): Promise<ReasoningSnapshot> {
-  const groups: ReasoningSnapshot['groups'] = [];
-  for (let g = 0; g < c.groups; g++) {
-    const ts = trajs.filter((t) => t.group === g);
-    if (ts.length > 0) groups.push({ seed: (ts[0] as Trajectory).seed, rollouts: ts.map(firstTurnOf) });
-  }
+  const groups = pairedGroups(trajs, c);
   if (base && groups.length > 0) {
-    const starts: RolloutStart[] = groups.flatMap((gr, g) =>
-      Array.from({ length: c.groupSize }, (_, k) => ({
-        group: g,
-        seed: gr.seed,
-        instance: streamInstance(c.groupStreams, k),
-      })),
-    );
-    const trajectories = await base(starts);
+    const trajectories = await base(baseStartsOf(trajs, c));
     groups.forEach((gr, g) => {
       gr.base = trajectories.filter((t) => t.group === g).map(firstTurnOf);
     });

@@ -4,14 +4,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ToCritic } from '../../core/rl/criticPort.js';
 import { criticService } from '../../core/rl/criticService.js';
-import { evalPool } from '../../envs/pools.js';
+import { inProcessPools } from '../../envs/pools.js';
 import { setupNodeBackend } from './backend.js';
 
 const port = parentPort;
 if (!port) throw new Error('criticThread.ts runs as a worker thread');
 const ready = setupNodeBackend((workerData as { backend: 'wasm' | 'cpu' }).backend);
-// The held-out envs of a run without a critic's measurements are made here, in this thread.
-const handle = criticService((msg) => port.postMessage(msg), { evalPool });
+// The envs of a run without a critic's measurements and base rollouts are made here, in this thread.
+const handle = criticService((msg) => port.postMessage(msg), { pools: inProcessPools });
 // A backend that fails to start fails the worker: the run's side refuses every waiting call.
 ready.catch((err: unknown) => {
   setImmediate(() => {

@@ -14,7 +14,12 @@ import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import { pairPort } from '../../core/rl/pairPort.fixture.js';
 import type { SecondWorker } from '../../core/rl/schedule.js';
 import { SideEnv, sideConfig, sideEnvTokenizer, sideModelConfig } from '../../core/rl/sideEnv.fixture.js';
-import { Trainer, type TrainerEvent, type TrainingState } from '../../core/rl/trainer.js';
+import {
+  type SampledTrajectory,
+  Trainer,
+  type TrainerEvent,
+  type TrainingState,
+} from '../../core/rl/trainer.js';
 import { Rng } from '../../core/rng.js';
 import { nodeSecondWorker } from './nodeCritic.js';
 
@@ -31,6 +36,8 @@ interface Ran {
   state: TrainingState;
   policy: Float32Array[];
   critic: Float32Array[];
+  /** The page's samples: on MI iterations with the frozen base's rollouts for the reasoning panel. */
+  samples: SampledTrajectory[];
 }
 
 const read = (m: Model) =>
@@ -46,6 +53,7 @@ async function run(c: Config, iterations: number, second?: SecondWorker, from?: 
   const critic = usesCritic(c) ? createCritic(mc, rng.fork('critic')) : null;
   const rows: MetricRow[] = [];
   const events: TrainerEvent[] = [];
+  const samples: SampledTrajectory[] = [];
   const trainer = new Trainer({
     config: c,
     tokenizer: tok,
@@ -53,7 +61,11 @@ async function run(c: Config, iterations: number, second?: SecondWorker, from?: 
     critic,
     pool: new InProcessEnvPool(() => new SideEnv()),
     evalPool: new InProcessEnvPool(() => new SideEnv()),
-    callbacks: { onMetrics: (r) => rows.push(r), onEvent: (e) => events.push(e) },
+    callbacks: {
+      onMetrics: (r) => rows.push(r),
+      onEvent: (e) => events.push(e),
+      onSample: (s) => samples.push(s),
+    },
     ...(second ?? {}),
   });
   try {
@@ -71,7 +83,7 @@ async function run(c: Config, iterations: number, second?: SecondWorker, from?: 
     while (trainer.iteration < iterations) await trainer.step();
     const state = await trainer.trainingState();
     const critics = critic ? await read(critic) : [];
-    return { rows, events, state, policy: await read(policy), critic: critics };
+    return { rows, events, state, policy: await read(policy), critic: critics, samples };
   } finally {
     trainer.dispose();
     disposeModel(policy);
@@ -80,7 +92,10 @@ async function run(c: Config, iterations: number, second?: SecondWorker, from?: 
 }
 
 /** `second`, counting the rows its reference scored and the measurements it took. */
-function counting(second: SecondWorker, asked: { rows: number; measures: number }): SecondWorker {
+function counting(
+  second: SecondWorker,
+  asked: { rows: number; measures: number; rollouts: number },
+): SecondWorker {
   const referenceHost: SecondWorker['referenceHost'] = (reference, tok) => {
     const apart = second.referenceHost(reference, tok);
     return {
@@ -92,6 +107,10 @@ function counting(second: SecondWorker, asked: { rows: number; measures: number 
       measure: (...args) => {
         asked.measures++;
         return apart.measure(...args);
+      },
+      rollOut: (...args) => {
+        asked.rollouts++;
+        return apart.rollOut(...args);
       },
       dispose: () => apart.dispose(),
     };
@@ -109,6 +128,7 @@ function expectSame(a: Ran, b: Ran): void {
   expect(b.policy).toEqual(a.policy);
   expect(b.critic).toEqual(a.critic);
   expect(b.state).toEqual(a.state);
+  expect(b.samples).toEqual(a.samples);
 }
 
 beforeAll(async () => {
@@ -156,7 +176,7 @@ describe('a run without a critic: the reference scores a share of its groups in 
   it('writes the serial rows, weights and Adam state', async () => {
     const c = grpo();
     const serial = await run(c, 3);
-    const asked = { rows: 0, measures: 0 };
+    const asked = { rows: 0, measures: 0, rollouts: 0 };
     const apart = await run(c, 3, counting(nodeSecondWorker('cpu'), asked));
     expect(asked.rows).toBeGreaterThan(0);
     expect(serial.rows[2]?.['actor/klRef']).not.toBe(0);
@@ -185,10 +205,11 @@ describe('a run without a critic: the measurements taken in its second worker', 
     miEvery: 2,
     miSamples: 4,
   });
-  const asked = { rows: 0, measures: 0 };
+  const asked = { rows: 0, measures: 0, rollouts: 0 };
   const second = (crashAfter?: number): SecondWorker => {
-    const evalPool = () => new InProcessEnvPool(() => new SideEnv());
-    const open = () => pairPort({ evalPool, ...(crashAfter !== undefined ? { crashAfter } : {}) });
+    const side = () => new InProcessEnvPool(() => new SideEnv());
+    const pools = () => ({ pool: side(), evalPool: side() });
+    const open = () => pairPort({ pools, ...(crashAfter !== undefined ? { crashAfter } : {}) });
     const noCritic = () => {
       throw new Error('a run without a critic asks for no critic');
     };
@@ -200,6 +221,8 @@ describe('a run without a critic: the measurements taken in its second worker', 
     const serial = await run(c, 3);
     const apart = await run(c, 3, second());
     expect(asked.measures).toBe(2); // iterations 0 and 2 (the last)
+    expect(asked.rollouts).toBe(2); // the frozen base's reasoning on the MI iterations, 0 and 2
+    expect(serial.samples[0]?.reasoning?.groups[0]?.base?.length).toBe(c.groupSize);
     expect(serial.rows[0]?.['eval/successRate']).toBeTypeOf('number');
     expect(serial.rows[2]?.['reasoning/miPrompts']).toBeGreaterThan(0);
     expectSame(serial, apart);
