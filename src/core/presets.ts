@@ -70,7 +70,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     algorithm: 'starpo-grpo',
     overrides: { env: 'minigrid/DoorKey-5x5', ...TRAP_CELL },
     reasons: { ...TRAP_REASONS },
-    time: 'about 15 minutes on a 2-core laptop (WASM): 3.6–5.1 s an iteration, measured on the 8 confirmation runs of this setting, two sharing 2 cores',
+    time: 'about 10 minutes alone on a 2-core laptop (WASM): 2.9 s an iteration on two workers, measured by npm run bench on an idle machine; 3.6–5.1 s an iteration when two runs share the 2 cores, as the 8 confirmation runs of this setting did',
   },
   stable: {
     name: 'stable',
@@ -79,7 +79,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       'StarPO-S at the echo-trap setting, steps matched: PPO’s critic and the top-25% in-group reward-std filter, 4 steps an iteration on the 1 of 4 groups kept. Measured on the echo-trap preset’s 8 fresh seeds (301–308, round 12’s s-both arm): 3 trapped, 2 collapsed without a rise (the first action stopped depending on the state), 3 held (success 0.55–0.64 over their last 10 iterations); vanilla on these seeds: 7 trapped, 1 held. Whether StarPO-S, or which of its parts, makes that difference is round 12’s pre-registered test, which waits for its other arms (docs/echo-trap-round12.md)',
     algorithm: 'starpo-s',
     arm: 'steps-matched',
-    time: 'about 10 minutes on a 2-core laptop (WASM): 2.0–4.0 s an iteration, measured on the 8 runs of round 12’s s-both arm, two sharing 2 cores',
+    time: 'about 5 minutes alone on a 2-core laptop (WASM): 1.6 s an iteration on two workers, measured by npm run bench on an idle machine; 2.0–4.0 s an iteration when two runs share the 2 cores, as the 8 runs of round 12’s s-both arm did',
     overrides: {
       env: 'minigrid/DoorKey-5x5',
       ...TRAP_CELL,
@@ -104,7 +104,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       ...TRAP_CELL,
       ...filterArmOverrides('paper', TRAP_CELL as Config),
     },
-    time: 'not timed at this setting yet: it updates once an iteration on a quarter of the groups, so expect under the echo-trap preset’s 15 minutes',
+    time: 'not timed at this setting yet: it updates once an iteration on a quarter of the groups, so expect under the echo-trap preset’s 10 minutes',
     reasons: {
       ...TRAP_REASONS,
       filterMode: `the paper arm: ${FILTER_ARMS.paper.summary}`,
@@ -119,7 +119,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       'StarPO-S at the echo-trap setting, oversampled: roll out 16 groups, keep the 4 with the highest reward std, then vanilla’s 4 steps on as many samples (4× the rollout time). Not yet measured at this setting: the next round’s s-samples arm measures it on seeds 301–308 (docs/echo-trap-round12.md). At round 9’s setting it peaked like vanilla and fell too in 8 of 8 seeds (docs/echo-trap.md)',
     algorithm: 'starpo-s',
     arm: 'samples-matched',
-    time: 'not timed at this setting yet: its rollouts are 4× the echo-trap preset’s, so expect well over its 15 minutes',
+    time: 'not timed at this setting yet: its rollouts are 4× the echo-trap preset’s, so expect well over its 10 minutes',
     overrides: {
       env: 'minigrid/DoorKey-5x5',
       ...TRAP_CELL,
