@@ -130,6 +130,8 @@ export class RunController {
           onEvent: (e) => batcher.addEvent(e),
           onSample: (s) => batcher.addSample(s),
           onCheckpoint: (iteration) => this.checkpoint(runId, iteration),
+          // The run goes on (its numbers unchanged); the browser's console says what changed.
+          onWarning: (w) => console.warn(w),
         },
         second,
       );

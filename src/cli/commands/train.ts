@@ -171,6 +171,7 @@ export async function runTraining(config: Config, opts: TrainOptions, io: CliIo)
     {
       onMetrics: (row) => pending.metrics.push(row),
       onEvent: (e) => pending.events.push(e),
+      onWarning: (w) => io.stderr.write(`warning: ${w}\n`),
     },
     second,
   );

@@ -96,6 +96,8 @@ export interface TrainerCallbacks {
   onEvent?(event: TrainerEvent): void;
   onSample?(sample: SampledTrajectory): void;
   onCheckpoint?(iteration: number): void | Promise<void>;
+  /** Something the run went on past and a person may want to know (e.g. its second worker failed). */
+  onWarning?(message: string): void;
 }
 
 export interface TrainerSetup {
@@ -175,7 +177,9 @@ export class Trainer {
     this.referenceApart =
       !this.critic && setup.referenceHost
         ? orThisThread(setup.referenceHost(this.reference, this.tok), here, (err) =>
-            console.warn(`the second worker failed; this thread takes its share: ${err.message}`),
+            setup.callbacks?.onWarning?.(
+              `the second worker failed; this thread takes its share: ${err.message}`,
+            ),
           )
         : null;
     this.lastGood = new LastGoodWeights(this.policy, this.critic);

@@ -2,8 +2,8 @@
 // copied as postMessage copies it and delivered on a later turn, so the run's side sees what it
 // sees of a worker — only without a second thread. `crashAfter` messages, it fails as a worker
 // that crashed does: the port reports an error and answers nothing more.
-import type { CriticPort, FromCritic } from './criticPort.js';
-import { criticService, type ServiceOptions } from './criticService.js';
+import type { CriticPort, FromCritic } from '../core/rl/criticPort.js';
+import { criticService, type ServiceOptions } from '../core/rl/criticService.js';
 
 export function pairPort(options: ServiceOptions & { crashAfter?: number } = {}): CriticPort {
   let onAnswer: (msg: FromCritic) => void = () => {};
