@@ -5,44 +5,34 @@
 // iteration started with and emits an error event instead (faults.ts); after three such
 // iterations in a row it pauses the run with a suggestion. Its rooms: the start seeds, step size
 // and rollout settings of an iteration (runSchedule.ts), the rollout filter's side
-// (filterRollout.ts), the measurements (measure.ts), scoring and the update (learnStep.ts), the
-// checkpointed position (trainingState.ts) and what the page is shown (viewerSample.ts); their
-// types and functions that callers took from here are re-exported.
+// (filterRollout.ts), the measurements (measure.ts) and what runs beside the update, here or in a
+// second worker (besideUpdate.ts), scoring and the update (learnStep.ts), the checkpointed
+// position (trainingState.ts), what the page is shown (viewerSample.ts) and what a trainer is made
+// from (trainerSetup.ts); their types and functions that callers took from here are re-exported.
 import * as tf from '@tensorflow/tfjs';
 import { now } from '../clock.js';
 import { type Config, formatErrors, validateConfig } from '../config.js';
-import {
-  detectorOptionsFor,
-  type EchoEvent,
-  EchoTrapDetector,
-  type RunSummary,
-} from '../metrics/detector.js';
+import { detectorOptionsFor, EchoTrapDetector, type RunSummary } from '../metrics/detector.js';
 import type { MetricRow } from '../metrics/keys.js';
 import { pairedSuccess, rolloutMetrics } from '../metrics/rolloutMetrics.js';
 import { gpuBytes } from '../model/gpuMemory.js';
-import { cloneModel, disposeModel, type Model, weightValues } from '../model/params.js';
+import { cloneModel, disposeModel, type Model } from '../model/params.js';
 import { NonFiniteError } from '../model/sampling.js';
 import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import { usesCritic } from './algorithms.js';
-import { type CriticHost, type CriticHostFactory, localCritic } from './criticHost.js';
+import { type BesideParts, secondWorkerOf, startBaseReasoning, startMeasurements } from './besideUpdate.js';
+import { type CriticHost, localCritic } from './criticHost.js';
 import type { EnvPool } from './envPool.js';
 import type { EvalResult } from './evaluate.js';
 import { faultSuggestion, LastGoodWeights, MAX_CONSECUTIVE_FAULTS } from './faults.js';
 import { type FilterRollout, keptTrajectories, rollOutForFilter } from './filterRollout.js';
 import { isFrozenControl } from './frozenControl.js';
 import { checkedUpdate, type LearnModels, preparedBatch } from './learnStep.js';
-import {
-  evaluateOn,
-  type Measured,
-  measureRequest,
-  miDue,
-  takeMeasurements,
-  writeMeasurements,
-} from './measure.js';
+import { evaluateOn, writeMeasurements } from './measure.js';
 import { updateMetrics } from './optimize.js';
-import { orThisThread, type ReferenceApart, type ReferenceHostFactory } from './referenceHost.js';
-import { type RolloutStart, rollout, type Trajectory } from './rollout.js';
+import type { ReferenceApart } from './referenceHost.js';
+import { type RolloutStart, rollout } from './rollout.js';
 import {
   groupStarts,
   rolloutSettings,
@@ -50,6 +40,7 @@ import {
   startSeedsOf,
   warmupLearningRate,
 } from './runSchedule.js';
+import type { TrainerCallbacks, TrainerSetup } from './trainerSetup.js';
 import {
   captureTrainingState,
   LIVE_FIELDS,
@@ -59,15 +50,10 @@ import {
   type TrainerParts,
   type TrainingState,
 } from './trainingState.js';
-import {
-  type BaseRollout,
-  baseStartsOf,
-  reasoningOf,
-  type SampledTrajectory,
-  sampleOf,
-} from './viewerSample.js';
+import { reasoningOf, sampleOf } from './viewerSample.js';
 
 export { startSeedOf, warmupLearningRate } from './runSchedule.js';
+export type { TrainerCallbacks, TrainerEvent, TrainerSetup } from './trainerSetup.js';
 export {
   LIVE_FIELDS,
   parseTrainerPosition,
@@ -75,49 +61,6 @@ export {
   type TrainingState,
 } from './trainingState.js';
 export type { FirstTurn, MiSnapshot, ReasoningSnapshot, SampledTrajectory } from './viewerSample.js';
-
-export type TrainerEvent =
-  | ({ type: 'echo' } & EchoEvent)
-  | {
-      type: 'error';
-      iteration: number;
-      message: string;
-      /** Non-finite iterations in a row, this one included. */
-      consecutive: number;
-      /** Set on the MAX_CONSECUTIVE_FAULTS-th in a row: the run stops until a live setting changes. */
-      pause?: boolean;
-      /** What to change, e.g. "lower the learning rate (now 0.01) to 0.003". */
-      suggestion?: string;
-    }
-  | { type: 'live'; iteration: number; changes: Partial<Config> };
-
-export interface TrainerCallbacks {
-  onMetrics?(row: MetricRow): void;
-  onEvent?(event: TrainerEvent): void;
-  onSample?(sample: SampledTrajectory): void;
-  onCheckpoint?(iteration: number): void | Promise<void>;
-  /** Something the run went on past and a person may want to know (e.g. its second worker failed). */
-  onWarning?(message: string): void;
-}
-
-export interface TrainerSetup {
-  config: Config;
-  tokenizer: Tokenizer;
-  /** The policy to train (the base model's weights); the trainer clones the reference from it. */
-  policy: Model;
-  /** A critic of the same shape, when the algorithm uses one. */
-  critic: Model | null;
-  /** Where the critic runs (default: in this thread, after the policy; criticHost.ts). */
-  criticHost?: CriticHostFactory;
-  /**
-   * For a run without a critic: a second home of the reference that scores a share of its groups
-   * beside this thread (referenceHost.ts; default: all in this thread).
-   */
-  referenceHost?: ReferenceHostFactory;
-  pool: EnvPool;
-  evalPool: EnvPool;
-  callbacks?: TrainerCallbacks;
-}
 
 export class Trainer {
   config: Config;
@@ -172,16 +115,9 @@ export class Trainer {
       usesCritic(setup.config) && setup.critic
         ? (setup.criticHost ?? localCritic)(setup.critic, { lr: setup.config.criticLr, epsilon: eps })
         : null;
-    // A second worker that fails leaves its share to this thread (the same numbers, more time).
     const here = { reference: this.reference, tok: this.tok, pool: setup.pool, evalPool: setup.evalPool };
-    this.referenceApart =
-      !this.critic && setup.referenceHost
-        ? orThisThread(setup.referenceHost(this.reference, this.tok), here, (err) =>
-            setup.callbacks?.onWarning?.(
-              `the second worker failed; this thread takes its share: ${err.message}`,
-            ),
-          )
-        : null;
+    const warn = (message: string) => setup.callbacks?.onWarning?.(message);
+    this.referenceApart = this.critic ? null : secondWorkerOf(setup.referenceHost, here, warn);
     this.lastGood = new LastGoodWeights(this.policy, this.critic);
     this.policyOpt = tf.train.adam(setup.config.lr, 0.9, 0.999, eps);
     this.seeds = startSeedsOf(setup.config);
@@ -300,6 +236,14 @@ export class Trainer {
     return rollout(model, this.tok, this.pool, starts, rolloutSettings(c, c.temperature), rng);
   }
 
+  /** What the work beside the update reads (besideUpdate.ts). */
+  private beside(): BesideParts {
+    const { policy, reference, tok, pool, evalPool } = this;
+    const rollOutBase = async (starts: RolloutStart[], rng: Rng) =>
+      (await this.rollOut(reference, starts, rng)).trajectories;
+    return { policy, reference, tok, pool, evalPool, apart: this.referenceApart, rollOutBase };
+  }
+
   private async iterate(): Promise<MetricRow> {
     const c = this.config;
     const it = this.iteration;
@@ -326,9 +270,11 @@ export class Trainer {
     // A run without a critic on two workers takes them in its second worker, from a copy of these
     // weights, while this thread scores and updates (that iteration its reference scoring stays here).
     const m0 = now();
-    const { measured: here, measuring } = await this.startMeasurements(trajectories, it);
+    const beside = this.beside();
+    const { measured: here, measuring } = await startMeasurements(beside, trajectories, it, c);
     let measured = here;
-    const baseReasoning = this.startBaseReasoning(trajectories, it);
+    const stream = this.streams.baseReasoning;
+    const baseReasoning = this.cb.onSample ? startBaseReasoning(beside, trajectories, it, c, stream) : null;
     let measureMs = now() - m0;
 
     // 3–5. Filter, score, advantages, update — skipped by a frozen control (lr 0): its policy
@@ -371,51 +317,6 @@ export class Trainer {
     if (c.checkpointEvery > 0 && this.iteration % c.checkpointEvery === 0)
       await this.cb.onCheckpoint?.(this.iteration);
     return row;
-  }
-
-  /**
-   * Iteration `it`'s measurements (measure.ts), if any are due: taken here, or — a run without a
-   * critic on two workers — started in the second worker from a copy of the weights that made the
-   * rollouts, to be awaited after the update (`measuring`).
-   */
-  private async startMeasurements(
-    trajectories: readonly Trajectory[],
-    it: number,
-  ): Promise<{ measured: Measured; measuring: Promise<Measured> | null }> {
-    const c = this.config;
-    const request = measureRequest(trajectories, it, c, this.tok);
-    if (!request) return { measured: {}, measuring: null };
-    if (this.referenceApart && !isFrozenControl(c)) {
-      const measuring = this.referenceApart.measure(await weightValues(this.policy), request, c);
-      measuring.catch(() => {}); // awaited after the update; a failure fails the iteration there
-      return { measured: {}, measuring };
-    }
-    const models = { policy: this.policy, tok: this.tok, evalPool: this.evalPool };
-    return { measured: await takeMeasurements(request, c, models), measuring: null };
-  }
-
-  /**
-   * The frozen base's rollouts for the page's reasoning panel, on MI iterations of a caller that
-   * takes samples (null otherwise): rolled out here when the sample is made, or — a run without a
-   * critic on two workers — started now in the second worker, beside the update, from the base
-   * reasoning stream's position, which takes the position the worker's stream ended at.
-   */
-  private startBaseReasoning(trajectories: readonly Trajectory[], it: number): BaseRollout | null {
-    const c = this.config;
-    if (!this.cb.onSample || !miDue(c, it)) return null;
-    const stream = this.streams.baseReasoning;
-    const apart = this.referenceApart;
-    const starts = baseStartsOf(trajectories, c);
-    if (!apart || starts.length === 0)
-      return async (from) => (await this.rollOut(this.reference, from, stream)).trajectories;
-    const at = { seed: stream.seed, state: stream.state() };
-    const pending = apart.rollOut(starts, rolloutSettings(c, c.temperature), c.env, at);
-    pending.catch(() => {}); // awaited when the sample is made; a failure fails the iteration there
-    return async () => {
-      const r = await pending;
-      stream.restore(r.rng);
-      return r.trajectories;
-    };
   }
 
   /**
