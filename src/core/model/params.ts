@@ -137,7 +137,6 @@ export function modelVariables(model: Model): tf.Variable[] {
   return model.names.map((n) => model.weights[n] as tf.Variable);
 }
 
-/** Number of scalar parameters. */
 /** The weights of `model` in its `names` order, copied out (for another worker, or a check). */
 export function weightValues(model: Model): Promise<Float32Array[]> {
   return Promise.all(
@@ -145,6 +144,27 @@ export function weightValues(model: Model): Promise<Float32Array[]> {
   );
 }
 
+/** `values`, in `names` order as weightValues gives them, become `model`'s weights. */
+export function assignWeightValues(model: Model, values: readonly Float32Array[]): void {
+  modelVariables(model).forEach((v, i) => {
+    const t = tf.tensor(values[i] as Float32Array, v.shape, 'float32');
+    v.assign(t);
+    t.dispose();
+  });
+}
+
+/** A model of `kind` and `config` with `values` as its weights, in `names` order (the order its specs are made in). */
+export function modelFromWeightValues(
+  kind: ModelKind,
+  config: ModelConfig,
+  values: readonly Float32Array[],
+  trainable = true,
+): Model {
+  let i = 0;
+  return modelFromValues(kind, config, () => values[i++] as Float32Array, trainable);
+}
+
+/** Number of scalar parameters. */
 export function parameterCount(model: Model): number {
   return modelVariables(model).reduce((n, v) => n + v.size, 0);
 }

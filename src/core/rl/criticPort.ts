@@ -1,14 +1,14 @@
 // The second worker of a run (issue 40): the messages between a run's thread and it, RemoteCritic
-// (the CriticHost that sends the critic's) and, for a run without a critic, RemoteReference (a copy
-// of the frozen reference that scores a share of its length groups). Whatever carries them — a Web Worker
-// in the page, a worker_threads Worker in Node — is a CriticPort. Messages are taken in order on
-// the other side (criticService.ts), so a call that needs no answer (a step, a snapshot) is only
-// posted, and a failure in one comes back with the next call that waits for an answer.
-import * as tf from '@tensorflow/tfjs';
+// (the CriticHost that sends the critic's) and, for a run without a critic, RemoteReference (a
+// copy of the frozen reference that scores a share of its length groups and measures). Whatever
+// carries them — a Web Worker in the page, a worker_threads Worker in Node — is a CriticPort.
+// Messages are taken in order on the other side (criticService.ts), so a call that needs no
+// answer (a step, a snapshot) is only posted, and a failure in one comes back with the next call
+// that waits for an answer.
 import type { Config } from '../config.js';
 import type { AdamState } from '../model/adamState.js';
 import type { ModelConfig } from '../model/config.js';
-import { type Model, modelVariables, weightValues } from '../model/params.js';
+import { assignWeightValues, type Model, weightValues } from '../model/params.js';
 import type { RngState } from '../rng.js';
 import type { Tokenizer, Vocabulary } from '../tokenizer.js';
 import type {
@@ -226,12 +226,7 @@ export class RemoteCritic implements CriticHost {
   }
 
   async pull(): Promise<void> {
-    const weights = await this.request<Float32Array[]>((id) => ({ op: 'weights', id }));
-    modelVariables(this.model).forEach((v, i) => {
-      const t = tf.tensor(weights[i] as Float32Array, v.shape, 'float32');
-      v.assign(t);
-      t.dispose();
-    });
+    assignWeightValues(this.model, await this.request<Float32Array[]>((id) => ({ op: 'weights', id })));
   }
 
   dispose(): void {

@@ -3,9 +3,17 @@
 // measures — and answers criticPort.ts's messages one at a time, in the order they came. Steps go
 // through the same CriticStepRun as the serial schedule's critic, so the numbers are the same.
 // A message that needs no answer and fails is answered with the next one that does.
-import * as tf from '@tensorflow/tfjs';
+import type * as tf from '@tensorflow/tfjs';
 import { readAdamState, writeAdamState } from '../model/adamState.js';
-import { cloneModel, copyWeights, disposeModel, type Model, modelFromValues } from '../model/params.js';
+import {
+  assignWeightValues,
+  cloneModel,
+  copyWeights,
+  disposeModel,
+  type Model,
+  modelFromWeightValues,
+  weightValues,
+} from '../model/params.js';
 import { Tokenizer } from '../tokenizer.js';
 import { CriticStepRun, criticOptimizer, criticValues } from './criticHost.js';
 import type { FromCritic, ToCritic } from './criticPort.js';
@@ -19,15 +27,6 @@ interface Held {
   copy: Model;
   optimizer: tf.Optimizer;
   run: CriticStepRun | null;
-}
-
-function load(model: Model, weights: readonly Float32Array[]): void {
-  model.names.forEach((name, i) => {
-    const v = model.weights[name] as tf.Variable;
-    const t = tf.tensor(weights[i] as Float32Array, v.shape, 'float32');
-    v.assign(t);
-    t.dispose();
-  });
 }
 
 /** What a run without a critic keeps in its second worker: the reference, a policy to measure, the tokenizer. */
@@ -69,8 +68,7 @@ async function handleAside(
 ): Promise<{ aside: Aside | null; value?: unknown }> {
   if (msg.op === 'initReference') {
     if (aside) disposeAside(aside);
-    let i = 0;
-    const reference = modelFromValues('policy', msg.config, () => msg.weights[i++] as Float32Array, false);
+    const reference = modelFromWeightValues('policy', msg.config, msg.weights, false);
     return { aside: { reference, measured: null, tok: new Tokenizer(msg.vocab), pools: new Map() } };
   }
   if (!aside) throw new Error(`"${msg.op}" before the reference was sent`);
@@ -90,10 +88,8 @@ async function handleAside(
     const { starts, settings, rng } = msg;
     return { aside, value: await baseRollout(aside.reference, aside.tok, pools.pool, starts, settings, rng) };
   }
-  let i = 0;
-  const weights = () => msg.weights[i++] as Float32Array;
-  if (aside.measured) load(aside.measured, msg.weights);
-  else aside.measured = modelFromValues('policy', aside.reference.config, weights, false);
+  if (aside.measured) assignWeightValues(aside.measured, msg.weights);
+  else aside.measured = modelFromWeightValues('policy', aside.reference.config, msg.weights, false);
   const m = { policy: aside.measured, tok: aside.tok, evalPool: pools.evalPool };
   return { aside, value: await takeMeasurements(msg.req, msg.config, m) };
 }
@@ -108,16 +104,14 @@ async function handle(msg: ToCritic, held: Held | null): Promise<{ held: Held | 
   if (isAside(msg)) throw new Error(`"${msg.op}" is for a run without a critic`);
   if (msg.op === 'init') {
     if (held) dispose(held);
-    // The weights come in the model's `names` order, which is the order its specs are made in.
-    let i = 0;
-    const model = modelFromValues('critic', msg.config, () => msg.weights[i++] as Float32Array);
+    const model = modelFromWeightValues('critic', msg.config, msg.weights);
     const copy = cloneModel(model, false);
     return { held: { model, copy, optimizer: criticOptimizer(msg), run: null } };
   }
   if (!held) throw new Error(`"${msg.op}" before the critic was sent`);
   switch (msg.op) {
     case 'load':
-      load(held.model, msg.weights);
+      assignWeightValues(held.model, msg.weights);
       return { held };
     case 'values':
       return { held, value: await criticValues(held.model, msg.rows, msg.maxRows) };
@@ -148,12 +142,7 @@ async function handle(msg: ToCritic, held: Held | null): Promise<{ held: Held | 
       writeAdamState(held.optimizer, held.model, msg.state);
       return { held };
     case 'weights':
-      return {
-        held,
-        value: await Promise.all(
-          held.model.names.map(async (n) => (await held.model.weights[n]?.data()) as Float32Array),
-        ),
-      };
+      return { held, value: await weightValues(held.model) };
     case 'dispose':
       dispose(held);
       return { held: null };

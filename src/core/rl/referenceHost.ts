@@ -5,7 +5,7 @@
 // iterations that measure, it takes the held-out evaluation and the MI proxy of the policy that
 // made the rollouts (measure.ts MeasureApart) and, for the page's reasoning panel, the frozen
 // base's rollouts, while this thread scores and updates.
-import { disposeModel, type Model, modelFromValues } from '../model/params.js';
+import { disposeModel, type Model, modelFromWeightValues } from '../model/params.js';
 import { scoreBatch } from '../model/scoreBatch.js';
 import { Rng, type RngState } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
@@ -127,22 +127,22 @@ export function orThisThread(
   onFail: (err: Error) => void = () => {},
 ): ReferenceApart {
   let failed = false;
-  const fail = (err: unknown) => {
-    if (!failed) onFail(err instanceof Error ? err : new Error(String(err)));
-    failed = true;
-  };
-  const logpsHere: ReferenceApart['logps'] = async (rows, groups, masks, temperature) => {
-    const sent = compactGroups(rows, groups, masks);
-    return sent.spread(await referenceLogps(here.reference, sent.rows, sent.groups, sent.masks, temperature));
-  };
+  /** `there`, until a call fails (said once); from then on, and for that call, `here`. */
+  const either =
+    <A extends unknown[], R>(there: (...a: A) => Promise<R>, here: (...a: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      if (!failed)
+        try {
+          return await there(...args);
+        } catch (err) {
+          // Calls in flight together fail together: the first to hear it says it.
+          if (!failed) onFail(err instanceof Error ? err : new Error(String(err)));
+          failed = true;
+        }
+      return here(...args);
+    };
   const measureHere: ReferenceApart['measure'] = async (weights, req, c) => {
-    let i = 0;
-    const policy = modelFromValues(
-      'policy',
-      here.reference.config,
-      () => weights[i++] as Float32Array,
-      false,
-    );
+    const policy = modelFromWeightValues('policy', here.reference.config, weights, false);
     try {
       return await takeMeasurements(req, c, { policy, tok: here.tok, evalPool: here.evalPool });
     } finally {
@@ -150,33 +150,16 @@ export function orThisThread(
     }
   };
   return {
-    async logps(...args) {
-      if (!failed)
-        try {
-          return await apart.logps(...args);
-        } catch (err) {
-          fail(err);
-        }
-      return logpsHere(...args);
-    },
-    async measure(...args) {
-      if (!failed)
-        try {
-          return await apart.measure(...args);
-        } catch (err) {
-          fail(err);
-        }
-      return measureHere(...args);
-    },
-    async rollOut(starts, settings, env, rng) {
-      if (!failed)
-        try {
-          return await apart.rollOut(starts, settings, env, rng);
-        } catch (err) {
-          fail(err);
-        }
-      return baseRollout(here.reference, here.tok, here.pool, starts, settings, rng);
-    },
+    logps: either(
+      (...a) => apart.logps(...a),
+      (rows, groups, masks, temperature) => referenceLogps(here.reference, rows, groups, masks, temperature),
+    ),
+    measure: either((...a) => apart.measure(...a), measureHere),
+    rollOut: either(
+      (...a) => apart.rollOut(...a),
+      (starts, settings, _env, rng) =>
+        baseRollout(here.reference, here.tok, here.pool, starts, settings, rng),
+    ),
     dispose: () => apart.dispose(),
   };
 }

@@ -7,7 +7,13 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
-import { createCritic, createPolicy, disposeModel, type Model } from '../../core/model/params.js';
+import {
+  assignWeightValues,
+  createCritic,
+  createPolicy,
+  disposeModel,
+  weightValues,
+} from '../../core/model/params.js';
 import { applyAlgorithm, usesCritic } from '../../core/rl/algorithms.js';
 import { remoteReference } from '../../core/rl/criticPort.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
@@ -41,8 +47,7 @@ interface Ran {
   warnings: string[];
 }
 
-const read = (m: Model) =>
-  Promise.all(m.names.map(async (n) => (await m.weights[n]?.data()) as Float32Array));
+const read = weightValues;
 
 /**
  * `iterations` of a run, with its `second` worker if given; with `from`, resumed there (its
@@ -73,14 +78,8 @@ async function run(c: Config, iterations: number, second?: SecondWorker, from?: 
   });
   try {
     if (from) {
-      const put = (m: Model, values: Float32Array[]) =>
-        m.names.forEach((n, i) => {
-          const t = tf.tensor(values[i] as Float32Array, m.weights[n]?.shape);
-          m.weights[n]?.assign(t);
-          t.dispose();
-        });
-      put(policy, from.policy);
-      if (critic) put(critic, from.critic);
+      assignWeightValues(policy, from.policy);
+      if (critic) assignWeightValues(critic, from.critic);
       trainer.resumeAt(from.state.position.iteration, from.rows, from.state);
     }
     while (trainer.iteration < iterations) await trainer.step();
