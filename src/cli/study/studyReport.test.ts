@@ -1,6 +1,7 @@
-// The study rule by hand: an arm prevents the trap when it is trapped in at most 2 of 8 and
-// Fisher's one-sided p against the control is at most 0.05; it does not when its count is within
-// 1 of the control's; otherwise it is unclear. And a control that does not repeat its stored runs
+// The study rule by hand: an arm prevents the trap when it is trapped in at most 2 of 8, Fisher's
+// one-sided p against the control is at most 0.05 and its last 10 end higher than the control's
+// seed by seed (signed-rank p at most 0.05); fewer traps without a higher end do not prevent it;
+// it does not when its count is within 1 of the control's; otherwise it is unclear. And a control that does not repeat its stored runs
 // row for row (timings aside) is named by seed.
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.js';
@@ -46,6 +47,28 @@ describe('armVerdict', () => {
     expect(v.lastVsControl?.pGreater as number).toBeLessThan(0.01);
     // Greedy held-out at the end: 0.5 against 0 on every seed, a tie each, so a zero-spread 0.5.
     expect(v.heldOutVsControl?.mean).toBeCloseTo(0.5, 12);
+  });
+  it('fewer traps without a higher end do not prevent it (an arm that never rises)', () => {
+    // 1 of 8 trapped, the other 7 collapsed without a rise: every seed ends at the control's 0.
+    const never = runs(1, 0).map((r, i) =>
+      i === 0 ? r : ({ ...r, verdict: { verdict: 'collapsed' } } as unknown as ReportRun),
+    );
+    const v = armVerdict('random-keep', never, control, rule);
+    expect(v.fisherP as number).toBeLessThan(0.05);
+    expect(v.lastVsControl?.mean).toBeCloseTo(0, 12);
+    expect(v.verdict).toBe('does not prevent it: fewer traps, but it ends no higher');
+    // Higher on 7 seeds (0.20–0.26) and lower on one by the least (rank 1 of 8): W− = 1, so the
+    // signed-rank p = 2/256 (no sign, or only rank 1, as low) ≤ 0.05.
+    const shifted = (lower: Record<number, number>) =>
+      runs(1, 0).map((r, i) => ({ ...r, final: r.final + (lower[i] ?? 0.2 + i / 100) }));
+    const m = armVerdict('s-both', shifted({ 7: -0.05 }), control, rule);
+    expect(m.lastVsControl?.pGreater).toBeCloseTo(2 / 256, 12);
+    expect(m.verdict).toBe('prevents the trap');
+    // Lower on two seeds by the most (ranks 7 and 8): W− = 15, p = 95/256 (the subsets of 1..8
+    // summing to at most 15), so fewer traps but no higher end.
+    const two = armVerdict('s-both', shifted({ 6: -0.5, 7: -0.6 }), control, rule);
+    expect(two.lastVsControl?.pGreater).toBeCloseTo(95 / 256, 12);
+    expect(two.verdict).toBe('does not prevent it: fewer traps, but it ends no higher');
   });
   it('does not prevent it within 1 of the control; unclear between', () => {
     expect(armVerdict('critic-alone', runs(6, 0), control, rule).verdict).toBe('does not prevent it');

@@ -49,12 +49,20 @@ export interface ArmVerdict {
   verdict:
     | 'prevents the trap'
     | 'does not prevent it'
+    | 'does not prevent it: fewer traps, but it ends no higher'
     | 'unclear at this many seeds'
     | 'the control'
     | 'not judged';
 }
 
-/** The rule applied to one arm's runs against the control's (both complete). */
+/**
+ * The rule applied to one arm's runs against the control's (both complete). Fewer traps alone do
+ * not prevent the trap: the rule, as written before its runs, reports the last 10 against the
+ * control's seed by seed "so that 'did not trap' is never read as 'learned': an arm that never
+ * rises does not prevent a trap". So an arm prevents it only if its last 10 also end higher than
+ * the control's (signed-rank, one-sided, at the rule's `fisherP`); with fewer traps but no higher
+ * end (its runs collapsed without a rise, or ended as low as the control's) it does not.
+ */
 export function armVerdict(
   arm: string,
   runs: readonly ReportRun[],
@@ -76,14 +84,18 @@ export function armVerdict(
   const fisherP = fisherLess(trapped, runs.length, cTrapped, control.length);
   const lastVsControl = paired(runs, control, (r) => r.final);
   const heldOutVsControl = paired(runs, control, (r) => r.heldOut?.[1] ?? Number.NaN);
+  const fewer = trapped <= rule.prevents.maxTrapped && fisherP <= rule.prevents.fisherP;
+  const endsHigher = lastVsControl !== null && lastVsControl.pGreater <= rule.prevents.fisherP;
   const verdict =
     arm === rule.frozen
       ? 'not judged'
-      : trapped <= rule.prevents.maxTrapped && fisherP <= rule.prevents.fisherP
+      : fewer && endsHigher
         ? 'prevents the trap'
-        : Math.abs(trapped - cTrapped) <= rule.noEffectWithin
-          ? 'does not prevent it'
-          : 'unclear at this many seeds';
+        : fewer
+          ? 'does not prevent it: fewer traps, but it ends no higher'
+          : Math.abs(trapped - cTrapped) <= rule.noEffectWithin
+            ? 'does not prevent it'
+            : 'unclear at this many seeds';
   return { arm, runs: runs.length, trapped, fisherP, lastVsControl, heldOutVsControl, verdict };
 }
 
@@ -127,17 +139,24 @@ export async function studyReport(
     '',
   ];
   lines.push(
-    '| arm | runs | trapped | collapsed without a rise | held | too short |',
-    '|---|---|---|---|---|---|',
+    '| arm | runs | trapped | collapsed without a rise | held | of which rose first | too short |',
+    '|---|---|---|---|---|---|---|',
   );
   for (const b of plan.batches) {
     const runs = cells[b.name] ?? [];
     const n = (v: string) => runs.filter((r) => r.verdict.verdict === v).length;
+    const roseAndHeld = runs.filter(
+      (r) => r.verdict.verdict === 'held' && (r.verdict.riseZ ?? 0) > r.verdict.z,
+    ).length;
     lines.push(
-      `| ${b.name} | ${runs.length} of ${planned(b.name)} | ${kOf(n('trapped'), runs.length)} | ${n('collapsed')} | ${n('held')} | ${n('too-short')} |`,
+      `| ${b.name} | ${runs.length} of ${planned(b.name)} | ${kOf(n('trapped'), runs.length)} | ${n('collapsed')} | ${n('held')} | ${roseAndHeld} | ${n('too-short')} |`,
     );
   }
-  lines.push('');
+  lines.push(
+    '',
+    `Held: success did not end below its start beyond the noise; "rose first": its success first rose more than ${plan.trapRule.z} standard errors above its start.`,
+    '',
+  );
   let valid = flagged <= rule.maxFrozenFlagged;
   lines.push(
     `**Frozen control**: ${flagged} of ${frozen.length} flagged (the rule allows ${rule.maxFrozenFlagged}).`,
