@@ -112,6 +112,10 @@ export class TrainClient {
       void this.recovery.fault(kind, msg.message);
       return;
     }
+    if (msg.type === 'secondWorkerFault') {
+      void this.recovery.fault('second-worker', msg.message);
+      return;
+    }
     if (!('id' in msg)) {
       this.emit(msg);
       return;

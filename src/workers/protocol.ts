@@ -83,7 +83,7 @@ export interface ResumePoint {
  * Faults the test hooks inject in the train worker: lose the WebGPU device (`device.destroy()`),
  * throw an uncaught error, or poison the policy weights with NaN before `count` iterations.
  */
-export type InjectedFault = 'loseDevice' | 'crash' | 'nonFinite';
+export type InjectedFault = 'loseDevice' | 'crash' | 'nonFinite' | 'crashSecond';
 
 /** What went wrong on the GPU: the device was lost, or it ran out of memory / failed inside. */
 export type GpuFaultKind = 'lost' | 'oom' | 'internal' | 'error';
@@ -148,20 +148,33 @@ export type FromTrainWorker =
     }
   | { type: 'finished'; runId: string; summary: RunSummary; reason: 'completed' | 'stopped' }
   | { type: 'runError'; runId: string; message: string }
+  /**
+   * Something the person should know about a run that goes on with its numbers unchanged: its
+   * second worker failed and this worker took that worker's share.
+   */
+  | { type: 'notice'; runId: string; message: string }
+  /**
+   * The run's second worker failed while it held the critic: the UI side restarts the workers and
+   * resumes the run from its last checkpoint (the critic's state went with the worker).
+   */
+  | { type: 'secondWorkerFault'; runId: string; message: string }
   /** The WebGPU device was lost or failed: the UI side restarts the worker on WASM. */
   | { type: 'gpuFault'; kind: GpuFaultKind; message: string }
   /** Start-up progress: the backend probe and the shader warm-up (workers/startup.ts). */
   | { type: 'startup'; status: StartupStatus };
 
 /** Why the UI side restarted the train worker. */
-export type FaultKind = 'gpu-lost' | 'gpu-error' | 'crash';
+export type FaultKind = 'gpu-lost' | 'gpu-error' | 'crash' | 'second-worker';
 
 /**
  * Run reports as listeners receive them: the worker's messages as they came (a `reports` batch
  * whole, so it is stored in one transaction), plus the recovery notes the client adds itself.
  */
 export type RunReport =
-  | Extract<FromTrainWorker, { type: 'reports' | 'progress' | 'checkpoint' | 'finished' | 'runError' }>
+  | Extract<
+      FromTrainWorker,
+      { type: 'reports' | 'progress' | 'checkpoint' | 'finished' | 'runError' | 'notice' }
+    >
   /** A fault was seen; the workers are being restarted (`runId` null when no run was active). */
   | { type: 'recovering'; runId: string | null; fault: FaultKind; message: string }
   /** The run continues in a fresh worker from `iteration` (its last checkpoint, or 0). */

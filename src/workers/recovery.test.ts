@@ -1,5 +1,6 @@
 // Worker restarts after faults, with a fake host: a GPU fault restarts on WASM and continues from
-// the last checkpoint with the rows before it; a crash keeps the run's backend; with no checkpoint
+// the last checkpoint with the rows before it; a crash, or a second worker lost with its critic,
+// keeps the run's backend; with no checkpoint
 // the run starts over at 0; faults during a recovery join it; repeated faults without progress
 // give up with a run error; a fault between runs only restarts the worker.
 import { describe, expect, it } from 'vitest';
@@ -130,6 +131,18 @@ describe('RunRecovery', () => {
     expect(h.starts[0]?.config.backend).toBe('webgpu');
     expect(h.starts[0]?.paused).toBe(true);
     expect(h.starts[0]?.resume?.iteration).toBe(4);
+  });
+
+  it('restarts after a second worker lost with its critic on the same backend, from the checkpoint', async () => {
+    const h = fakeHost();
+    const rec = new RunRecovery(h.host);
+    observeRun(rec, 6, 5);
+    await rec.fault('second-worker', 'the run’s second worker, which held its critic, failed');
+    expect(h.restarts).toEqual(['webgpu']);
+    expect(h.starts[0]?.config.backend).toBe('webgpu');
+    expect(h.starts[0]?.resume?.iteration).toBe(5);
+    expect(h.starts[0]?.resume?.rows.map((r) => r.iteration)).toEqual([0, 1, 2, 3, 4]);
+    expect(h.emitted.at(-1)).toMatchObject({ type: 'recovered', fault: 'second-worker', iteration: 5 });
   });
 
   it('starts over from the base at iteration 0 when no checkpoint was taken', async () => {

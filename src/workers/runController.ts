@@ -3,19 +3,19 @@
 // are answered between iterations, and reports through a ReportBatcher so the UI receives at
 // most a few messages a second. Transport semantics follow TensorFlow Playground's
 // play/pause/step: a pause or stop takes effect after the iteration in flight.
-// Faults (issue 10): an iteration that fails on the GPU is handed to `onGpuFault` (the UI side
-// restarts the worker on WASM), a checkpoint goes out at least every RECOVERY_CHECKPOINT_MS so
-// a restart loses little, and a run can start from such a checkpoint (`resume`), continuing as the
-// uninterrupted run would have (the checkpoint carries the trainer's counters, random streams and
-// Adam's moments). A checkpoint goes out only after the rows of the iterations it includes (held
-// until their batch is sent).
+// Faults (issue 10): an iteration that fails on the GPU goes to `onGpuFault`, a second worker lost
+// with the run's critic to `secondWorkerFault` (the UI side restarts the workers; a resumed run
+// continues as the uninterrupted one would: the checkpoint carries the counters, random streams
+// and Adam's moments). A checkpoint goes out at least every RECOVERY_CHECKPOINT_MS, and only
+// after the rows of the iterations it includes (held until their batch is sent).
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../core/config.js';
-import { backendBudget, estimateRunMemory, formatBytes, isOutOfMemory } from '../core/model/memory.js';
+import { runErrorText } from '../core/model/memory.js';
 import { disposeModel, modelVariables } from '../core/model/params.js';
+import { SecondWorkerLost } from '../core/rl/criticPort.js';
 import type { ScheduleFor } from '../core/rl/schedule.js';
 import { createTrainer, loadRunCheckpoint, type RunModels, saveRunCheckpoint } from '../core/rl/session.js';
-import type { Trainer } from '../core/rl/trainer.js';
+import type { Trainer, TrainerCallbacks } from '../core/rl/trainer.js';
 import { baseFirstTurns, type FirstTurn } from '../core/rl/viewerSample.js';
 import type { Tokenizer } from '../core/tokenizer.js';
 import { evalEnvId } from '../envs/registry.js';
@@ -39,8 +39,7 @@ interface ActiveRun {
   wantStop: boolean;
   finished: boolean;
   disposed: boolean;
-  /** performance.now() of the last checkpoint sent (or of the start). */
-  checkpointAt: number;
+  checkpointAt: number; // performance.now() of the last checkpoint sent (or of the start)
   /** A checkpoint waiting for the batch with the rows it includes (see `checkpoint`). */
   held: { checkpoint: CheckpointMessage | null };
 }
@@ -60,17 +59,6 @@ function pipelinesCompiled(): number {
 }
 
 type Post = (msg: FromTrainWorker, transfer?: Transferable[]) => void;
-
-/**
- * A failed iteration in words: an out-of-memory says so, with the estimate of the run's largest
- * step and what to lower (tfjs-wasm words it "table index is out of bounds").
- */
-export function runErrorText(err: unknown, config: Config, backend: string, vocab?: number): string {
-  const message = err instanceof Error ? err.message : String(err);
-  if (!isOutOfMemory(err)) return message;
-  const e = estimateRunMemory(config, vocab ?? 512, backendBudget(backend));
-  return `out of memory on ${backend} (${message}); its largest step needs about ${formatBytes(e.bytes)} (${e.phase}: ${e.rows} rows × ${e.T} tokens): lower groups, group size or the context length. Everything up to the last checkpoint is kept.`;
-}
 
 /** Owns at most one run at a time. */
 export class RunController {
@@ -125,14 +113,7 @@ export class RunController {
           pool: new WorkerEnvPool(shards, 'train', config.env),
           evalPool: new WorkerEnvPool(shards, 'eval', evalEnvId(config.env)),
         },
-        {
-          onMetrics: (row) => batcher.addRow(row),
-          onEvent: (e) => batcher.addEvent(e),
-          onSample: (s) => batcher.addSample(s),
-          onCheckpoint: (iteration) => this.checkpoint(runId, iteration),
-          // The run goes on (its numbers unchanged); the browser's console says what changed.
-          onWarning: (w) => console.warn(w),
-        },
+        this.callbacks(runId, batcher),
         second,
       );
       trainer = made.trainer;
@@ -173,6 +154,21 @@ export class RunController {
     this.post({ type: 'started', id, runId, info, report });
     if (paused) this.progress(runId, trainer.iteration, config.iterations, 'paused');
     else this.resume();
+  }
+
+  /** What the trainer reports, and where each report goes. */
+  private callbacks(runId: string, batcher: ReportBatcher): TrainerCallbacks {
+    return {
+      onMetrics: (row) => batcher.addRow(row),
+      onEvent: (e) => batcher.addEvent(e),
+      onSample: (s) => batcher.addSample(s),
+      onCheckpoint: (iteration) => this.checkpoint(runId, iteration),
+      // The run goes on (its numbers unchanged); the page and the console say what changed.
+      onWarning: (message) => {
+        console.warn(message);
+        this.post({ type: 'notice', runId, message });
+      },
+    };
   }
 
   /**
@@ -261,6 +257,15 @@ export class RunController {
       r.batcher.flush();
       r.wantPause = true;
       const message = err instanceof Error ? err.message : String(err);
+      if (err instanceof SecondWorkerLost) {
+        // The critic's state went with its worker: the UI side resumes from the last checkpoint.
+        this.post({
+          type: 'secondWorkerFault',
+          runId: r.runId,
+          message: `the run’s second worker, which held its critic, failed (${message})`,
+        });
+        return;
+      }
       if (this.onGpuFault && r.backend === 'webgpu' && (this.gpuLost() || isGpuError(err))) {
         // The UI side restarts the worker on WASM from the last checkpoint; nothing more here.
         this.onGpuFault(`a training iteration failed on the GPU: ${message}`);

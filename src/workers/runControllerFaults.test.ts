@@ -2,14 +2,19 @@
 // pause the run with the trainer's suggestion (events, then a run error carrying the halt) until
 // a live change; a run resumed from a checkpoint continues at its iteration with its weights, and
 // writes the rows the uninterrupted run wrote;
-// an iteration failing on a lost GPU is handed to onGpuFault instead of a run error.
+// an iteration failing on a lost GPU is handed to onGpuFault instead of a run error; a second
+// worker lost with the run's critic is handed to the page's recovery, and one lost beside a run
+// without a critic is a notice while the run goes on.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../core/config.js';
 import type { MetricRow } from '../core/metrics/keys.js';
 import { applyAlgorithm } from '../core/rl/algorithms.js';
+import { remoteCritic, remoteReference } from '../core/rl/criticPort.js';
 import type { TrainerEvent } from '../core/rl/trainer.js';
+import { inProcessPools } from '../envs/pools.js';
 import type { BackendReport } from './backendInfo.js';
+import { pairPort } from './pairPort.fixture.js';
 import type { FromTrainWorker, ResumePoint } from './protocol.js';
 import {
   closeShardLinks,
@@ -202,5 +207,51 @@ describe('RunController faults', () => {
     const plain = await run('unknown env id', false);
     expect(plain.faults).toHaveLength(0);
     expect(plain.errors).toHaveLength(1);
+  }, 60_000);
+
+  it('a second worker lost with the critic goes to the recovery; one lost beside GRPO is a notice', async () => {
+    const run = async (algorithm: 'starpo-ppo' | 'starpo-grpo', crashAfter: number) => {
+      const r = recorder();
+      const open = () => pairPort({ crashAfter, pools: inProcessPools });
+      const rc = new RunController(
+        r.post,
+        () => [link()],
+        async () => cpu,
+        undefined,
+        () => false,
+        () => ({ second: { criticHost: remoteCritic(open), referenceHost: remoteReference(open) } }),
+      );
+      // Measured at 0 and 2: without a critic the worker's side takes those.
+      const c = { ...applyAlgorithm(config, algorithm), iterations: 4, evalEvery: 2, evalEpisodes: 2 };
+      await rc.start(1, algorithm, c, { kind: 'fresh' }, false);
+      await settle(rc);
+      await rc.reset();
+      const of = (type: string) => r.got.filter((m) => m.type === type);
+      return { r, of };
+    };
+    // The critic's state is gone with its worker: no run error, the page resumes from a checkpoint.
+    const ppo = await run('starpo-ppo', 3); // mid-run
+    expect(ppo.of('runError')).toEqual([]);
+    expect(ppo.of('secondWorkerFault')).toEqual([
+      {
+        type: 'secondWorkerFault',
+        runId: 'starpo-ppo',
+        message: 'the run’s second worker, which held its critic, failed (critic worker: the worker crashed)',
+      },
+    ]);
+    expect(ppo.of('finished')).toEqual([]);
+    // Without a critic this worker takes the share: said once, and the run finishes.
+    const grpo = await run('starpo-grpo', 2);
+    expect(grpo.of('secondWorkerFault')).toEqual([]);
+    expect(grpo.of('notice')).toEqual([
+      {
+        type: 'notice',
+        runId: 'starpo-grpo',
+        message:
+          'the second worker failed; this thread takes its share: reference worker: the worker crashed',
+      },
+    ]);
+    expect(grpo.r.rows().map((x) => x.iteration)).toEqual([0, 1, 2, 3]);
+    expect(grpo.of('finished')).toHaveLength(1);
   }, 60_000);
 });

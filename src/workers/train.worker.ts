@@ -8,7 +8,7 @@ import type { ModelSize } from '../core/model/config.js';
 import { chooseBackend } from './backend.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
 import { loseDevice, tfjsDevice, watchDevice } from './gpuWatch.js';
-import { pageSchedule } from './pageCritic.js';
+import { crashSecondWorkers, pageSchedule } from './pageCritic.js';
 import {
   assertNever,
   type FromTrainWorker,
@@ -104,6 +104,9 @@ function inject(fault: InjectedFault, count: number): void {
       return;
     case 'nonFinite':
       runs.injectNonFinite(count);
+      return;
+    case 'crashSecond':
+      if (crashSecondWorkers() === 0) throw new Error('no second worker is running: the run has one worker');
       return;
     default:
       assertNever(fault);

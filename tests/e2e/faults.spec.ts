@@ -1,6 +1,7 @@
 // Injected faults and their recovery (issue 10), through the `?test-faults` hooks: a lost WebGPU
 // device moves a run to WASM from its last checkpoint; a crashed and a killed train worker are
-// restarted and the run resumes; three NaN iterations pause with a suggestion until the learning
+// restarted and the run resumes; a second worker that crashes with the run's critic restarts the
+// run from its checkpoint, and one beside a run without a critic leaves a notice; three NaN iterations pause with a suggestion until the learning
 // rate is lowered; a full IndexedDB quota mid-batch leaves the stored run whole up to its last
 // complete batch and says what to delete. Tiny runs, checkpoints every iteration.
 import { expect, type Page, test } from '@playwright/test';
@@ -9,6 +10,7 @@ import { points, runTinyToStop } from './helpers.js';
 type Hooks = {
   loseDevice(): Promise<void>;
   crashWorker(): Promise<void>;
+  crashSecondWorker(): Promise<void>;
   killWorker(): Promise<void>;
   nonFinite(n: number): Promise<void>;
 };
@@ -127,6 +129,47 @@ test('a crashed and a killed train worker are restarted and the run resumes from
   expect(stored.iteration).toBeGreaterThanOrEqual(second + 1);
   // The iteration counter agrees with the chart and the stored run.
   await expect(page.getByTestId('iteration')).toHaveAttribute('data-iteration', String(stored.iteration));
+});
+
+test('a second worker that crashes: with the critic the run resumes from its checkpoint; without, a notice', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  // PPO: the critic lives in the second worker, so the run restarts from its last checkpoint.
+  await openFaulty(page, 'wasm');
+  await page.getByTestId('field-algorithm').selectOption('starpo-ppo');
+  await page.getByTestId('btn-start').click();
+  await expect.poll(() => points(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  await hook(page, 'crashSecondWorker'); // refused when the run has one worker
+  const banner = page.getByTestId('recovery-banner');
+  await expect(banner).toHaveAttribute('data-state', 'recovered', { timeout: 60_000 });
+  await expect(banner).toHaveAttribute('data-fault', 'second-worker');
+  await expect(banner).toContainText('second worker, which held its critic, failed');
+  const from = Number(await banner.getAttribute('data-iteration'));
+  expect(from).toBeGreaterThanOrEqual(2);
+  await expect.poll(() => points(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(from + 2);
+  await page.getByTestId('btn-stop').click();
+  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 30_000 });
+  const stored = await storedWhenSaved(page);
+  expect(stored.rows).toEqual(range(stored.iteration));
+
+  // GRPO measuring every iteration: the worker's share comes back here and the run goes on.
+  await banner.getByRole('button', { name: 'Dismiss' }).click();
+  await page.getByTestId('field-algorithm').selectOption('starpo-grpo');
+  await page.locator('summary', { hasText: 'Evaluation' }).click(); // a group closed until opened
+  await page.getByTestId('field-evalEvery').fill('1');
+  await page.getByTestId('field-evalEpisodes').fill('2');
+  await page.getByTestId('btn-start').click();
+  await expect.poll(() => points(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  await hook(page, 'crashSecondWorker');
+  const notice = page.getByTestId('run-notice');
+  await expect(notice).toContainText('this thread takes its share', { timeout: 30_000 });
+  await expect(notice).toContainText('The run goes on with the same numbers, only slower.');
+  const at = await points(page);
+  await expect.poll(() => points(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(at + 2);
+  await expect(banner).toHaveCount(0);
+  await page.getByTestId('btn-stop').click();
+  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 30_000 });
 });
 
 test('three NaN iterations in a row pause the run with a suggestion; a lower learning rate resumes it', async ({

@@ -203,3 +203,14 @@ export function isOutOfMemory(err: unknown): boolean {
     m,
   );
 }
+
+/**
+ * A failed iteration in words: an out-of-memory says so, with the estimate of the run's largest
+ * step and what to lower (tfjs-wasm words it "table index is out of bounds").
+ */
+export function runErrorText(err: unknown, config: Config, backend: string, vocab?: number): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (!isOutOfMemory(err)) return message;
+  const e = estimateRunMemory(config, vocab ?? 512, backendBudget(backend));
+  return `out of memory on ${backend} (${message}); its largest step needs about ${formatBytes(e.bytes)} (${e.phase}: ${e.rows} rows × ${e.T} tokens): lower groups, group size or the context length. Everything up to the last checkpoint is kept.`;
+}

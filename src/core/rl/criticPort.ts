@@ -79,6 +79,15 @@ export interface CriticPort {
 }
 
 /**
+ * The second worker itself failed (crashed, or was terminated): not an answer's error. A run whose
+ * critic lives there cannot go on without it (its weights and Adam state went with it); the page
+ * restarts the run from its last checkpoint on seeing this.
+ */
+export class SecondWorkerLost extends Error {
+  override name = 'SecondWorkerLost';
+}
+
+/**
  * The run's end of a port: requests that wait for their answer (by id), posts that do not, all
  * sent in call order (a message made from a weight read holds back those after it); a failure
  * of the worker refuses every waiting and later call.
@@ -111,7 +120,7 @@ class PortClient {
   }
 
   private fail(err: Error): void {
-    this.failed = new Error(`${this.who}: ${err.message}`);
+    this.failed = new SecondWorkerLost(`${this.who}: ${err.message}`);
     for (const w of this.waiting.values()) w.reject(this.failed);
     this.waiting.clear();
   }

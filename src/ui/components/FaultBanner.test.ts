@@ -1,9 +1,10 @@
 // What the fault banners say: the pause after repeated NaN/Inf iterations shows until a live
-// change; a worker restart names the fault, the backend and the iteration the run continues from.
+// change; a worker restart names the fault, the backend and the iteration the run continues from;
+// a second worker that failed beside a run without a critic is a notice.
 import { describe, expect, it } from 'vitest';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
 import { haltEvent } from '../runs/haltEvent.js';
-import { recoveryText } from './FaultBanner.js';
+import { noticeText, recoveryText } from './FaultBanner.js';
 
 const fault = (iteration: number, consecutive: number, pause = false): TrainerEvent => ({
   type: 'error',
@@ -55,5 +56,31 @@ describe('recoveryText', () => {
     expect(
       recoveryText({ ...base, state: 'recovered', fault: 'gpu-lost', iteration: 0, hadRun: false }),
     ).toMatch(/restarted on wasm; no run was in progress\.$/);
+  });
+});
+
+describe('a second worker that failed', () => {
+  it('with the critic: the run restarts on its backend from its checkpoint', () => {
+    const note = {
+      state: 'recovered' as const,
+      fault: 'second-worker' as const,
+      message: 'the run’s second worker, which held its critic, failed (critic worker: injected crash)',
+      iteration: 6,
+      backend: 'wasm',
+      hadRun: true,
+    };
+    expect(recoveryText(note)).toBe(
+      'The run’s second worker, which held its critic, failed (critic worker: injected crash). It was restarted and the run continues on wasm from its last checkpoint, at iteration 6.',
+    );
+    expect(recoveryText({ ...note, state: 'recovering', backend: null, message: '' })).toBe(
+      'The run’s second worker failed. Restarting the run’s workers…',
+    );
+  });
+  it('beside a run without a critic: a notice, the run unchanged', () => {
+    expect(
+      noticeText('the second worker failed; this thread takes its share: reference worker: crashed'),
+    ).toBe(
+      'The second worker failed; this thread takes its share: reference worker: crashed. The run goes on with the same numbers, only slower.',
+    );
   });
 });

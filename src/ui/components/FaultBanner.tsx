@@ -1,6 +1,7 @@
 // Fault banners (issue 10): a run paused after repeated NaN/Inf iterations, with the trainer's
-// explanation and suggested change; and a run moved to WASM after the WebGPU device was lost or
-// failed, or continued after the train worker crashed — each saying from which iteration.
+// explanation and suggested change; a run moved to WASM after the WebGPU device was lost or
+// failed, or continued after the train worker or its critic's worker crashed — each saying from
+// which iteration; and a run whose second worker failed while this one could take its share.
 import { haltEvent } from '../runs/haltEvent.js';
 import { useApp } from '../store/index.js';
 import type { RecoveryNote } from '../store/runSlice.js';
@@ -10,6 +11,7 @@ const FAULT_WORDS: Record<RecoveryNote['fault'], string> = {
   'gpu-lost': 'The WebGPU device was lost',
   'gpu-error': 'The GPU failed during training',
   crash: 'The train worker crashed',
+  'second-worker': 'The run’s second worker failed',
 };
 
 /** The banner's sentence for a worker restart. */
@@ -17,9 +19,10 @@ export function recoveryText(n: RecoveryNote): string {
   // The worker's message says what happened ("the WebGPU device was lost (destroyed)").
   const said = n.message || FAULT_WORDS[n.fault];
   const what = `${said.charAt(0).toUpperCase()}${said.slice(1)}${/[.!?]$/.test(said) ? '' : '.'}`;
-  const gpu = n.fault !== 'crash';
-  if (n.state === 'recovering')
-    return `${what} ${gpu ? 'Moving to the WASM backend' : 'Restarting the train worker'}…`;
+  const gpu = n.fault === 'gpu-lost' || n.fault === 'gpu-error';
+  const restarting =
+    n.fault === 'second-worker' ? 'Restarting the run’s workers' : 'Restarting the train worker';
+  if (n.state === 'recovering') return `${what} ${gpu ? 'Moving to the WASM backend' : restarting}…`;
   if (!n.hadRun)
     return `${what} The train worker was restarted on ${n.backend ?? 'another backend'}; no run was in progress.`;
   const from =
@@ -31,11 +34,19 @@ export function recoveryText(n: RecoveryNote): string {
     : `${what} It was restarted and the run continues on ${n.backend ?? 'the same backend'} ${from}.`;
 }
 
-/** Both banners; each renders nothing when there is nothing to say. */
+/** The notice's sentence: what the worker said, and what it means for the run. */
+export function noticeText(message: string): string {
+  const what = `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'}`;
+  return `${what} The run goes on with the same numbers, only slower.`;
+}
+
+/** The three banners; each renders nothing when there is nothing to say. */
 export function FaultBanner() {
   const events = useApp((s) => s.events);
   const recovery = useApp((s) => s.recovery);
   const setRecovery = useApp((s) => s.setRecovery);
+  const notice = useApp((s) => s.runNotice);
+  const setNotice = useApp((s) => s.setRunNotice);
   const halt = haltEvent(events);
   return (
     <>
@@ -51,6 +62,14 @@ export function FaultBanner() {
         >
           {recoveryText(recovery)}
           <button type="button" onClick={() => setRecovery(null)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {notice ? (
+        <div className="banner banner-info" role="status" data-testid="run-notice">
+          {noticeText(notice)}
+          <button type="button" onClick={() => setNotice(null)}>
             Dismiss
           </button>
         </div>

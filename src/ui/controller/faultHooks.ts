@@ -6,6 +6,7 @@ export function installFaultHooks(c: TrainClient): void {
   (window as unknown as { starpoFaults: unknown }).starpoFaults = {
     loseDevice: () => c.injectFault('loseDevice'),
     crashWorker: () => c.injectFault('crash'),
+    crashSecondWorker: () => c.injectFault('crashSecond'),
     killWorker: () => c.killWorker(),
     nonFinite: (count: number) => c.injectFault('nonFinite', count),
   };

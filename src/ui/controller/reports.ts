@@ -75,6 +75,9 @@ export function routeReport(state: ControllerState, r: RunReport): void {
       }
       return;
     }
+    case 'notice':
+      s.setRunNotice(r.message);
+      return;
     case 'checkpoint':
       write(() => db.putCheckpoint(id, { manifest: r.manifest, blob: r.blob, iteration: r.iteration }));
       write(() => db.patchRun(id, { hasCheckpoint: true }));

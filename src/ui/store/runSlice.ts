@@ -30,6 +30,7 @@ const empty = {
   openedRun: null,
   busy: false,
   recovery: null,
+  runNotice: null,
 };
 
 /** Statuses in which the train worker holds a run the store must keep showing. */
@@ -77,6 +78,7 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     set(patch);
   },
   setRecovery: (recovery) => set({ recovery }),
+  setRunNotice: (runNotice) => set({ runNotice }),
   rewindRun(iteration) {
     const s = get();
     set({
@@ -87,8 +89,7 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     });
   },
   finishRun: (summary) => set({ summary, runStatus: 'finished', phase: 'finished' }),
-  // A failed run cannot be resumed where it failed (the trainer's state after a failed
-  // iteration is not trusted); its rows and last checkpoint stay stored.
+  // Not resumable where it failed (state after a failed iteration is not trusted); rows, checkpoint kept.
   failRun: (runError) => set({ runError, runStatus: 'failed' }),
   clearRun: () => set({ ...empty, focusIteration: null }),
   openRun(data) {

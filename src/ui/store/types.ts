@@ -117,6 +117,9 @@ export interface RunSlice {
   /** The latest worker restart after a fault, until dismissed. */
   recovery: RecoveryNote | null;
   setRecovery(note: RecoveryNote | null): void;
+  /** What the run's worker said of a run that goes on unchanged in its numbers, until dismissed. */
+  runNotice: string | null;
+  setRunNotice(notice: string | null): void;
   /** Drops rows, events and samples from `iteration` on (the run continues from a checkpoint). */
   rewindRun(iteration: number): void;
   setRunStatus(status: RunStatus): void;
