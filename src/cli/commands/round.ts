@@ -17,6 +17,11 @@ const FLAGS: FlagSpec[] = [
     kind: 'string',
     help: 'report: also write the signals’ false-alarm and lead record to this file (the playground ships public/study/warnings.json)',
   },
+  {
+    name: 'frozen-also',
+    kind: 'string',
+    help: 'report --warnings: folders of another round’s frozen runs at this round’s shape to count with its own (comma-separated)',
+  },
   { name: 'jobs', kind: 'int', help: 'run: runs at a time, each in its own process (default 1)' },
   { name: 'base', kind: 'string', help: 'base model for every run: a checkpoint .json or "random"' },
   { name: 'models', kind: 'string', help: 'directory of the models index (default public/models)' },
@@ -67,7 +72,13 @@ export const roundCommand: Command = {
       const shape = Object.entries(lp.plan.shape)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ');
-      const rates = await warningRatesOf(lp.dir, `${lp.plan.title} (round ${lp.plan.round}; ${shape})`);
+      const also = typeof flags['frozen-also'] === 'string' ? flags['frozen-also'].split(',') : [];
+      const alsoText = also.length > 0 ? `; frozen runs also from ${also.join(', ')}` : '';
+      const rates = await warningRatesOf(
+        lp.dir,
+        `${lp.plan.title} (round ${lp.plan.round}; ${shape}${alsoText})`,
+        { ...(lp.plan.study ? { cell: lp.plan.study.frozen } : {}), dirs: also },
+      );
       await writeFile(flags.warnings, `${JSON.stringify(rates, null, 2)}\n`);
     }
     return 0;

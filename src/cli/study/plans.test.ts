@@ -6,6 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseWarningRates, shownInBanner } from '../../core/metrics/warningRates.js';
+import { finishedRuns } from './calibrate.js';
 import { loadPlan } from './plan.js';
 import { roundStatus } from './roundRunner.js';
 import { warningRatesOf } from './warnings.js';
@@ -58,5 +59,17 @@ describe('the rounds on record', () => {
     expect(banner).toContain('malformedRise');
     expect(banner).not.toContain('actionMiDrop');
     expect(banner).not.toContain('heldOutDrop');
+  }, 60_000);
+
+  it('a study’s frozen arm and another round’s frozen runs count as frozen, not as trapped runs', async () => {
+    const round12 = 'results/echo-trap/round12';
+    const also = 'results/echo-trap/round11/confirm-frozen';
+    const count = async (d: string) => (await finishedRuns(d, '.')).length;
+    const withArm = await warningRatesOf(round12, 'x', { cell: 'frozen', dirs: [also] });
+    const plain = await warningRatesOf(round12, 'x');
+    const frozenHere = await count(join(round12, 'frozen'));
+    for (const r of withArm.rates) expect(r.frozenRuns).toBe(frozenHere + (await count(also)));
+    // Without naming it, the arm called "frozen" is read as a learner's: none of it counts as frozen.
+    for (const r of plain.rates) expect(r.frozenRuns).toBe(0);
   }, 60_000);
 });
