@@ -6,62 +6,23 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../config.js';
-import type { MetricRow } from '../metrics/keys.js';
-import { createCritic, createPolicy, disposeModel, type Model } from '../model/params.js';
+import { createPolicy, disposeModel, type Model } from '../model/params.js';
 import { NonFiniteError, sampleBatch } from '../model/sampling.js';
 import { Rng } from '../rng.js';
-import { InProcessEnvPool } from './envPool.js';
 import { faultSuggestion, weightsFinite } from './faults.js';
-import { SideEnv, sideConfig, sideEnvTokenizer, sideModelConfig } from './sideEnv.fixture.js';
-import { Trainer, type TrainerEvent } from './trainer.js';
-
-const tok = sideEnvTokenizer();
+import { sideConfig, sideModelConfig } from './sideEnv.fixture.js';
+import { type SideTrainer, sideTrainer, snapshot, tok } from './tinyRun.fixture.js';
+import type { TrainerEvent } from './trainer.js';
 
 /** The fault tests' run: PPO, 2 × 2 rollouts. */
 const config = (overrides: Partial<Config> = {}): Config =>
   sideConfig('starpo-ppo', { groupSize: 2, ...overrides });
 
-interface Setup {
-  trainer: Trainer;
-  policy: Model;
-  critic: Model;
-  events: TrainerEvent[];
-  rows: MetricRow[];
-  dispose(): void;
-}
-
-function setup(c: Config): Setup {
-  const mc = sideModelConfig(tok);
-  const rng = new Rng(c.seed);
-  const policy = createPolicy(mc, rng.fork('policy'));
-  const critic = createCritic(mc, rng.fork('critic'));
-  const events: TrainerEvent[] = [];
-  const rows: MetricRow[] = [];
-  const trainer = new Trainer({
-    config: c,
-    tokenizer: tok,
-    policy,
-    critic,
-    pool: new InProcessEnvPool(() => new SideEnv()),
-    evalPool: new InProcessEnvPool(() => new SideEnv()),
-    callbacks: { onEvent: (e) => events.push(e), onMetrics: (r) => rows.push(r) },
-  });
-  return {
-    trainer,
-    policy,
-    critic,
-    events,
-    rows,
-    dispose() {
-      trainer.dispose();
-      disposeModel(policy);
-      disposeModel(critic);
-    },
-  };
-}
-
-async function snapshot(m: Model): Promise<Float32Array[]> {
-  return Promise.all(m.names.map(async (n) => (await m.weights[n]!.data()) as Float32Array));
+/** The fault tests' trainer: PPO's policy and critic from the seed, on the side task. */
+function setup(c: Config): SideTrainer & { critic: Model } {
+  const run = sideTrainer(c, sideModelConfig(tok));
+  if (!run.critic) throw new Error('a PPO run has a critic');
+  return { ...run, critic: run.critic };
 }
 
 const errors = (events: TrainerEvent[]) =>

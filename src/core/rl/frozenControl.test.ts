@@ -6,14 +6,9 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Config, defaultConfig, validateConfig } from '../config.js';
 import type { MetricRow } from '../metrics/keys.js';
-import { createCritic, createPolicy, disposeModel, type Model } from '../model/params.js';
-import { Rng } from '../rng.js';
-import { InProcessEnvPool } from './envPool.js';
 import { FROZEN_CONTROL, isFrozenControl } from './frozenControl.js';
-import { SideEnv, sideConfig, sideEnvTokenizer, sideModelConfig } from './sideEnv.fixture.js';
-import { Trainer } from './trainer.js';
-
-const tok = sideEnvTokenizer();
+import { sideConfig, sideModelConfig } from './sideEnv.fixture.js';
+import { sideTrainer, snapshot, tok } from './tinyRun.fixture.js';
 
 /** 3 iterations of `algo` at `lr`, 2 steps each, the critic training from the first. */
 const config = (algo: Config['algorithm'], lr: number): Config =>
@@ -27,21 +22,8 @@ interface Moved {
 
 /** Trains 3 iterations of `algo` at `lr`; whether any policy or critic weight changed at all. */
 async function train(algo: Config['algorithm'], lr: number): Promise<Moved> {
-  const c = config(algo, lr);
-  const mc = sideModelConfig(tok);
-  const rng = new Rng(c.seed);
-  const policy = createPolicy(mc, rng.fork('policy'));
-  const critic = createCritic(mc, rng.fork('critic'));
-  const rows: MetricRow[] = [];
-  const trainer = new Trainer({
-    config: c,
-    tokenizer: tok,
-    policy,
-    critic,
-    pool: new InProcessEnvPool(() => new SideEnv()),
-    evalPool: new InProcessEnvPool(() => new SideEnv()),
-    callbacks: { onMetrics: (r) => rows.push(r) },
-  });
+  const { trainer, policy, critic, rows, dispose } = sideTrainer(config(algo, lr), sideModelConfig(tok));
+  if (!critic) throw new Error('made with a critic');
   // The echo-trap detector's noise bound is sized to this run's P × N = 2 × 4 rollouts.
   expect(trainer.detector.options.rollouts).toBe(8);
   const policyBefore = await snapshot(policy);
@@ -54,14 +36,8 @@ async function train(algo: Config['algorithm'], lr: number): Promise<Moved> {
     critic: changed(await snapshot(critic), criticBefore),
     rows,
   };
-  trainer.dispose();
-  disposeModel(policy);
-  disposeModel(critic);
+  dispose();
   return moved;
-}
-
-async function snapshot(m: Model): Promise<Float32Array[]> {
-  return Promise.all(m.names.map(async (n) => (await m.weights[n]!.data()) as Float32Array));
 }
 
 beforeAll(async () => {

@@ -7,29 +7,17 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
-import {
-  assignWeightValues,
-  createCritic,
-  createPolicy,
-  disposeModel,
-  weightValues,
-} from '../../core/model/params.js';
+import { assignWeightValues, weightValues } from '../../core/model/params.js';
 import { applyAlgorithm, usesCritic } from '../../core/rl/algorithms.js';
 import { remoteReference } from '../../core/rl/criticPort.js';
 import { InProcessEnvPool } from '../../core/rl/envPool.js';
 import type { SecondWorker } from '../../core/rl/schedule.js';
-import { SideEnv, sideConfig, sideEnvTokenizer, sideModelConfig } from '../../core/rl/sideEnv.fixture.js';
-import {
-  type SampledTrajectory,
-  Trainer,
-  type TrainerEvent,
-  type TrainingState,
-} from '../../core/rl/trainer.js';
-import { Rng } from '../../core/rng.js';
+import { SideEnv, sideConfig, sideModelConfig } from '../../core/rl/sideEnv.fixture.js';
+import { sideTrainer, tok } from '../../core/rl/tinyRun.fixture.js';
+import type { SampledTrajectory, TrainerEvent, TrainingState } from '../../core/rl/trainer.js';
 import { pairPort } from '../pairPort.fixture.js';
 import { nodeSecondWorker } from './nodeCritic.js';
 
-const tok = sideEnvTokenizer();
 const mc = sideModelConfig(tok);
 
 /** The schedule tests' run: PPO, 2 × 4 rollouts, minibatches of 2, the critic at lr 0.01. */
@@ -54,27 +42,9 @@ const read = weightValues;
  * weights and state put back as a page or the CLI does from a checkpoint).
  */
 async function run(c: Config, iterations: number, second?: SecondWorker, from?: Ran): Promise<Ran> {
-  const rng = new Rng(c.seed);
-  const policy = createPolicy(mc, rng.fork('policy'));
-  const critic = usesCritic(c) ? createCritic(mc, rng.fork('critic')) : null;
-  const rows: MetricRow[] = [];
-  const events: TrainerEvent[] = [];
-  const samples: SampledTrajectory[] = [];
-  const warnings: string[] = [];
-  const trainer = new Trainer({
-    config: c,
-    tokenizer: tok,
-    policy,
-    critic,
-    pool: new InProcessEnvPool(() => new SideEnv()),
-    evalPool: new InProcessEnvPool(() => new SideEnv()),
-    callbacks: {
-      onMetrics: (r) => rows.push(r),
-      onEvent: (e) => events.push(e),
-      onSample: (s) => samples.push(s),
-      onWarning: (w) => warnings.push(w),
-    },
-    ...(second ?? {}),
+  const { trainer, policy, critic, rows, events, samples, warnings, dispose } = sideTrainer(c, mc, {
+    critic: usesCritic(c),
+    setup: second ?? {},
   });
   try {
     if (from) {
@@ -87,9 +57,7 @@ async function run(c: Config, iterations: number, second?: SecondWorker, from?: 
     const critics = critic ? await read(critic) : [];
     return { rows, events, state, policy: await read(policy), critic: critics, samples, warnings };
   } finally {
-    trainer.dispose();
-    disposeModel(policy);
-    if (critic) disposeModel(critic);
+    dispose();
   }
 }
 
