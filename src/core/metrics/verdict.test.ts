@@ -49,7 +49,20 @@ describe('verdictOf', () => {
     expect(3 * Math.hypot(se5, se10)).toBeCloseTo(0.1643, 4);
     const v = verdictOfRows(config, rows(seq([0.3, 20], [0.15, 10])));
     expect(v.verdict).toBe('held');
-    expect(verdictText(v)).toMatch(/^Held/);
+    expect(verdictText(v)).toMatch(
+      /^Held: success did not end below its start beyond the noise; it did not rise beyond the noise and ended lower than it started \(0\.15 against 0\.30\), within the noise: no clear fall, and no learning\. Start/,
+    );
+  });
+
+  it('held after a rise: up 0.4, then 0.1 down from the peak, still above the start', () => {
+    const v = verdictOfRows(config, rows(seq([0.2, 5], [0.6, 15], [0.5, 10])));
+    expect(v.verdict).toBe('held');
+    expect(verdictText(v)).toMatch(
+      /^Held: success did not end below its start beyond the noise, and it rose beyond the noise first\. Start/,
+    );
+    // Flat: neither a rise nor an end lower than the start.
+    const flat = verdictOfRows(config, rows(seq([0.3, 30])));
+    expect(verdictText(flat)).toMatch(/^Held: .*; it did not rise beyond the noise either\. Start/);
   });
 
   it('too short: the rule reads 5 + 5 + 10 = 20 iterations', () => {

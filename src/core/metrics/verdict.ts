@@ -104,8 +104,17 @@ export function verdictText(v: RunVerdict): string {
     case 'collapsed':
       return `Collapsed without a rise: success ended below its start beyond the noise, with no rise beyond the noise first. ${cap(numbers)}; ${zs}.`;
     default:
-      return `Held: success did not end below its start beyond the noise. ${cap(numbers)}; ${zs}.`;
+      return `Held: success did not end below its start beyond the noise${heldHow(v)}. ${cap(numbers)}; ${zs}.`;
   }
+}
+
+/** What "held" means for this run: it rose first, or only that it did not clearly fall. */
+function heldHow(v: RunVerdict): string {
+  if ((v.riseZ ?? 0) > v.z) return ', and it rose beyond the noise first';
+  // Lower as the text shows it (two decimals), not by a rounding error.
+  if ((v.start ?? 0) - (v.last ?? 0) >= 0.005)
+    return `; it did not rise beyond the noise and ended lower than it started (${(v.last ?? 0).toFixed(2)} against ${(v.start ?? 0).toFixed(2)}), within the noise: no clear fall, and no learning`;
+  return '; it did not rise beyond the noise either';
 }
 
 function fmtZ(x: number | undefined): string {
