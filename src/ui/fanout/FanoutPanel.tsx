@@ -4,7 +4,7 @@
 // stored as a sweep (lr × seed) and each lane as a run, so it reloads, exports and compares.
 import { useMemo, useRef, useState } from 'react';
 import { DEFAULT_DETECTOR } from '../../core/metrics/detector.js';
-import { VERDICT_LABELS, type Verdict } from '../../core/metrics/verdict.js';
+import { VERDICT_LABELS, type Verdict, verdictText } from '../../core/metrics/verdict.js';
 import { wilsonInterval } from '../../core/stats.js';
 import type { ChartRun } from '../charts/chartData.js';
 import { CHARTS } from '../charts/chartSpecs.js';
@@ -125,6 +125,7 @@ function FanoutResults({ lanes }: { lanes: readonly Lane[] }) {
             data-seed={l.seed}
             data-frozen={l.frozen}
             data-verdict={laneVerdict(l) ?? undefined}
+            title={l.summary?.verdict ? verdictText(l.summary.verdict) : undefined}
           >
             seed {l.seed}
             {l.frozen ? ' · frozen control' : ''} — {laneText(l)}
