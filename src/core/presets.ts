@@ -76,7 +76,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'stable',
     title: 'StarPO-S, steps matched',
     summary:
-      'StarPO-S at the echo-trap setting, steps matched: PPO’s critic and the top-25% in-group reward-std filter, 4 steps an iteration on the 1 of 4 groups kept. Measured on the echo-trap preset’s 8 fresh seeds (301–308, round 12’s s-both arm): 3 trapped, 2 collapsed without a rise (the first action stopped depending on the state), 3 held (success 0.55–0.64 over their last 10 iterations); vanilla on these seeds: 7 trapped, 1 held. Whether StarPO-S, or which of its parts, makes that difference is round 12’s pre-registered test, which waits for its other arms (docs/echo-trap-round12.md)',
+      'StarPO-S at the echo-trap setting, steps matched: PPO’s critic and the top-25% in-group reward-std filter, 4 steps an iteration on the 1 of 4 groups kept. Measured on the echo-trap preset’s 8 fresh seeds (301–308, round 12’s s-both arm): 3 trapped, 2 collapsed without a rise (the first action stopped depending on the state), 3 held (success 0.55–0.64 over their last 10 iterations); vanilla on these seeds: 7 trapped, 1 held. By round 12’s pre-registered rule that is unclear at 8 seeds: preventing the trap needs at most 2 of 8 trapped and Fisher’s p ≤ 0.05 against vanilla (here p = 0.06). Of its parts, the critic alone (PPO) was trapped in 6 of 8, so it does not prevent the trap; the std filter alone in 4 of 8, unclear (docs/echo-trap-round12.md)',
     algorithm: 'starpo-s',
     arm: 'steps-matched',
     time: 'about 5 minutes alone on a 2-core laptop (WASM): 1.6 s an iteration on two workers, measured by npm run bench on an idle machine; 2.0–4.0 s an iteration when two runs share the 2 cores, as the 8 runs of round 12’s s-both arm did',
@@ -116,10 +116,10 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'stable-samples',
     title: 'StarPO-S, samples matched',
     summary:
-      'StarPO-S at the echo-trap setting, oversampled: roll out 16 groups, keep the 4 with the highest reward std, then vanilla’s 4 steps on as many samples (4× the rollout time). Not yet measured at this setting: the next round’s s-samples arm measures it on seeds 301–308 (docs/echo-trap-round12.md). At round 9’s setting it peaked like vanilla and fell too in 8 of 8 seeds (docs/echo-trap.md)',
+      'StarPO-S at the echo-trap setting, oversampled: roll out 16 groups, keep the 4 with the highest reward std, then vanilla’s 4 steps on as many samples (4× the rollout time). Measured on the echo-trap preset’s 8 fresh seeds (301–308, round 12’s s-samples arm): 3 trapped, 5 held, each after a rise (success 0.37–0.92 over their last 10 iterations; greedy held-out at the end 0.44–0.91, the base’s 0.56); vanilla on these seeds: 7 trapped, 1 held. By round 12’s pre-registered rule that is unclear at 8 seeds: its last 10 ended higher than vanilla’s seed by seed (signed-rank p = 0.047), but 3 of 8 trapped is more than the rule’s 2 (Fisher’s p = 0.06) (docs/echo-trap-round12.md). At round 9’s setting it peaked like vanilla and fell too in 8 of 8 seeds (docs/echo-trap.md)',
     algorithm: 'starpo-s',
     arm: 'samples-matched',
-    time: 'not timed at this setting yet: its rollouts are 4× the echo-trap preset’s, so expect well over its 10 minutes',
+    time: 'not timed alone at this setting yet: 8.3–10.4 s an iteration when two runs share the 2 cores, as the 8 runs of round 12’s s-samples arm did (about half an hour for 200 iterations)',
     overrides: {
       env: 'minigrid/DoorKey-5x5',
       ...TRAP_CELL,
