@@ -2,7 +2,7 @@
 // one-sided p against the control is at most 0.05 and its last 10 end higher than the control's
 // seed by seed (signed-rank p at most 0.05); fewer traps without a higher end do not prevent it;
 // it does not when its count is within 1 of the control's; otherwise it is unclear. And a control that does not repeat its stored runs
-// row for row (timings aside) is named by seed.
+// row for row (timings and throughputs aside) is named by seed.
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
@@ -88,9 +88,13 @@ describe('unreproduced', () => {
     config: { ...defaultConfig(), seed },
     rows,
   });
-  it('names the seeds whose rows differ, timings aside, and skips seeds not stored', () => {
-    const a = [{ iteration: 0, 'rollout/success': 0.25, 'time/rolloutMs': 10 }] as unknown as MetricRow[];
-    const aSlow = [{ iteration: 0, 'rollout/success': 0.25, 'time/rolloutMs': 99 }] as unknown as MetricRow[];
+  it('names the seeds whose rows differ, timings and throughputs aside, and skips seeds not stored', () => {
+    const a = [
+      { iteration: 0, 'rollout/success': 0.25, 'time/rolloutMs': 10, 'perf/tokensPerSec': 500 },
+    ] as unknown as MetricRow[];
+    const aSlow = [
+      { iteration: 0, 'rollout/success': 0.25, 'time/rolloutMs': 99, 'perf/tokensPerSec': 51 },
+    ] as unknown as MetricRow[];
     const b = [{ iteration: 0, 'rollout/success': 0.5, 'time/rolloutMs': 10 }] as unknown as MetricRow[];
     expect(unreproduced([run(301, aSlow), run(302, b), run(303, a)], [run(301, a), run(302, a)])).toEqual([
       302,

@@ -99,11 +99,13 @@ export function armVerdict(
   return { arm, runs: runs.length, trapped, fisherP, lastVsControl, heldOutVsControl, verdict };
 }
 
-/** Metric rows without their timings (wall-clock differs between two runs of the same config). */
+/**
+ * Metric rows without the machine's clock: the timings and the throughputs (tokens and env steps
+ * a second), which differ between two runs of the same config; every other number must match.
+ */
 function untimed(rows: readonly MetricRow[]): string {
-  return JSON.stringify(
-    rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('time/')))),
-  );
+  const clocked = (k: string) => k.startsWith('time/') || k.startsWith('perf/');
+  return JSON.stringify(rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !clocked(k)))));
 }
 
 /** Seeds whose control run differs from the stored run it repeats (missing ones are not compared). */
@@ -172,7 +174,7 @@ export async function studyReport(
         ? `**The control does not reproduce ${rule.reproduces}** on seeds ${off.join(', ')}: the study judges nothing until that is explained.`
         : compared === 0
           ? `**The control against ${rule.reproduces}**: no seed compared yet.`
-          : `**The control reproduces ${rule.reproduces}**: the ${compared} seeds both ran have the same metric rows (timings aside).`,
+          : `**The control reproduces ${rule.reproduces}**: the ${compared} seeds both ran have the same metric rows (timings and throughputs aside).`,
     );
   }
   lines.push('');
