@@ -13,6 +13,7 @@ import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
 import { findBaseModel } from '../../core/model/modelIndex.js';
 import { PRESETS } from '../../core/presets.js';
 import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
+import { SecondWorkerLost } from '../../core/rl/criticPort.js';
 import { type SecondWorker, scheduleOf, WORKER_CHOICES, type WorkerChoice } from '../../core/rl/schedule.js';
 import { createTrainer, saveRunCheckpoint } from '../../core/rl/session.js';
 import { inProcessPools } from '../../envs/pools.js';
@@ -113,6 +114,13 @@ async function writeJsonl(path: string, rows: readonly object[]): Promise<void> 
   if (rows.length > 0) await appendFile(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
 }
 
+/** A critic worker thread lost mid-run, in words: what went with it and how to run again. */
+function criticLost(err: Error, iteration: number): Error {
+  return new Error(
+    `${err.message}: the critic's weights and Adam state went with its worker thread, so the run stops at iteration ${iteration} (its rows so far are written); run it again with --workers 1 to keep the critic in this thread`,
+  );
+}
+
 /** Where a run writes, its base model, and its schedule (`workers`, `lanes`: chooseSchedule's). */
 export interface TrainOptions {
   out: string;
@@ -201,6 +209,8 @@ export async function runTraining(config: Config, opts: TrainOptions, io: CliIo)
         );
     }
     await save('final');
+  } catch (err) {
+    throw err instanceof SecondWorkerLost ? criticLost(err, trainer.iteration) : err;
   } finally {
     process.off('SIGINT', onSigint);
     trainer.dispose();
