@@ -66,7 +66,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     name: 'echo-trap',
     title: 'Watch for the echo trap',
     summary:
-      'Vanilla StarPO (GRPO) on DoorKey at RAGEN’s horizon: lr 6e-4, 4 groups of 16 rollouts, 200 iterations. Confirmed as pre-registered on 8 fresh seeds (301–308): 7 of 8 were trapped — success rose to 0.70–0.91, then fell to zero at iterations 99–191, and the greedy held-out success went from the base’s 0.56 to 0; in 6 of the 7 the answers’ format broke at the end, in one the first action stopped depending on the state. One seed (304) held. Its frozen control (lr 0) was flagged in 0 of 8 (docs/echo-trap-round11.md). Whether StarPO-S prevents it at this setting is the next round’s study (docs/echo-trap-round12.md)',
+      'Vanilla StarPO (GRPO) on DoorKey at RAGEN’s horizon: lr 6e-4, 4 groups of 16 rollouts, 200 iterations. Confirmed as pre-registered on 8 fresh seeds (301–308): 7 of 8 were trapped — success rose to 0.70–0.91, then fell to zero at iterations 99–191, and the greedy held-out success went from the base’s 0.56 to 0; in 6 of the 7 the answers’ format broke at the end, in one the first action stopped depending on the state. One seed (304) held. Its frozen control (lr 0) was flagged in 0 of 8 (docs/echo-trap-round11.md). In round 12’s pre-registered study at this setting no StarPO-S arm met the rule for preventing it at 8 seeds: StarPO-S was trapped in 3 of 8, the critic alone in 6 (docs/echo-trap-round12.md)',
     algorithm: 'starpo-grpo',
     overrides: { env: 'minigrid/DoorKey-5x5', ...TRAP_CELL },
     reasons: { ...TRAP_REASONS },

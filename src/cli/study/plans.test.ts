@@ -48,17 +48,21 @@ describe('the rounds on record', () => {
     }
   }, 60_000);
 
-  it('the shipped warning record is round 11’s (the echo-trap preset’s cell), as its runs give it today', async () => {
+  it('the shipped warning record is round 12’s (the echo-trap preset’s cell), as its runs give it today', async () => {
     const shipped = parseWarningRates(JSON.parse(await readFile('public/study/warnings.json', 'utf8')));
-    expect(shipped.source).toMatch(/^Round 11/);
-    expect((await warningRatesOf('results/echo-trap/round11', shipped.source)).rates).toEqual(shipped.rates);
-    // Its holding null rose and fell in 5 of 8 runs: not counted as a learner that held.
-    expect(shipped.rates.every((r) => r.holdRuns === 0)).toBe(true);
-    // The banner's bar keeps the signals that fired in frozen runs out (action MI: 11 of 24).
-    const banner = shipped.rates.filter(shownInBanner).map((r) => r.signal);
-    expect(banner).toContain('malformedRise');
-    expect(banner).not.toContain('actionMiDrop');
-    expect(banner).not.toContain('heldOutDrop');
+    expect(shipped.source).toMatch(/^Round 12/);
+    const also = ['results/echo-trap/round11/confirm-frozen'];
+    const made = await warningRatesOf('results/echo-trap/round12', shipped.source, {
+      cell: 'frozen',
+      dirs: also,
+    });
+    expect(made.rates).toEqual(shipped.rates);
+    // 16 frozen runs at the cell's own shape: round 12's frozen arm and round 11's confirmation
+    // control. No arm held as a learner that holds must, so none counts as one.
+    expect(shipped.rates.every((r) => r.frozenRuns === 16 && r.holdRuns === 0)).toBe(true);
+    // The banner shows only what fired in at most 1 of the 16 frozen runs.
+    for (const r of shipped.rates.filter(shownInBanner)) expect(r.frozenFired).toBeLessThanOrEqual(1);
+    expect(shipped.rates.filter(shownInBanner).map((r) => r.signal)).not.toContain('heldOutDrop');
   }, 60_000);
 
   it('a study’s frozen arm and another round’s frozen runs count as frozen, not as trapped runs', async () => {

@@ -310,8 +310,8 @@ export const TOUR_STEPS: readonly TourStep[] = [
             StarPO-S keeps only high-variance groups (here: {filterWords(rec.starpoS.meta.config.filterMode)}
             ), uses clip-higher and no KL. The table lists only what differs between the two configs. One pair
             of runs proves nothing either way: run a sweep over seeds before concluding (the StarPO-S presets'
-            notes say what 8 seeds did at this setting; round 12's study, in docs/echo-trap-round12.md, tests
-            whether StarPO-S or one of its parts makes the difference).
+            notes say what 8 seeds did at this setting; round 12's pre-registered study, in
+            docs/echo-trap-round12.md, found no part of StarPO-S that prevents the trap at 8 seeds).
           </p>
           <FinishNote run={rec.starpo} />
         </>
