@@ -7,14 +7,16 @@ import { type CriticPort, remoteCritic, remoteReference } from '../core/rl/criti
 import { type Schedule, type SecondWorker, scheduleOf } from '../core/rl/schedule.js';
 import type { CriticBackendMessage } from './critic.worker.js';
 
-/** The critic workers alive in this worker, each with how to fail it as a crash does (a test hook). */
+/**
+ * The critic workers alive in this worker (from when their port listens), each with how to fail
+ * it as a crash does (a test hook).
+ */
 const live = new Map<Worker, () => void>();
 
 /** A port to a new critic worker on `backend`. */
 export function pageCriticPort(backend: 'wasm' | 'cpu'): CriticPort {
   const worker = new Worker(new URL('./critic.worker.ts', import.meta.url), { type: 'module' });
   worker.postMessage({ backend } satisfies CriticBackendMessage);
-  live.set(worker, () => {});
   return {
     post: (msg) => worker.postMessage(msg),
     listen(onAnswer, onError) {
@@ -24,7 +26,7 @@ export function pageCriticPort(backend: 'wasm' | 'cpu'): CriticPort {
         live.delete(worker);
         onError(new Error(e.message || 'the critic worker crashed'));
       });
-      if (live.has(worker)) live.set(worker, () => onError(new Error('injected crash of the second worker')));
+      live.set(worker, () => onError(new Error('injected crash of the second worker')));
     },
     terminate: () => {
       live.delete(worker);

@@ -166,6 +166,9 @@ export type FromTrainWorker =
 /** Why the UI side restarted the train worker. */
 export type FaultKind = 'gpu-lost' | 'gpu-error' | 'crash' | 'second-worker';
 
+/** A GPU fault: the run moves to WASM (the others restart on the run's own backend). */
+export const isGpuFault = (kind: FaultKind): boolean => kind === 'gpu-lost' || kind === 'gpu-error';
+
 /**
  * Run reports as listeners receive them: the worker's messages as they came (a `reports` batch
  * whole, so it is stored in one transaction), plus the recovery notes the client adds itself.

@@ -1,14 +1,22 @@
 // Worker restarts after faults (issue 10), on the UI side: the client tells this module about the
 // run it started and every report it gets; on a fault — the WebGPU device lost or failing, the
 // train worker crashed or killed, or a run's second worker lost with its critic — it has the host
-// replace the workers (on WASM after a GPU fault), builds the run again from its last checkpoint at that checkpoint's iteration (from the
-// base at 0 when there is none yet), and says so to the listeners. A run that faults again
-// MAX_RESTARTS times without one new iteration in between gets a run error instead.
+// replace the workers (on WASM after a GPU fault), builds the run again from its last checkpoint
+// at that checkpoint's iteration (from the base at 0 when there is none yet), and says so to the
+// listeners. A run that faults again MAX_RESTARTS times without one new iteration in between
+// gets a run error instead.
 import type { Config } from '../core/config.js';
 import { detectorOptionsFor, EchoTrapDetector } from '../core/metrics/detector.js';
 import type { MetricRow } from '../core/metrics/keys.js';
 import type { BackendPreference, BackendReport } from './backendInfo.js';
-import type { BaseChoice, FaultKind, ResumePoint, RunReport, RunStartInfo } from './protocol.js';
+import {
+  type BaseChoice,
+  type FaultKind,
+  isGpuFault,
+  type ResumePoint,
+  type RunReport,
+  type RunStartInfo,
+} from './protocol.js';
 
 /** Restarts in a row, without an iteration done in between, before the run is given up. */
 export const MAX_RESTARTS = 3;
@@ -120,7 +128,7 @@ export class RunRecovery {
 
   private async recover(kind: FaultKind, message: string): Promise<void> {
     const run = this.run;
-    const gpu = kind === 'gpu-lost' || kind === 'gpu-error';
+    const gpu = isGpuFault(kind);
     const backend: BackendPreference = gpu ? 'wasm' : (run?.config.backend ?? this.backend);
     this.host.emit({ type: 'recovering', runId: run?.runId ?? null, fault: kind, message });
     let report: BackendReport;

@@ -2,6 +2,7 @@
 // explanation and suggested change; a run moved to WASM after the WebGPU device was lost or
 // failed, or continued after the train worker or its critic's worker crashed — each saying from
 // which iteration; and a run whose second worker failed while this one could take its share.
+import { isGpuFault } from '../../workers/protocol.js';
 import { haltEvent } from '../runs/haltEvent.js';
 import { useApp } from '../store/index.js';
 import type { RecoveryNote } from '../store/runSlice.js';
@@ -14,12 +15,15 @@ const FAULT_WORDS: Record<RecoveryNote['fault'], string> = {
   'second-worker': 'The run’s second worker failed',
 };
 
+/** A worker's message as a sentence: capitalised, and ended with a full stop unless it has one. */
+const asSentence = (said: string) =>
+  `${said.charAt(0).toUpperCase()}${said.slice(1)}${/[.!?]$/.test(said) ? '' : '.'}`;
+
 /** The banner's sentence for a worker restart. */
 export function recoveryText(n: RecoveryNote): string {
   // The worker's message says what happened ("the WebGPU device was lost (destroyed)").
-  const said = n.message || FAULT_WORDS[n.fault];
-  const what = `${said.charAt(0).toUpperCase()}${said.slice(1)}${/[.!?]$/.test(said) ? '' : '.'}`;
-  const gpu = n.fault === 'gpu-lost' || n.fault === 'gpu-error';
+  const what = asSentence(n.message || FAULT_WORDS[n.fault]);
+  const gpu = isGpuFault(n.fault);
   const restarting =
     n.fault === 'second-worker' ? 'Restarting the run’s workers' : 'Restarting the train worker';
   if (n.state === 'recovering') return `${what} ${gpu ? 'Moving to the WASM backend' : restarting}…`;
@@ -36,8 +40,7 @@ export function recoveryText(n: RecoveryNote): string {
 
 /** The notice's sentence: what the worker said, and what it means for the run. */
 export function noticeText(message: string): string {
-  const what = `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'}`;
-  return `${what} The run goes on with the same numbers, only slower.`;
+  return `${asSentence(message)} The run goes on with the same numbers, only slower.`;
 }
 
 /** The three banners; each renders nothing when there is nothing to say. */
