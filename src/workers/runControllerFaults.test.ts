@@ -8,7 +8,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../core/config.js';
-import type { MetricRow } from '../core/metrics/keys.js';
+import { isMachineKey, type MetricRow, rowWithout } from '../core/metrics/keys.js';
 import { applyAlgorithm } from '../core/rl/algorithms.js';
 import { remoteCritic, remoteReference } from '../core/rl/criticPort.js';
 import type { TrainerEvent } from '../core/rl/trainer.js';
@@ -145,10 +145,7 @@ describe('RunController faults', () => {
       miSamples: 2,
       lr: 0.01,
     };
-    const steady = (rows: MetricRow[]) =>
-      rows.map((row) =>
-        Object.fromEntries(Object.entries(row).filter(([k]) => !/^(time|perf|memory)\//.test(k))),
-      );
+    const steady = (rows: MetricRow[]) => rows.map((row) => rowWithout(row, isMachineKey));
     const links = [link()];
     const run = async (resume?: ResumePoint) => {
       const r = recorder();

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import { defaultConfig } from '../../src/core/config.js';
+import { isMachineKey } from '../../src/core/metrics/keys.js';
 import { applyPreset } from '../../src/core/presets.js';
 import { usesCritic } from '../../src/core/rl/algorithms.js';
 
@@ -24,9 +25,6 @@ const run = promisify(execFile);
 const ITERATIONS = 2;
 
 type Row = Record<string, number>;
-
-/** Keys that measure the machine, not the run. */
-const MACHINE = /^(time|memory|perf)\//;
 
 /** The same edits, typed into the form (field key) and given as flags: [key, flag, value]. */
 const EDITS: Record<string, [string, string, string][]> = {
@@ -93,7 +91,7 @@ function expectSameRows(browser: Row[], cli: Row[]): void {
     const c = cli[i] as Row;
     const keys = (r: Row) =>
       Object.keys(r)
-        .filter((k) => !MACHINE.test(k))
+        .filter((k) => !isMachineKey(k))
         .sort();
     expect(keys(b), `iteration ${i}: metric keys`).toEqual(keys(c));
     for (const k of keys(c)) {

@@ -5,6 +5,7 @@
 // numbers the Node side compares between the two builds. Timings are reported, never asserted.
 
 import * as tf from '@tensorflow/tfjs';
+import { isClockKey } from '../../core/metrics/keys.js';
 import { disposeModel } from '../../core/model/params.js';
 import { resolveConfig } from '../../core/resolve.js';
 import { createTrainer } from '../../core/rl/session.js';
@@ -73,9 +74,7 @@ async function trainerRows(): Promise<Record<string, number>[]> {
       const row = await trainer.step();
       rows.push(
         Object.fromEntries(
-          Object.entries(row).filter(
-            ([k, v]) => typeof v === 'number' && !k.startsWith('time/') && !k.startsWith('perf/'),
-          ),
+          Object.entries(row).filter(([k, v]) => typeof v === 'number' && !isClockKey(k)),
         ) as Record<string, number>,
       );
     }

@@ -5,7 +5,7 @@
 // only when the study is valid: the frozen arm within its false-alarm bound and, where the plan
 // says so, the control's runs equal the stored runs they repeat, row for row.
 import { join } from 'node:path';
-import type { MetricRow } from '../../core/metrics/keys.js';
+import { isClockKey, type MetricRow, rowWithout } from '../../core/metrics/keys.js';
 import { fisherLess, mean, signedRank } from '../../core/stats.js';
 import { type CalRun, finishedRuns } from './calibrate.js';
 import type { LoadedPlan, Plan } from './plan.js';
@@ -104,8 +104,7 @@ export function armVerdict(
  * a second), which differ between two runs of the same config; every other number must match.
  */
 function untimed(rows: readonly MetricRow[]): string {
-  const clocked = (k: string) => k.startsWith('time/') || k.startsWith('perf/');
-  return JSON.stringify(rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !clocked(k)))));
+  return JSON.stringify(rows.map((r) => rowWithout(r, isClockKey)));
 }
 
 /** Seeds whose control run differs from the stored run it repeats (missing ones are not compared). */

@@ -65,3 +65,14 @@ export type MetricKey = (typeof METRICS)[number]['key'];
 export type MetricRow = { iteration: number } & Partial<Record<MetricKey, number>>;
 
 export const metricByKey: ReadonlyMap<string, MetricSpec> = new Map(METRICS.map((m) => [m.key, m]));
+
+/** A key read off the machine's clock (timings, throughputs): two runs of one config differ in it. */
+export const isClockKey = (key: string): boolean => key.startsWith('time/') || key.startsWith('perf/');
+
+/** A key that measures the machine, not the run: its clock, or its memory (which a schedule moves). */
+export const isMachineKey = (key: string): boolean => isClockKey(key) || key.startsWith('memory/');
+
+/** `row` without the keys `drop` picks (e.g. isMachineKey: the numbers any machine gives the run). */
+export function rowWithout(row: MetricRow, drop: (key: string) => boolean): MetricRow {
+  return Object.fromEntries(Object.entries(row).filter(([k]) => !drop(k))) as MetricRow;
+}

@@ -11,14 +11,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { ALGORITHM_NAMES } from '../config.js';
-import type { MetricRow } from '../metrics/keys.js';
+import { isMachineKey, type MetricRow, rowWithout } from '../metrics/keys.js';
 import { runTiny, tinyConfig } from './tinyRun.fixture.js';
 
 const GOLDEN = join(import.meta.dirname, 'golden', 'algorithm-rows.json');
 
 /** A row without what depends on the machine (time, throughput, memory). */
-const steady = (row: MetricRow) =>
-  Object.fromEntries(Object.entries(row).filter(([k]) => !/^(time|perf|memory)\//.test(k)));
+const steady = (row: MetricRow) => rowWithout(row, isMachineKey);
 
 beforeAll(async () => {
   await setupNodeBackend('wasm');

@@ -6,7 +6,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../core/config.js';
-import type { MetricRow } from '../../core/metrics/keys.js';
+import { isMachineKey, type MetricRow, rowWithout } from '../../core/metrics/keys.js';
 import { assignWeightValues, weightValues } from '../../core/model/params.js';
 import { applyAlgorithm, usesCritic } from '../../core/rl/algorithms.js';
 import { remoteReference } from '../../core/rl/criticPort.js';
@@ -88,9 +88,7 @@ function counting(
   return { ...second, referenceHost };
 }
 
-const MACHINE = /^(time|memory|perf)\//;
-const runRows = (rows: MetricRow[]) =>
-  rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !MACHINE.test(k))));
+const runRows = (rows: MetricRow[]) => rows.map((r) => rowWithout(r, isMachineKey));
 
 function expectSame(a: Ran, b: Ran): void {
   expect(runRows(b.rows)).toEqual(runRows(a.rows));
