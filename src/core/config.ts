@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ADVANTAGE_NAMES, ESTIMATOR_NEEDS } from './rl/estimatorSpecs.js';
 import { FILTER_COUNTS, FILTER_NAMES, usesKeepRatio } from './rl/filterSpecs.js';
+import { POLICY_LOSS_NAMES, SELECTS_BY_COVARIANCE } from './rl/policyLossSpecs.js';
 
 export type FieldGroup = 'run' | 'rollout' | 'reward' | 'advantage' | 'filter' | 'loss' | 'optim' | 'eval';
 
@@ -120,6 +121,12 @@ const FIELD_TABLE = [
   { key: 'klMode', flag: 'kl-mode', group: 'loss', kind: 'enum', label: 'KL as', options: ['loss', 'reward'], default: 'reward', help: 'Subtract KL per token from the reward (RAGEN\u2019s PPO runs) or add it to the loss (its GRPO runs).' },
   { key: 'lossAgg', flag: 'loss-agg', group: 'loss', kind: 'enum', label: 'Loss aggregation', options: ['token-mean', 'seq-mean-token-mean', 'seq-mean-token-sum'], default: 'token-mean', help: 'Mean over all masked tokens of the minibatch (RAGEN\u2019s config), over each sequence and then over sequences (GRPO), or each sequence\u2019s sum and then the mean over sequences (Dr. GRPO).' },
   { key: 'ratioLevel', flag: 'ratio-level', group: 'loss', kind: 'enum', label: 'Ratio level', options: ['token', 'sequence'], default: 'token', help: 'The importance ratio per token (PPO), or one per sequence from its mean log-ratio, clipped per sequence (GSPO).' },
+  { key: 'policyLoss', flag: 'policy-loss', group: 'loss', kind: 'enum', label: 'Policy loss', options: POLICY_LOSS_NAMES, default: 'clip', help: 'clip: the clipped surrogate (PPO, GRPO); clip-cov: the same with the gradient of a few random high-covariance tokens detached; kl-cov: the unclipped surrogate with a KL penalty on the top-covariance tokens (Cui et al. 2025, verl loss_mode clip_cov / kl_cov).' },
+  { key: 'clipCovRatio', flag: 'clip-cov-ratio', group: 'loss', kind: 'float', label: 'Clip-Cov share', min: 1e-6, max: 0.5, default: 0.0002, log: true, help: 'Clip-Cov: share of the step\u2019s tokens whose gradient is detached (at least 1; verl 0.0002).' },
+  { key: 'clipCovLow', flag: 'clip-cov-low', group: 'loss', kind: 'float', label: 'Clip-Cov lower bound', min: -100, max: 100, default: 1, help: 'Clip-Cov: a token is a candidate when its covariance lies above this bound (verl clip_cov_lb 1).' },
+  { key: 'clipCovHigh', flag: 'clip-cov-high', group: 'loss', kind: 'float', label: 'Clip-Cov upper bound', min: -100, max: 100, default: 5, help: 'Clip-Cov: … and below this one (verl clip_cov_ub 5).' },
+  { key: 'klCovRatio', flag: 'kl-cov-ratio', group: 'loss', kind: 'float', label: 'KL-Cov share', min: 1e-6, max: 0.5, default: 0.002, log: true, help: 'KL-Cov: share of the step\u2019s tokens, highest covariance first, that carry the KL penalty (at least 1; the paper\u2019s 7B recipe 0.002).' },
+  { key: 'klCovCoef', flag: 'kl-cov-coef', group: 'loss', kind: 'float', label: 'KL-Cov coefficient', min: 0, max: 100, default: 1, help: 'KL-Cov: weight of |log π − log π_old| on the selected tokens (verl ppo_kl_coef 1).' },
   { key: 'valueClip', flag: 'value-clip', group: 'loss', kind: 'float', label: 'Value clip', min: 0, max: 10, default: 0.5, help: 'Clipped value loss range around the old values.' },
   { key: 'dpoBeta', flag: 'dpo-beta', group: 'loss', kind: 'float', label: 'DPO β', min: 0.001, max: 10, default: 0.1, log: true, help: 'Temperature of the DPO loss.' },
   // optim
@@ -218,6 +225,15 @@ function crossFieldErrors(c: Config): FieldError[] {
       field: 'groupSize',
       message: `must be at least ${needs.minGroupSize} with advantage "${c.advantage}": ${needs.why}`,
     });
+  }
+  if (SELECTS_BY_COVARIANCE[c.policyLoss] && c.ratioLevel !== 'token') {
+    errors.push({
+      field: 'policyLoss',
+      message: `${c.policyLoss} selects tokens by covariance and needs ratioLevel "token" (got "${c.ratioLevel}")`,
+    });
+  }
+  if (c.clipCovLow >= c.clipCovHigh) {
+    errors.push({ field: 'clipCovLow', message: `must be below the upper bound (${c.clipCovHigh})` });
   }
   const filter = FILTER_COUNTS[c.filterMode];
   if (usesKeepRatio(filter) && Math.round(c.groups * c.filterRatio) < 1) {

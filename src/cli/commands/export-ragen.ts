@@ -9,6 +9,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Document } from 'yaml';
 import { type Config, completeConfig, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
+import { policyLossOf } from '../../core/rl/covLosses.js';
 import { estimatorOf } from '../../core/rl/estimators.js';
 import type { FilterName } from '../../core/rl/filterSpecs.js';
 import { type Command, UsageError } from '../command.js';
@@ -139,6 +140,22 @@ const RATIO_LEVEL_UNMAPPED: Readonly<Record<Config['ratioLevel'], string[]>> = {
   ],
 };
 
+/**
+ * The entropy-mechanism losses as verl's keys (covLosses.ts POLICY_LOSSES verlMode), as unmapped
+ * lines: RAGEN's own actor takes the clipped loss and does not read verl's policy_loss block.
+ */
+function policyLossUnmapped(c: Config): string[] {
+  const row = policyLossOf(c.policyLoss);
+  if (!row.selects) return [];
+  const knobs =
+    row.verlMode === 'clip_cov'
+      ? `clip_cov_ratio=${c.clipCovRatio} clip_cov_lb=${c.clipCovLow} clip_cov_ub=${c.clipCovHigh}`
+      : `kl_cov_ratio=${c.klCovRatio} ppo_kl_coef=${c.klCovCoef}`;
+  return [
+    `policyLoss ${c.policyLoss}: RAGEN's actor takes the clipped loss; verl selects it with actor_rollout_ref.actor.policy_loss.loss_mode=${row.verlMode} (policy_loss.${knobs.replaceAll(' ', ' policy_loss.')}), which RAGEN's own actor does not read`,
+  ];
+}
+
 // biome-ignore format: one row per key reads as a table
 const ROWS: readonly MapRow[] = [
   { v1: 'model_path', v2: 'model_path', value: (_, x) => x.model, from: 'modelSize (the playground trains its own tiny transformer)' },
@@ -245,6 +262,7 @@ export function ragenOverrides(
       ? [`historyTurns ${c.historyTurns}: RAGEN v1 keeps every turn in the context`]
       : []),
     ...RATIO_LEVEL_UNMAPPED[c.ratioLevel],
+    ...policyLossUnmapped(c),
     ...(c.outlierDrop || c.thinkingCritic || c.klEarlyStop > 0 || c.lrWarmup > 0
       ? ['starpo-s+ stabilisers (2σ drop, thinking critic, KL early stop, LR warm-up): no RAGEN knob']
       : []),

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPolicy, disposeModel, type Model } from '../model/params.js';
 import { scoreSequences } from '../model/scoring.js';
 import { Rng } from '../rng.js';
+import { dpoStep } from './dpoStep.js';
 import { dpoPairs, packDpoBatch } from './optimize.js';
 import { preparedSample } from './preparedSample.fixture.js';
-import { dpoStep } from './update.js';
 
 const mc = { vocabSize: 20, dModel: 16, nLayers: 1, nHeads: 2, context: 32, mlpRatio: 2 };
 let policy: Model;

@@ -12,7 +12,7 @@ import type { Tokenizer } from '../tokenizer.js';
 import { trainingSamples } from './batch.js';
 import { weightsFinite } from './faults.js';
 import { objectiveOf, type UpdateModels } from './objectives.js';
-import type { UpdateReport } from './optimize.js';
+import type { UpdateOptions, UpdateReport } from './optimize.js';
 import { computeAdvantages, scoreSamples } from './prepare.js';
 import type { ReferenceApart } from './referenceHost.js';
 import type { Trajectory } from './rollout.js';
@@ -79,8 +79,9 @@ export async function checkedUpdate(
   c: Config,
   trainPolicy: boolean,
   rng: Rng,
+  opts: UpdateOptions = {},
 ): Promise<UpdateReport> {
-  const report = await objectiveOf(c).update(prepared, m, c, trainPolicy, rng);
+  const report = await objectiveOf(c).update(prepared, m, c, trainPolicy, rng, opts);
   if (!report.nonFinite && !(await finiteAfter(m)))
     report.nonFinite = 'the weights were not finite after the update';
   return report;

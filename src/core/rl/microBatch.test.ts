@@ -6,10 +6,11 @@ import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCritic, createPolicy, disposeModel, type Model, modelVariables } from '../model/params.js';
 import { Rng } from '../rng.js';
+import { dpoStep } from './dpoStep.js';
 import { type Minibatch, microRanges, shares } from './microBatch.js';
 import { packDpoBatch, pairChunks } from './optimize.js';
 import { preparedSample } from './preparedSample.fixture.js';
-import { criticStep, dpoStep, type PolicyStepSettings, policyStep, type StepResult } from './update.js';
+import { criticStep, type PolicyStepSettings, policyStep, type StepResult } from './update.js';
 
 const mc = { vocabSize: 24, dModel: 16, nLayers: 1, nHeads: 2, context: 16, mlpRatio: 2 };
 

@@ -20,6 +20,8 @@ export interface Minibatch {
   refLogp: Float32Array;
   returns: Float32Array;
   oldValues: Float32Array;
+  /** The tokens an entropy-mechanism loss acts on (covLosses.ts), 1 where selected; absent for the others. */
+  covSelected?: Float32Array;
 }
 
 /** What a step's loss function returns: the loss to minimise and its parts by row key. */
@@ -112,6 +114,7 @@ export function sliceMinibatch(mb: Minibatch, start: number, end: number): Minib
     refLogp: rows(mb.refLogp),
     returns: rows(mb.returns),
     oldValues: rows(mb.oldValues),
+    ...(mb.covSelected ? { covSelected: rows(mb.covSelected) } : {}),
   };
 }
 

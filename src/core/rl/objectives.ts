@@ -10,7 +10,7 @@ import type { Model } from '../model/params.js';
 import type { Rng } from '../rng.js';
 import type { CriticHost } from './criticHost.js';
 import { estimatorOf, type ObjectiveName } from './estimators.js';
-import { dpoUpdate, ppoUpdate, type UpdateReport } from './optimize.js';
+import { dpoUpdate, ppoUpdate, type UpdateOptions, type UpdateReport } from './optimize.js';
 import type { PreparedSample } from './samples.js';
 
 /** The models an update may use: the policy and its optimizer, the critic where it lives (null without one). */
@@ -33,6 +33,7 @@ export interface ObjectiveSpec {
     config: Config,
     trainPolicy: boolean,
     rng: Rng,
+    opts?: UpdateOptions,
   ): Promise<UpdateReport>;
 }
 
@@ -40,7 +41,8 @@ export const OBJECTIVES: Readonly<Record<ObjectiveName, ObjectiveSpec>> = {
   'clipped-surrogate': {
     name: 'clipped-surrogate',
     label: 'clipped surrogate over minibatches (critic steps first), per token or per sequence',
-    update: (prepared, m, config, trainPolicy, rng) => ppoUpdate(prepared, m, config, trainPolicy, rng),
+    update: (prepared, m, config, trainPolicy, rng, opts) =>
+      ppoUpdate(prepared, m, config, trainPolicy, rng, opts),
   },
   dpo: {
     name: 'dpo',

@@ -66,6 +66,12 @@ describe('what an update reads of the config', () => {
       lossAgg: 'seq-mean-token-sum' as const,
       ratioLevel: 'sequence' as const,
       klCoef: 0.04,
+      policyLoss: 'kl-cov' as const,
+      clipCovRatio: 0.01,
+      clipCovLow: 0.5,
+      clipCovHigh: 4,
+      klCovRatio: 0.02,
+      klCovCoef: 0.7,
     };
     const fields = {
       clipLow: 0.1,
@@ -76,6 +82,12 @@ describe('what an update reads of the config', () => {
       temperature: 0.7,
       lossAgg: 'seq-mean-token-sum',
       ratioLevel: 'sequence',
+      policyLoss: 'kl-cov',
+      clipCovRatio: 0.01,
+      clipCovLow: 0.5,
+      clipCovHigh: 4,
+      klCovRatio: 0.02,
+      klCovCoef: 0.7,
     };
     expect(policyStepSettings({ ...c, klMode: 'loss' })).toEqual({ ...fields, klLossCoef: 0.04 });
     expect(policyStepSettings({ ...c, klMode: 'reward' })).toEqual({ ...fields, klLossCoef: 0 });

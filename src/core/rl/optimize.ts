@@ -10,20 +10,25 @@ import { now } from '../clock.js';
 import type { Config } from '../config.js';
 import type { MetricKey } from '../metrics/keys.js';
 import type { Model } from '../model/params.js';
-import { bucketLength } from '../model/scoring.js';
 import type { Rng } from '../rng.js';
 import { indicesBy } from './advantages.js';
+import { withCovSelection } from './covPass.js';
 import type { CriticHost } from './criticHost.js';
+import { type DpoBatch, dpoStep } from './dpoStep.js';
+import { gradientSplit } from './gradSplit.js';
 import { microRowsThatFit } from './microBatch.js';
+import { packMinibatch, planMinibatches, planTrajectoryMinibatches } from './minibatchPlan.js';
 import type { PreparedSample } from './samples.js';
 import {
-  type DpoBatch,
-  dpoStep,
   type Minibatch,
+  type PolicyStepSettings,
   policyStep,
   policyStepSettings,
   type StepMetrics,
+  type StepResult,
 } from './update.js';
+
+export { packMinibatch, planMinibatches, planTrajectoryMinibatches } from './minibatchPlan.js';
 
 export interface UpdateReport {
   policySteps: number;
@@ -64,89 +69,6 @@ export function updateMetrics(report: UpdateReport): StepMetrics {
   };
 }
 
-/**
- * Lists the minibatches of this iteration as lists of unit indices in [0, n): epochs × shuffled
- * minibatches of `minibatch` units, or `stepsPerIteration` steps of ⌈n / steps⌉ units each
- * (reshuffled when a pass runs out).
- */
-export function planMinibatches(
-  n: number,
-  config: Pick<Config, 'epochs' | 'minibatch' | 'stepsPerIteration'>,
-  rng: Rng,
-): number[][] {
-  if (n === 0) return [];
-  const order = () => rng.shuffle([...Array(n).keys()]);
-  if (config.stepsPerIteration > 0) {
-    const steps = config.stepsPerIteration;
-    const size = Math.ceil(n / steps);
-    let pool = order();
-    const out: number[][] = [];
-    let k = 0;
-    for (let s = 0; s < steps; s++) {
-      const mb: number[] = [];
-      for (let j = 0; j < size; j++) {
-        if (k === n) {
-          pool = order();
-          k = 0;
-        }
-        mb.push(pool[k++] as number);
-      }
-      out.push(mb);
-    }
-    return out;
-  }
-  const out: number[][] = [];
-  for (let e = 0; e < config.epochs; e++) {
-    const idx = order();
-    for (let s = 0; s < n; s += config.minibatch) out.push(idx.slice(s, s + config.minibatch));
-  }
-  return out;
-}
-
-/**
- * The minibatches of this iteration as sample indices, planned over trajectories: `minibatch`
- * counts trajectories (as its help text says) and a trajectory's samples (its history windows,
- * or its turns) stay together in one minibatch, so step counts do not depend on episode length.
- */
-export function planTrajectoryMinibatches(
-  samples: readonly Pick<PreparedSample, 'traj'>[],
-  config: Pick<Config, 'epochs' | 'minibatch' | 'stepsPerIteration'>,
-  rng: Rng,
-): number[][] {
-  const byTraj = [...indicesBy(samples.map((s) => s.traj)).values()];
-  return planMinibatches(byTraj.length, config, rng).map((units) =>
-    units.flatMap((u) => byTraj[u] as number[]),
-  );
-}
-
-/** Packs samples into one padded minibatch. */
-export function packMinibatch(samples: readonly PreparedSample[], context: number, padId = 0): Minibatch {
-  const b = samples.length;
-  const T = bucketLength(Math.max(...samples.map((s) => s.ids.length)), context);
-  const W = T - 1;
-  const mb: Minibatch = {
-    b,
-    T,
-    tokens: new Int32Array(b * T).fill(padId),
-    mask: new Float32Array(b * W),
-    advantages: new Float32Array(b * W),
-    oldLogp: new Float32Array(b * W),
-    refLogp: new Float32Array(b * W),
-    returns: new Float32Array(b * W),
-    oldValues: new Float32Array(b * W),
-  };
-  samples.forEach((s, r) => {
-    mb.tokens.set(s.ids, r * T);
-    mb.mask.set(s.lossMask, r * W);
-    mb.advantages.set(s.advantages, r * W);
-    mb.oldLogp.set(s.oldLogp, r * W);
-    mb.refLogp.set(s.refLogp, r * W);
-    mb.returns.set(s.returns, r * W);
-    mb.oldValues.set(s.oldValues, r * W);
-  });
-  return mb;
-}
-
 /** Adds a step's metrics to the running sums, key by key. */
 function accumulate(into: StepMetrics, metrics: StepMetrics): void {
   for (const [k, v] of Object.entries(metrics) as [MetricKey, number][]) into[k] = (into[k] ?? 0) + v;
@@ -156,13 +78,47 @@ function averaged(sums: StepMetrics, n: number): StepMetrics {
   return n > 0 ? Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / n])) : {};
 }
 
-/** PPO-style update (all advantage estimators). */
+/**
+ * One policy step on `whole`: the tokens its loss acts on (Clip-Cov, KL-Cov: covPass.ts), RAGEN-2's
+ * gradient split first when `split` is asked (a measurement: its time is not the step's), then
+ * the step, its time added to `report.policyMs`.
+ */
+async function takePolicyStep(
+  models: { policy: Model; policyOpt: tf.Optimizer },
+  whole: Minibatch,
+  settings: PolicyStepSettings,
+  microRows: number,
+  rng: Rng,
+  report: UpdateReport,
+  split = false,
+): Promise<StepResult & { split: StepMetrics }> {
+  const p0 = now();
+  const mb = await withCovSelection(models.policy, whole, settings, rng, microRows);
+  const s0 = now();
+  const parts = split ? await gradientSplit(models.policy, mb, settings, microRows) : {};
+  const s1 = now();
+  const p = await policyStep(models.policy, models.policyOpt, mb, settings, microRows);
+  report.policyMs += now() - p0 - (s1 - s0);
+  return { ...p, split: parts };
+}
+
+/** What an update measures besides its steps. */
+export interface UpdateOptions {
+  /** RAGEN-2's gradient split on the first minibatch, before its step (gradSplit.ts). */
+  gradientSplit?: boolean;
+}
+
+/**
+ * PPO-style update (all advantage estimators). Clip-Cov's random choice of tokens draws from
+ * `rng` after the minibatches are planned, so runs with other losses draw exactly as before.
+ */
 export async function ppoUpdate(
   samples: readonly PreparedSample[],
   models: { policy: Model; policyOpt: tf.Optimizer; critic: CriticHost | null },
   config: Config,
   trainPolicy: boolean,
   rng: Rng,
+  opts: UpdateOptions = {},
 ): Promise<UpdateReport> {
   const plan = planTrajectoryMinibatches(samples, config, rng);
   const settings = policyStepSettings(config);
@@ -178,6 +134,7 @@ export async function ppoUpdate(
     criticWaitMs: 0,
   };
   const sums: StepMetrics = {};
+  const split: StepMetrics = {};
   const minibatches = plan.map((idx) =>
     packMinibatch(
       idx.map((i) => samples[i] as PreparedSample),
@@ -197,9 +154,9 @@ export async function ppoUpdate(
   else
     for (const [k, mb] of minibatches.entries()) {
       critic?.post(mb, micro[k] as number);
-      const p0 = now();
-      const p = await policyStep(models.policy, models.policyOpt, mb, settings, micro[k]);
-      report.policyMs += now() - p0;
+      const splitHere = k === 0 && opts.gradientSplit === true;
+      const p = await takePolicyStep(models, mb, settings, micro[k] as number, rng, report, splitHere);
+      Object.assign(split, p.split);
       if (!p.ok) {
         report.nonFinite = `policy loss ${p.loss}, gradient norm ${p.gradNorm}`;
         reached = k + 1;
@@ -222,7 +179,11 @@ export async function ppoUpdate(
     report.nonFinite ??= c.nonFinite;
   }
   const seen = minibatches.slice(0, reached).reduce((n, mb) => n + mb.b, 0);
-  report.means = { ...averaged(sums, report.policySteps), ...averaged(c?.sums ?? {}, report.criticSteps) };
+  report.means = {
+    ...averaged(sums, report.policySteps),
+    ...averaged(c?.sums ?? {}, report.criticSteps),
+    ...split,
+  };
   const steps = Math.max(report.policySteps, report.criticSteps);
   report.samplesPerStep = steps > 0 ? seen / steps : 0;
   return report;

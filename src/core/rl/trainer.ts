@@ -29,7 +29,7 @@ import { faultSuggestion, LastGoodWeights, MAX_CONSECUTIVE_FAULTS } from './faul
 import { type FilterRollout, keptTrajectories, rollOutForFilter } from './filterRollout.js';
 import { isFrozenControl } from './frozenControl.js';
 import { checkedUpdate, type LearnModels, preparedBatch } from './learnStep.js';
-import { evaluateOn, writeMeasurements } from './measure.js';
+import { evaluateOn, miDue, writeMeasurements } from './measure.js';
 import { updateMetrics } from './optimize.js';
 import type { ReferenceApart } from './referenceHost.js';
 import { type RolloutStart, rollout } from './rollout.js';
@@ -350,7 +350,10 @@ export class Trainer {
       this.policyUpdates,
     );
     if (trainPolicy) this.policyUpdates++;
-    const report = await checkedUpdate(prepared, this.parts(), c, trainPolicy, this.streams.minibatches);
+    // On MI iterations the update also measures RAGEN-2's gradient split (gradSplit.ts).
+    const report = await checkedUpdate(prepared, this.parts(), c, trainPolicy, this.streams.minibatches, {
+      gradientSplit: miDue(c, it),
+    });
     if (report.nonFinite) {
       this.lastGood.restore();
       this.unconfirmedUpdate = false;

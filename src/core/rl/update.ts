@@ -6,7 +6,7 @@
 // which come back as the step's `metrics` and go into the row as they are.
 // b = rows in the minibatch, T = padded length; arrays are in target coordinates [b, T−1].
 import * as tf from '@tensorflow/tfjs';
-import type { Config } from '../config.js';
+import { type Config, defaultConfig } from '../config.js';
 import type { MetricKey } from '../metrics/keys.js';
 import {
   flattenGradients,
@@ -18,16 +18,8 @@ import {
 import type { Model } from '../model/params.js';
 import { modelVariables } from '../model/params.js';
 import { criticValues, maskedRows, policyLogProbs } from '../model/scoring.js';
-import {
-  aggregate,
-  clippedPolicyLoss,
-  clippedValueLoss,
-  dpoLoss,
-  klPerToken,
-  lossAggOf,
-  maskedMean,
-  ratioLevelOf,
-} from './losses.js';
+import { type PolicyLossSettings, policyLossOf } from './covLosses.js';
+import { aggregate, clippedValueLoss, klPerToken, lossAggOf, maskedMean, ratioLevelOf } from './losses.js';
 import {
   accumulatedGrads,
   type MicroLoss,
@@ -35,7 +27,6 @@ import {
   microBatches,
   type Piece,
   type StepLoss,
-  shares,
   weighted,
 } from './microBatch.js';
 
@@ -55,6 +46,12 @@ const DEFAULTED_STEP_FIELDS = [
   'temperature',
   'lossAgg',
   'ratioLevel',
+  'policyLoss',
+  'clipCovRatio',
+  'clipCovLow',
+  'clipCovHigh',
+  'klCovRatio',
+  'klCovCoef',
 ] as const satisfies readonly (keyof Config)[];
 
 /** Every config field a policy step reads; a new one is its name in one of the two lists above. */
@@ -65,7 +62,8 @@ const POLICY_STEP_FIELDS = [...REQUIRED_STEP_FIELDS, ...DEFAULTED_STEP_FIELDS] a
  * entropyCoef, klEstimator, gradClip (global-norm clip, 0: none); optional, with their defaults:
  * temperature (logits are divided by it, as verl's update_policy, so the ratio is taken against
  * the distribution that was sampled; 1), lossAgg (how the surrogate, entropy and KL losses
- * average their tokens; token-mean), ratioLevel (token, or sequence as GSPO). Plus klLossCoef,
+ * average their tokens; token-mean), ratioLevel (token, or sequence as GSPO), policyLoss and the
+ * entropy-mechanism losses' settings (clip, or Clip-Cov / KL-Cov: covLosses.ts). Plus klLossCoef,
  * the KL-to-reference coefficient in the loss (0 when KL goes in the reward or is off).
  */
 export type PolicyStepSettings = Pick<Config, (typeof REQUIRED_STEP_FIELDS)[number]> &
@@ -120,13 +118,13 @@ export function sumScalars(xs: readonly tf.Tensor[]): tf.Tensor {
 }
 
 /** The global L2 norm of the gradients (before clipping). */
-function globalNorm(grads: tf.NamedTensorMap): tf.Scalar {
+export function globalNorm(grads: tf.NamedTensorMap): tf.Scalar {
   return tf.tidy(
     () => tf.sqrt(sumScalars(Object.values(grads).map((g) => tf.sum(tf.square(g))))) as tf.Scalar,
   );
 }
 
-async function applyChecked(
+export async function applyChecked(
   optimizer: tf.Optimizer,
   micro: readonly MicroLoss[],
   vars: tf.Variable[],
@@ -179,12 +177,35 @@ function targets(mb: Minibatch, a: Float32Array): tf.Tensor2D {
   return tf.tensor2d(a, [mb.b, mb.T - 1]);
 }
 
+/** The settings the policy loss reads, defaults filled in (covLosses.ts). */
+export function lossSettings(s: PolicyStepSettings): PolicyLossSettings {
+  const d = defaultConfig();
+  return {
+    clipLow: s.clipLow,
+    clipHigh: s.clipHigh,
+    ratioLevel: s.ratioLevel ?? 'token',
+    clipCovRatio: s.clipCovRatio ?? d.clipCovRatio,
+    clipCovLow: s.clipCovLow ?? d.clipCovLow,
+    clipCovHigh: s.clipCovHigh ?? d.clipCovHigh,
+    klCovRatio: s.klCovRatio ?? d.klCovRatio,
+    klCovCoef: s.klCovCoef ?? d.klCovCoef,
+  };
+}
+
 /**
- * The clipped-surrogate loss of one piece of a policy step (entropy bonus, optional KL loss), its
- * terms weighted inside: the surrogate by the piece's share of rows when it is a mean over rows
+ * The parts of a policy step's loss, each weighted as the step weights it: the task (the policy
+ * loss: the surrogate, or its Clip-Cov / KL-Cov form), the KL to the reference in the loss, and
+ * the entropy bonus (RAGEN-2's split: actor/grad_norm/{task,kl,entropy}). `loss` is a part alone
+ * when `part` names one (gradSplit.ts), else the sum the step minimises.
+ */
+export type LossPart = 'task' | 'kl' | 'entropy';
+
+/**
+ * The policy loss of one piece of a policy step (entropy bonus, optional KL loss), its terms
+ * weighted inside: the surrogate by the piece's share of rows when it is a mean over rows
  * (seq-mean-*, or GSPO's sequence ratio), else of tokens; entropy and KL as the aggregation says.
  */
-function policyLoss(policy: Model, p: Piece, s: PolicyStepSettings): MicroLoss {
+export function policyLoss(policy: Model, p: Piece, s: PolicyStepSettings, part?: LossPart): MicroLoss {
   const mb = p.piece;
   const tokens = tf.tensor2d(mb.tokens, [mb.b, mb.T], 'int32');
   const mask = targets(mb, mb.mask);
@@ -195,32 +216,43 @@ function policyLoss(policy: Model, p: Piece, s: PolicyStepSettings): MicroLoss {
   const rows = maskedRows(mb.mask);
   const old = targets(mb, zeroOutside(mb.oldLogp, mb.mask));
   const ref = targets(mb, zeroOutside(mb.refLogp, mb.mask));
+  const selected = mb.covSelected ? targets(mb, mb.covSelected) : null;
   const agg = s.lossAgg ?? 'token-mean';
   const aggSpec = lossAggOf(agg);
   const level = ratioLevelOf(s.ratioLevel ?? 'token');
+  const lossRow = policyLossOf(s.policyLoss ?? 'clip');
+  const ls = lossSettings(s);
   // Each part weighted by this piece's share of what it is a mean over: the minibatch's loss
   // tokens or its rows (LOSS_AGGS and RATIO_LEVELS rows' weightBy).
   const pgW = p[level.lossWeightBy(aggSpec)];
   const aggW = p[aggSpec.weightBy];
   const f = (): StepLoss => {
     const { logp, entropy } = policyLogProbs(policy, tokens, s.temperature ?? 1, 'train', rows);
-    const pl = clippedPolicyLoss(logp, old, adv, mask, s.clipLow, s.clipHigh, agg, s.ratioLevel);
+    const pl = lossRow.loss({ logp, oldLogp: old, advantages: adv, mask, selected }, ls, agg);
     const ent = aggregate(entropy, mask, agg);
     // The entropy shown is a token mean whatever the loss sums (Dr. GRPO's token sums).
     const entShown = aggSpec.perToken ? ent : maskedMean(entropy, mask);
-    let loss = tf.sub(weighted(pl.pgLoss, pgW), tf.mul(s.entropyCoef, weighted(ent, aggW)));
-    if (s.klLossCoef > 0)
-      loss = tf.add(
-        loss,
-        tf.mul(s.klLossCoef, weighted(aggregate(klPerToken(logp, ref, s.klEstimator), mask, agg), aggW)),
-      );
+    const task = weighted(pl.pgLoss, pgW);
+    const bonus = tf.mul(s.entropyCoef, weighted(ent, aggW));
+    const kl =
+      s.klLossCoef > 0
+        ? tf.mul(s.klLossCoef, weighted(aggregate(klPerToken(logp, ref, s.klEstimator), mask, agg), aggW))
+        : null;
+    let loss = tf.sub(task, bonus);
+    if (kl) loss = tf.add(loss, kl);
+    const parts: Record<LossPart, () => tf.Tensor> = {
+      task: () => task,
+      kl: () => kl ?? tf.mul(0, task),
+      entropy: () => tf.neg(bonus),
+    };
     return {
-      loss: loss as tf.Scalar,
+      loss: (part ? parts[part]() : loss) as tf.Scalar,
       metrics: {
         'actor/pgLoss': pl.pgLoss,
         'actor/clipFrac': pl.clipFrac,
         'actor/approxKl': pl.approxKl,
         'actor/entropy': entShown,
+        ...(selected ? { 'actor/covFrac': maskedMean(selected, mask) } : {}),
       },
     };
   };
@@ -232,8 +264,9 @@ function policyLoss(policy: Model, p: Piece, s: PolicyStepSettings): MicroLoss {
       'actor/clipFrac': p[level.clipFracBy],
       'actor/approxKl': p.tokens,
       'actor/entropy': aggSpec.perToken ? aggW : p.tokens,
+      'actor/covFrac': p.tokens,
     },
-    tensors: [tokens, mask, adv, old, ref],
+    tensors: selected ? [tokens, mask, adv, old, ref, selected] : [tokens, mask, adv, old, ref],
   };
 }
 
@@ -286,88 +319,6 @@ export async function criticStep(
   const micro = microBatches(mb, microRows).map((p) => valueLoss(critic, p.piece, valueClip, p.tokens));
   try {
     return await applyChecked(optimizer, micro, modelVariables(critic), gradClip, { loss: 'critic/vfLoss' });
-  } finally {
-    tf.dispose(micro.flatMap((m) => m.tensors));
-  }
-}
-
-/**
- * A DPO minibatch over `pairs` chosen/rejected trajectories. Each trajectory may span several
- * rows (its history windows, each in the context the rollout saw); `owner` [2·pairs, rows]
- * is 1 where a row belongs to slot j (chosen j < pairs, rejected pairs + j), so a trajectory's
- * log-prob is the sum over its rows.
- */
-export interface DpoBatch {
-  pairs: number;
-  rows: number;
-  T: number;
-  /** [rows, T] */
-  tokens: Int32Array;
-  /** [rows, T−1] */
-  mask: Float32Array;
-  /** [2·pairs, rows] */
-  owner: Float32Array;
-  /** Reference trajectory log-probs: [pairs] chosen, [pairs] rejected. */
-  refChosen: Float32Array;
-  refRejected: Float32Array;
-}
-
-/** The DPO loss of one piece of a DPO step (some of its pairs). */
-function pairLoss(
-  policy: Model,
-  batch: DpoBatch,
-  beta: number,
-  temperature: number,
-  weight: number,
-): MicroLoss {
-  const n = batch.rows;
-  const tokens = tf.tensor2d(batch.tokens, [n, batch.T], 'int32');
-  const mask = tf.tensor2d(batch.mask, [n, batch.T - 1]);
-  const owner = tf.tensor2d(batch.owner, [2 * batch.pairs, n]);
-  const refC = tf.tensor1d(batch.refChosen);
-  const refR = tf.tensor1d(batch.refRejected);
-  const rows = maskedRows(batch.mask);
-  const f = (): StepLoss => {
-    const { logp, entropy } = policyLogProbs(policy, tokens, temperature, 'train', rows);
-    const rowSums = tf.sum(tf.mul(logp, mask), 1, true); // [rows, 1]
-    const seq = tf.matMul(owner, rowSums).reshape([2 * batch.pairs]); // [2P, rows] x [rows, 1] -> [2P]
-    const chosen = seq.slice([0], [batch.pairs]);
-    const rejected = seq.slice([batch.pairs], [batch.pairs]);
-    const r = dpoLoss(chosen, rejected, refC, refR, beta);
-    return {
-      loss: r.loss,
-      metrics: {
-        'actor/dpoMargin': r.margin,
-        'actor/dpoAccuracy': r.accuracy,
-        'actor/entropy': maskedMean(entropy, mask),
-      },
-    };
-  };
-  return { f, weight, tensors: [tokens, mask, owner, refC, refR] };
-}
-
-/**
- * One DPO step on chosen/rejected pairs; log-probs at `temperature` (the rollout's, as the
- * reference scores were taken). Metrics: actor/dpoLoss, dpoMargin, dpoAccuracy, entropy, gradNorm.
- * Given several batches (micro-batches of the step's pairs), each is weighted by its share of
- * the pairs, so the sum is the mean over all of them as one batch would give.
- */
-export async function dpoStep(
-  policy: Model,
-  optimizer: tf.Optimizer,
-  batch: DpoBatch | readonly DpoBatch[],
-  beta: number,
-  gradClip: number,
-  temperature = 1,
-): Promise<StepResult> {
-  const pieces = Array.isArray(batch) ? (batch as readonly DpoBatch[]) : [batch as DpoBatch];
-  const weights = shares(pieces.map((p) => p.pairs));
-  const micro = pieces.map((p, i) => pairLoss(policy, p, beta, temperature, weights[i] as number));
-  try {
-    return await applyChecked(optimizer, micro, modelVariables(policy), gradClip, {
-      loss: 'actor/dpoLoss',
-      gradNorm: 'actor/gradNorm',
-    });
   } finally {
     tf.dispose(micro.flatMap((m) => m.tensors));
   }

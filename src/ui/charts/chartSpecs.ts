@@ -25,6 +25,7 @@ const ROWS: readonly ChartRow[] = [
   { id: 'kl', title: 'KL', keys: ['actor/klRef', 'actor/approxKl'] },
   { id: 'entropy', title: 'Entropy', keys: ['actor/entropy'] },
   { id: 'grad-norm', title: 'Gradient norm', keys: ['actor/gradNorm'] },
+  { id: 'grad-split', title: 'Gradient split (task, KL, entropy)', keys: ['actor/gradNorm/task', 'actor/gradNorm/kl', 'actor/gradNorm/entropy'] },
   { id: 'clip-frac', title: 'Clip fraction', keys: ['actor/clipFrac'] },
   { id: 'lengths', title: 'Response and think length', keys: ['rollout/responseLength', 'rollout/thinkLength'] },
   { id: 'malformed', title: 'Malformed turns', keys: ['rollout/malformedRate'], domain: [0, 1] },

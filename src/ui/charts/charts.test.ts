@@ -101,7 +101,7 @@ describe('paddedDomain', () => {
 
 describe('chart specs', () => {
   it('take their log scale from the metric table: KL and gradient norm, nothing else', () => {
-    expect(CHARTS.filter((c) => c.log).map((c) => c.id)).toEqual(['kl', 'grad-norm']);
+    expect(CHARTS.filter((c) => c.log).map((c) => c.id)).toEqual(['kl', 'grad-norm', 'grad-split']);
   });
 
   it('name metric keys that exist (a misspelt key does not compile)', () => {
