@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Config, defaultConfig } from '../core/config.js';
+import type { Config } from '../core/config.js';
 import {
   type RunSummaryFile,
   type SweepTableRow,
@@ -16,6 +16,7 @@ import {
 } from '../core/files/sweepBundle.js';
 import type { CliIo } from './command.js';
 import { runTraining } from './commands/train.js';
+import { sameStoredConfig } from './runDir.js';
 
 /** One planned run. */
 export interface SweepRun {
@@ -38,28 +39,7 @@ async function readJson(path: string): Promise<unknown | undefined> {
   }
 }
 
-/**
- * A stored config.json completed with today's defaults for the fields it lacks (fields added
- * since the run was made); its own values, and keys today's config no longer has, stay as stored.
- * Unlike core/config.ts completeConfig it does not validate: a run is read back as it ran.
- */
-export function completeStoredConfig(stored: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return { ...defaultConfig(), ...stored };
-}
-
-/**
- * Whether a stored config is the planned one: the same keys with the same values once the stored
- * one is completed with today's defaults (completeStoredConfig), in any key order.
- */
-export function sameStoredConfig(stored: Readonly<Record<string, unknown>>, planned: Config): boolean {
-  const a = completeStoredConfig(stored);
-  const b = planned as unknown as Record<string, unknown>;
-  const keys = Object.keys(a);
-  return (
-    keys.length === Object.keys(b).length &&
-    keys.every((k) => k in b && JSON.stringify(a[k]) === JSON.stringify(b[k]))
-  );
-}
+export { completeStoredConfig, sameStoredConfig } from './runDir.js';
 
 /**
  * 'done' (same config, summary present), 'todo', or throws for a changed config. A stored config
@@ -95,6 +75,8 @@ function runChild(
       '--out',
       dir,
       '--quiet',
+      // A run stopped part-way goes on from its last checkpoint (or again from 0 without one).
+      '--resume',
       // Each child is one of `jobs` runs on this machine: its schedule leaves cores to the others.
       '--lanes',
       String(opts.jobs),

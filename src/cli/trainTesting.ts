@@ -1,9 +1,10 @@
 // Runs the real `train` command in-process and reads its metrics, for the learning tests. Apart
 // from testing.ts, so the many command and env tests that import that do not load the trainer.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trainCommand } from './commands/train.js';
+import { readRecordRows } from './runRecords.js';
 import { runCommand } from './testing.js';
 
 /**
@@ -15,10 +16,7 @@ export async function trainMetrics(args: string[]): Promise<Record<string, numbe
   try {
     const r = await runCommand(trainCommand, [...args, '--out', out]);
     if (r.code !== 0) throw new Error(`train ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-    return (await readFile(join(out, 'metrics.jsonl'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, number>);
+    return await readRecordRows<Record<string, number>>(out, 'metrics.jsonl');
   } finally {
     await rm(out, { recursive: true, force: true });
   }

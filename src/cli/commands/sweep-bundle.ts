@@ -1,8 +1,8 @@
 // `npm run starpo -- sweep-bundle --dir <sweep dir> --out sweep.json`: packs a CLI sweep
 // directory (table.json plus <preset>/<algo>/seed-<s>/{config.json, metrics.jsonl,
-// events.jsonl, summary.json}, as `starpo sweep` writes it) into one JSON bundle that the
-// playground's Sweeps dialog imports (src/core/files/sweepBundle.ts defines the format). Runs
-// listed in table.json but missing their files are an error naming the directory.
+// events.jsonl, summary.json}, as `starpo sweep` writes it; the records plain or gzip'd) into one
+// JSON bundle that the playground's Sweeps dialog imports (src/core/files/sweepBundle.ts defines
+// the format). Runs listed in table.json but missing their files are an error naming the directory.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateConfig } from '../../core/config.js';
@@ -16,18 +16,13 @@ import type { MetricRow } from '../../core/metrics/keys.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
+import { readRecordRows } from '../runRecords.js';
 
 const FLAGS: FlagSpec[] = [
   { name: 'dir', kind: 'string', help: 'the sweep directory (what `starpo sweep --out` wrote)' },
   { name: 'out', kind: 'string', help: 'the bundle file to write (.json)' },
   { name: 'name', kind: 'string', help: 'the sweep’s name in the playground (default: the directory name)' },
 ];
-
-const jsonl = <T>(text: string): T[] =>
-  text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as T);
 
 /** Reads a CLI sweep directory into its runs, in table.json's order. */
 export async function readSweepDir(dir: string): Promise<SweepRunFiles[]> {
@@ -52,8 +47,8 @@ export async function readSweepDir(dir: string): Promise<SweepRunFiles[]> {
         algo: entry.algo,
         seed: entry.seed,
         config: cfg.config,
-        metrics: jsonl<MetricRow>(await read('metrics.jsonl')),
-        events: jsonl<TrainerEvent>(await read('events.jsonl')),
+        metrics: await readRecordRows<MetricRow>(join(dir, path), 'metrics.jsonl'),
+        events: await readRecordRows<TrainerEvent>(join(dir, path), 'events.jsonl'),
         summary: JSON.parse(await read('summary.json')) as RunSummaryFile,
       });
     } catch (err) {

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { type Config, FIELDS, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
 import { summaryFile } from '../../core/metrics/summaryFile.js';
+import { verdictText } from '../../core/metrics/verdict.js';
 import type { CheckpointManifest } from '../../core/model/checkpoint.js';
 import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
 import { findBaseModel } from '../../core/model/modelIndex.js';
@@ -15,7 +16,8 @@ import { PRESETS } from '../../core/presets.js';
 import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
 import { SecondWorkerLost } from '../../core/rl/criticPort.js';
 import { type SecondWorker, scheduleOf, WORKER_CHOICES, type WorkerChoice } from '../../core/rl/schedule.js';
-import { createTrainer, saveRunCheckpoint } from '../../core/rl/session.js';
+import { createTrainer, loadRunCheckpoint, saveRunCheckpoint } from '../../core/rl/session.js';
+import type { Trainer } from '../../core/rl/trainer.js';
 import { inProcessPools } from '../../envs/pools.js';
 import { envIds, envSpec, evalEnvId } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
@@ -25,6 +27,7 @@ import { type CliIo, type Command, UsageError } from '../command.js';
 import { fieldFlag, fieldValues, flagErrors } from '../fieldFlags.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { progressLine } from '../progress.js';
+import { claimRunDir, type OutMode } from '../runDir.js';
 
 /** One flag per config field, named by the field table. */
 export const TRAIN_FIELD_FLAGS: FlagSpec[] = FIELDS.map(fieldFlag);
@@ -44,6 +47,16 @@ const EXTRA_FLAGS: FlagSpec[] = [
   },
   { name: 'models', kind: 'string', help: 'directory of the models index (default public/models)' },
   { name: 'quiet', kind: 'bool', help: 'no progress line' },
+  {
+    name: 'resume',
+    kind: 'bool',
+    help: 'continue the run in --out from its last checkpoint (the rows an uninterrupted run writes); a finished run is left as it is',
+  },
+  {
+    name: 'force',
+    kind: 'bool',
+    help: 'start again from 0 in an --out that holds a run (its files are overwritten)',
+  },
   {
     name: 'workers',
     kind: 'string',
@@ -124,6 +137,8 @@ function criticLost(err: Error, iteration: number): Error {
 /** Where a run writes, its base model, and its schedule (`workers`, `lanes`: chooseSchedule's). */
 export interface TrainOptions {
   out: string;
+  /** What to do with an --out that holds a run (runDir.ts): refuse (new), resume, or overwrite (force). */
+  mode?: OutMode;
   base?: string;
   models?: string;
   quiet?: boolean;
@@ -148,8 +163,61 @@ function nodeSchedule(
   return schedule.workers === 2 ? nodeSecondWorker(backend === 'cpu' ? 'cpu' : 'wasm') : undefined;
 }
 
+/** Writes summary.json (and, unless quiet, the verdict in the page's words) at the end of a run. */
+async function writeSummary(
+  config: Config,
+  trainer: Trainer,
+  run: { seconds: number; start: number; backend: string; base: string },
+  opts: TrainOptions,
+  io: CliIo,
+): Promise<object> {
+  const s = trainer.summary();
+  const summary = summaryFile(config, s, {
+    iterations: trainer.iteration,
+    wallSeconds: run.seconds,
+    resumedFrom: run.start,
+    backend: run.backend,
+    base: run.base,
+    fault: trainer.haltReason,
+  });
+  await writeFile(join(opts.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  // The verdict in the words the page's banner uses (core/metrics/verdict.ts).
+  if (!opts.quiet && s.verdict) io.stderr.write(`${verdictText(s.verdict)}\n`);
+  return summary;
+}
+
+/** A finished run met by --resume: left as it is, its summary returned. */
+async function finishedRun(out: string, io: CliIo): Promise<object> {
+  io.stderr.write(`resume: the run in ${out} is finished; nothing to do\n`);
+  return JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as object;
+}
+
+/** Ctrl-C stops the run after the iteration in progress (its rows and a final checkpoint written). */
+function stopOnSigint(io: CliIo): { requested: boolean; off(): void } {
+  const state = {
+    requested: false,
+    off: () => process.off('SIGINT', onSigint),
+  };
+  const onSigint = () => {
+    state.requested = true;
+    io.stderr.write('\nstopping after this iteration…\n');
+  };
+  process.once('SIGINT', onSigint);
+  return state;
+}
+
+/** A fresh run's directory: its config, empty rows and events, a folder for checkpoints. */
+async function startRunDir(out: string, config: Config): Promise<void> {
+  await mkdir(join(out, 'checkpoints'), { recursive: true });
+  await writeFile(join(out, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  for (const f of ['metrics.jsonl', 'events.jsonl']) await writeFile(join(out, f), '');
+}
+
 /** Runs one training run to completion (or until SIGINT) and writes its directory. */
 export async function runTraining(config: Config, opts: TrainOptions, io: CliIo): Promise<object> {
+  const claim = await claimRunDir(opts.out, config, opts.mode ?? 'new', (l) => io.stderr.write(`${l}\n`));
+  if (claim === 'finished') return finishedRun(opts.out, io);
+  if (!claim) await startRunDir(opts.out, config);
   const backend = await setupNodeBackend(config.backend);
   const second = nodeSchedule(config, backend.backend, opts, io);
   const loaded = await loadBase({
@@ -160,17 +228,9 @@ export async function runTraining(config: Config, opts: TrainOptions, io: CliIo)
     context: config.contextLength,
     seed: config.seed,
   });
-  await mkdir(join(opts.out, 'checkpoints'), { recursive: true });
-  await writeFile(join(opts.out, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
-  for (const f of ['metrics.jsonl', 'events.jsonl']) await writeFile(join(opts.out, f), '');
   const _spec = envSpec(config.env);
   const _evalSpec = envSpec(evalEnvId(config.env));
-  let stopRequested = false;
-  const onSigint = () => {
-    stopRequested = true;
-    io.stderr.write('\nstopping after this iteration…\n');
-  };
-  process.once('SIGINT', onSigint);
+  const sigint = stopOnSigint(io);
   const pending: { metrics: object[]; events: object[] } = { metrics: [], events: [] };
   const { trainer, models } = createTrainer(
     config,
@@ -183,6 +243,11 @@ export async function runTraining(config: Config, opts: TrainOptions, io: CliIo)
     },
     second,
   );
+  const start = claim?.iteration ?? 0;
+  if (claim) {
+    trainer.resumeAt(claim.iteration, claim.rows, loadRunCheckpoint(models, claim.manifest, claim.blob));
+    if (!opts.quiet) io.stderr.write(`resume: from the checkpoint at iteration ${claim.iteration}\n`);
+  }
   const save = async (name: string) => {
     const c = await saveRunCheckpoint(trainer, models, loaded.base.tokenizer, config);
     await writeFile(join(opts.out, 'checkpoints', `${name}.json`), JSON.stringify(c.manifest));
@@ -190,7 +255,7 @@ export async function runTraining(config: Config, opts: TrainOptions, io: CliIo)
   };
   const t0 = performance.now();
   try {
-    while (trainer.iteration < config.iterations && !stopRequested) {
+    while (trainer.iteration < config.iterations && !sigint.requested) {
       await trainer.step();
       await writeJsonl(join(opts.out, 'metrics.jsonl'), pending.metrics.splice(0));
       await writeJsonl(join(opts.out, 'events.jsonl'), pending.events.splice(0));
@@ -201,8 +266,8 @@ export async function runTraining(config: Config, opts: TrainOptions, io: CliIo)
       if (!opts.quiet)
         io.stderr.write(
           progressLine(
-            trainer.iteration,
-            config.iterations,
+            trainer.iteration - start,
+            config.iterations - start,
             performance.now() - t0,
             trainer.detector.success,
           ),
@@ -212,21 +277,18 @@ export async function runTraining(config: Config, opts: TrainOptions, io: CliIo)
   } catch (err) {
     throw err instanceof SecondWorkerLost ? criticLost(err, trainer.iteration) : err;
   } finally {
-    process.off('SIGINT', onSigint);
+    sigint.off();
     trainer.dispose();
     models.dispose();
   }
   if (!opts.quiet) io.stderr.write('\n');
-  const s = trainer.summary();
-  const wallSeconds = (performance.now() - t0) / 1000;
-  const summary = summaryFile(config, s, {
-    iterations: trainer.iteration,
-    wallSeconds,
+  const run = {
+    seconds: (performance.now() - t0) / 1000,
+    start,
     backend: backend.backend,
     base: loaded.source,
-    fault: trainer.haltReason,
-  });
-  await writeFile(join(opts.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  };
+  const summary = await writeSummary(config, trainer, run, opts, io);
   return summary;
 }
 
@@ -252,6 +314,7 @@ export const trainCommand: Command = {
         base,
         models: flags.models as string | undefined,
         quiet: Boolean(flags.quiet),
+        mode: outMode(flags),
         workers: workers as WorkerChoice,
         lanes,
       },
@@ -265,6 +328,12 @@ export const trainCommand: Command = {
     return 0;
   },
 };
+
+/** --resume, --force or neither (both is a usage error). */
+function outMode(flags: Record<string, unknown>): OutMode {
+  if (flags.resume && flags.force) throw new UsageError('--resume and --force: give one of them');
+  return flags.resume ? 'resume' : flags.force ? 'force' : 'new';
+}
 
 /**
  * Where a run's base model comes from, as config resolution sees it: an explicit checkpoint

@@ -10,6 +10,7 @@ import type { Config } from '../../core/config.js';
 import { detectRun, type RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { mean, meanStd } from '../../core/stats.js';
+import { readRecordRows } from '../runRecords.js';
 import { completeStoredConfig } from '../sweepRunner.js';
 
 export interface StudyRun {
@@ -55,8 +56,8 @@ export const WARNING_SIGNALS = [
 
 /**
  * A run directory's rows with the detector's verdict on them: echo trap, recovery, peak, final
- * and first firings recomputed from metrics.jsonl with the run's config.json (P × N); wall time
- * and iterations from summary.json. Null while the run has no summary yet.
+ * and first firings recomputed from metrics.jsonl (plain or .gz) with the run's config.json
+ * (P × N); wall time and iterations from summary.json. Null while the run has no summary yet.
  */
 export async function loadRun(run: StudyRun): Promise<LoadedRun | null> {
   try {
@@ -65,11 +66,7 @@ export async function loadRun(run: StudyRun): Promise<LoadedRun | null> {
     const config = completeStoredConfig(
       JSON.parse(await readFile(join(run.dir, 'config.json'), 'utf8')),
     ) as unknown as Config;
-    const text = await readFile(join(run.dir, 'metrics.jsonl'), 'utf8');
-    const rows = text
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as MetricRow);
+    const rows = await readRecordRows<MetricRow>(run.dir, 'metrics.jsonl');
     const s = detectRun(config, rows).summary();
     const summary: LoadedRun['summary'] = {
       echoTrap: s.echoTrap,

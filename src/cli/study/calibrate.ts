@@ -1,7 +1,7 @@
 // Calibrating the echo-trap detector from stored runs, the command line's half: finding and
-// reading run directories (config.json, metrics.jsonl, summary.json) and writing the report. The
-// statistics are core/metrics/calibration.ts; the detector is core/metrics/detector.ts, the one
-// the trainer, the summary and the study use.
+// reading run directories (config.json, metrics.jsonl plain or gzip'd, summary.json) and writing
+// the report. The statistics are core/metrics/calibration.ts; the detector is
+// core/metrics/detector.ts, the one the trainer, the summary and the study use.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Config } from '../../core/config.js';
@@ -9,6 +9,7 @@ import { type Calibration, type CalRun, isFinished } from '../../core/metrics/ca
 import { NOT_CALIBRATABLE_FROM_FROZEN } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import { mean } from '../../core/stats.js';
+import { hasRecord, readRecordRows } from '../runRecords.js';
 
 export * from '../../core/metrics/calibration.js';
 
@@ -24,11 +25,11 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Every directory under `root` that holds config.json and metrics.jsonl, sorted by name. */
+/** Every directory under `root` that holds config.json and metrics.jsonl (plain or .gz), sorted by name. */
 export async function findRunDirs(root: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {
-    if ((await exists(join(dir, 'config.json'))) && (await exists(join(dir, 'metrics.jsonl')))) out.push(dir);
+    if ((await exists(join(dir, 'config.json'))) && (await hasRecord(dir, 'metrics.jsonl'))) out.push(dir);
     let entries: import('node:fs').Dirent[] = [];
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -45,11 +46,9 @@ export async function findRunDirs(root: string): Promise<string[]> {
 export async function loadCalRun(dir: string, root: string): Promise<CalRun | null> {
   try {
     const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as Config;
-    const rows = (await readFile(join(dir, 'metrics.jsonl'), 'utf8'))
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as MetricRow)
-      .sort((a, b) => a.iteration - b.iteration);
+    const rows = (await readRecordRows<MetricRow>(dir, 'metrics.jsonl')).sort(
+      (a, b) => a.iteration - b.iteration,
+    );
     let stored: CalRun['stored'];
     try {
       stored = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'));

@@ -27,6 +27,8 @@ export type SummaryFile = {
   firstFired: Record<string, number>;
   wallSeconds: number;
   secondsPerIteration: number;
+  /** A resumed run: the checkpoint's iteration it went on from (wallSeconds counts from there). */
+  resumedFrom?: number;
   backend: string;
   base: string;
 };
@@ -35,7 +37,15 @@ export type SummaryFile = {
 export function summaryFile(
   config: Config,
   s: RunSummary,
-  run: { iterations: number; wallSeconds: number; backend: string; base: string; fault?: string | null },
+  run: {
+    iterations: number;
+    wallSeconds: number;
+    backend: string;
+    base: string;
+    fault?: string | null;
+    /** The iteration a resumed run continued from (its wall time counts from there). */
+    resumedFrom?: number;
+  },
 ): SummaryFile {
   const arm = studyArmOf(config);
   return {
@@ -57,7 +67,8 @@ export function summaryFile(
     falseWarnings: s.falseWarnings,
     firstFired: s.firstFired,
     wallSeconds: run.wallSeconds,
-    secondsPerIteration: run.wallSeconds / Math.max(1, run.iterations),
+    secondsPerIteration: run.wallSeconds / Math.max(1, run.iterations - (run.resumedFrom ?? 0)),
+    ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}),
     backend: run.backend,
     base: run.base,
   };

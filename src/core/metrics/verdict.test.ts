@@ -34,7 +34,10 @@ describe('verdictOf', () => {
     expect(v.riseZ).toBeCloseTo(0.4 / Math.hypot(se5, se5), 6); // 6.32
     expect(v.fallZ).toBeCloseTo(0.5 / Math.hypot(se5, se10), 6); // 9.13
     expect(verdictText(v)).toMatch(
-      /^Trapped: .*Start 0\.20 ± 0\.04, peak 0\.60 ± 0\.04 \(iteration \d+\), last 10 0\.10 ± 0\.03/,
+      /^Trapped: success rose from 20% to 60%, then fell to 10% \(back to its start at iteration \d+\)\. Start 0\.20 ± 0\.04, peak 0\.60 ± 0\.04 \(iteration \d+\), last 10 0\.10 ± 0\.03/,
+    );
+    expect(verdictText(v)).toMatch(
+      /The rule: a rise and a fall each beyond 3 standard errors, and the last 10 at or below the start\.$/,
     );
   });
 
@@ -42,7 +45,9 @@ describe('verdictOf', () => {
     const v = verdictOfRows(config, rows(seq([0.3, 20], [0.1, 10])));
     expect(v.verdict).toBe('collapsed');
     expect(v.riseZ).toBeCloseTo(0, 10);
-    expect(verdictText(v)).toMatch(/^Collapsed without a rise/);
+    expect(verdictText(v)).toMatch(
+      /^Collapsed without a rise: success fell from 30% to 10% without rising first\. .* Not met: its rise \(0\.0\) is not beyond 3\.$/,
+    );
   });
 
   it('held: 0.15 below the start is within 3 SE (0.164)', () => {
@@ -50,19 +55,34 @@ describe('verdictOf', () => {
     const v = verdictOfRows(config, rows(seq([0.3, 20], [0.15, 10])));
     expect(v.verdict).toBe('held');
     expect(verdictText(v)).toMatch(
-      /^Held: success did not end below its start beyond the noise; it did not rise beyond the noise and ended lower than it started \(0\.15 against 0\.30\), within the noise: no clear fall, and no learning\. Start/,
+      /^Held, but it did not learn: success went from 30% to 15%, no clear rise and no clear fall\. Start/,
+    );
+    expect(verdictText(v)).toMatch(
+      /Not met: its rise \(0\.0\) is not beyond 3; its fall \(2\.7\) is not beyond 3\.$/,
     );
   });
 
   it('held after a rise: up 0.4, then 0.1 down from the peak, still above the start', () => {
     const v = verdictOfRows(config, rows(seq([0.2, 5], [0.6, 15], [0.5, 10])));
     expect(v.verdict).toBe('held');
+    // The fall from the peak (0.1) is within 3 SE (0.164): it rose and stayed up.
     expect(verdictText(v)).toMatch(
-      /^Held: success did not end below its start beyond the noise, and it rose beyond the noise first\. Start/,
+      /^Held: it rose and stayed up — success rose from 20% to 60% and ended at 50%\. Start/,
     );
+    expect(verdictText(v)).toMatch(
+      /Not met: its fall \(1\.8\) is not beyond 3; its last 10 \(0\.50\) ended above its start \(0\.20\)\.$/,
+    );
+    // Up 0.4 and back 0.3 (beyond the noise), still above the start: only the end is missing.
+    const partWay = verdictOfRows(config, rows(seq([0.2, 5], [0.6, 15], [0.3, 10])));
+    expect(verdictText(partWay)).toMatch(
+      /^Held: it rose and fell back part of the way — success rose from 20% to 60% and ended at 30%, still above its start\./,
+    );
+    expect(verdictText(partWay)).toMatch(/Not met: its last 10 \(0\.30\) ended above its start \(0\.20\)\.$/);
     // Flat: neither a rise nor an end lower than the start.
     const flat = verdictOfRows(config, rows(seq([0.3, 30])));
-    expect(verdictText(flat)).toMatch(/^Held: .*; it did not rise beyond the noise either\. Start/);
+    expect(verdictText(flat)).toMatch(
+      /^Held: success stayed near 30% \(30% at the end\), no clear rise and no clear fall\. Start/,
+    );
   });
 
   it('too short: the rule reads 5 + 5 + 10 = 20 iterations', () => {

@@ -92,29 +92,52 @@ export function verdictFrom(v: VerdictInput): RunVerdict {
 const pm = (x: number | undefined, se: number | undefined) =>
   `${(x ?? Number.NaN).toFixed(2)} ± ${(se ?? Number.NaN).toFixed(2)}`;
 
-/** The verdict in one or two sentences, numbers included. */
+const pct = (x: number | undefined) => `${Math.round(100 * (x ?? Number.NaN))}%`;
+
+/**
+ * The verdict as a class reads it: one plain sentence first (what success did, in percent), then
+ * the numbers and the rule, and for a run that was not trapped which part of the rule it did not
+ * meet. The banner, the Runs list, the seeds side by side and the CLI's summary line all show it.
+ */
 export function verdictText(v: RunVerdict): string {
   if (v.verdict === 'too-short')
     return `Too short to judge: the rule reads at least ${v.minIterations} iterations and this run has ${v.iterations}.`;
-  const numbers = `start ${pm(v.start, v.seStart)}, peak ${pm(v.peak, v.sePeak)} (iteration ${v.peakIteration}), last 10 ${pm(v.last, v.seLast)} (mean ± standard error)`;
-  const zs = `rise ${fmtZ(v.riseZ)} and fall ${fmtZ(v.fallZ)} standard errors; the rule needs both above ${v.z}`;
+  const numbers = `Start ${pm(v.start, v.seStart)}, peak ${pm(v.peak, v.sePeak)} (iteration ${v.peakIteration}), last 10 ${pm(v.last, v.seLast)} (mean ± standard error); rise ${fmtZ(v.riseZ)} and fall ${fmtZ(v.fallZ)} standard errors.`;
+  const rule = `The rule: a rise and a fall each beyond ${v.z} standard errors, and the last 10 at or below the start.`;
+  return `${plainSentence(v)} ${numbers} ${rule}${unmet(v)}`;
+}
+
+/** What success did, in words and percentages. */
+export function plainSentence(v: RunVerdict): string {
+  const rose = (v.riseZ ?? 0) > v.z;
   switch (v.verdict) {
     case 'trapped':
-      return `Trapped: success rose beyond the noise, then fell back to its start or below (first at iteration ${v.collapseIteration}). ${cap(numbers)}; ${zs}.`;
+      return `Trapped: success rose from ${pct(v.start)} to ${pct(v.peak)}, then fell to ${pct(v.last)} (back to its start at iteration ${v.collapseIteration}).`;
     case 'collapsed':
-      return `Collapsed without a rise: success ended below its start beyond the noise, with no rise beyond the noise first. ${cap(numbers)}; ${zs}.`;
+      return `Collapsed without a rise: success fell from ${pct(v.start)} to ${pct(v.last)} without rising first.`;
     default:
-      return `Held: success did not end below its start beyond the noise${heldHow(v)}. ${cap(numbers)}; ${zs}.`;
+      if (rose && (v.fallZ ?? 0) <= v.z)
+        return `Held: it rose and stayed up — success rose from ${pct(v.start)} to ${pct(v.peak)} and ended at ${pct(v.last)}.`;
+      if (rose)
+        return `Held: it rose and fell back part of the way — success rose from ${pct(v.start)} to ${pct(v.peak)} and ended at ${pct(v.last)}, still above its start.`;
+      // Lower as the text shows it (whole percent), not by a rounding error.
+      if ((v.start ?? 0) - (v.last ?? 0) >= 0.005)
+        return `Held, but it did not learn: success went from ${pct(v.start)} to ${pct(v.last)}, no clear rise and no clear fall.`;
+      return `Held: success stayed near ${pct(v.start)} (${pct(v.last)} at the end), no clear rise and no clear fall.`;
   }
 }
 
-/** What "held" means for this run: it rose first, or only that it did not clearly fall. */
-function heldHow(v: RunVerdict): string {
-  if ((v.riseZ ?? 0) > v.z) return ', and it rose beyond the noise first';
-  // Lower as the text shows it (two decimals), not by a rounding error.
-  if ((v.start ?? 0) - (v.last ?? 0) >= 0.005)
-    return `; it did not rise beyond the noise and ended lower than it started (${(v.last ?? 0).toFixed(2)} against ${(v.start ?? 0).toFixed(2)}), within the noise: no clear fall, and no learning`;
-  return '; it did not rise beyond the noise either';
+/** For a run not trapped: the part of the rule it did not meet. */
+function unmet(v: RunVerdict): string {
+  if (v.verdict === 'trapped') return '';
+  const parts: string[] = [];
+  if ((v.riseZ ?? 0) <= v.z) parts.push(`its rise (${fmtZ(v.riseZ)}) is not beyond ${v.z}`);
+  if ((v.fallZ ?? 0) <= v.z) parts.push(`its fall (${fmtZ(v.fallZ)}) is not beyond ${v.z}`);
+  if ((v.last ?? 0) > (v.start ?? 0))
+    parts.push(
+      `its last 10 (${(v.last ?? 0).toFixed(2)}) ended above its start (${(v.start ?? 0).toFixed(2)})`,
+    );
+  return parts.length > 0 ? ` Not met: ${parts.join('; ')}.` : '';
 }
 
 function fmtZ(x: number | undefined): string {
@@ -122,5 +145,3 @@ function fmtZ(x: number | undefined): string {
   if (!Number.isFinite(x)) return x > 0 ? '∞' : '−∞';
   return x.toFixed(1);
 }
-
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
