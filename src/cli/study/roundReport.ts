@@ -11,6 +11,7 @@ import type { RunVerdict } from '../../core/metrics/verdict.js';
 import { STUDY_ARMS } from '../../core/rl/studyArms.js';
 import { mean } from '../../core/stats.js';
 import { runArmsStudy, STUDY_DIRS, STUDY_SEEDS } from './armsStudy.js';
+import { isLadder, ladderReport } from './ladder.js';
 import type { LoadedPlan } from './plan.js';
 import { cellRunsOf, f1, f2, kOf, type ReportRun, readJson, runsTable } from './reportRuns.js';
 import { CONFIRM_FROZEN, CONFIRM_VANILLA, type PickRecord } from './roundPick.js';
@@ -289,7 +290,11 @@ async function echoTrapV1Report(docs: string | null): Promise<string> {
 /** Writes report.{md,json} beside the plan and the section into `docs` (null: none); returns the Markdown. */
 export async function writeRoundReport(lp: LoadedPlan, docs: string | null): Promise<string> {
   if (lp.plan.report.format === 'echo-trap-v1') return echoTrapV1Report(docs);
-  const { markdown, cells } = lp.plan.study ? await studyReport(lp) : await roundReport(lp);
+  const { markdown, cells } = lp.plan.study
+    ? await studyReport(lp)
+    : isLadder(lp.plan)
+      ? await ladderReport(lp)
+      : await roundReport(lp);
   await writeFile(join(lp.dir, 'report.md'), markdown);
   await writeFile(join(lp.dir, 'report.json'), `${JSON.stringify(cells, null, 2)}\n`);
   if (docs !== null) {

@@ -49,7 +49,9 @@ const config = (over: Partial<Config> = {}): Config => ({
 async function update(c: Config, gradientSplit: boolean) {
   const policy = createPolicy(mc, new Rng(1));
   const policyOpt = tf.train.adam(1e-2, 0.9, 0.999, 1e-8);
-  const r = await ppoUpdate(batch(), { policy, policyOpt, critic: null }, c, true, new Rng(4), { gradientSplit });
+  const r = await ppoUpdate(batch(), { policy, policyOpt, critic: null }, c, true, new Rng(4), {
+    gradientSplit,
+  });
   const weights = await weightValues(policy);
   policyOpt.dispose();
   disposeModel(policy);
@@ -69,8 +71,12 @@ describe('RAGEN-2’s gradient split', () => {
     const plain = await update(config(), false);
     const split = await update(config(), true);
     expect(split.weights).toEqual(plain.weights);
-    const { 'actor/gradNorm/task': task, 'actor/gradNorm/kl': kl, 'actor/gradNorm/entropy': ent, ...rest } =
-      split.r.means;
+    const {
+      'actor/gradNorm/task': task,
+      'actor/gradNorm/kl': kl,
+      'actor/gradNorm/entropy': ent,
+      ...rest
+    } = split.r.means;
     expect(rest).toEqual(plain.r.means);
     for (const v of [task, kl, ent]) expect(v).toBeGreaterThan(0);
   });
@@ -92,7 +98,10 @@ describe('RAGEN-2’s gradient split', () => {
     const b = await splitOf(config({ klCoef: 0.1, entropyCoef: 0.03 }));
     expect(b['actor/gradNorm/task']).toBeCloseTo(a['actor/gradNorm/task'] as number, 6);
     expect((b['actor/gradNorm/kl'] as number) / (a['actor/gradNorm/kl'] as number)).toBeCloseTo(2, 4);
-    expect((b['actor/gradNorm/entropy'] as number) / (a['actor/gradNorm/entropy'] as number)).toBeCloseTo(3, 4);
+    expect((b['actor/gradNorm/entropy'] as number) / (a['actor/gradNorm/entropy'] as number)).toBeCloseTo(
+      3,
+      4,
+    );
   });
 
   it('sums each part’s gradient over micro-batches before its norm', async () => {
