@@ -17,8 +17,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runTraining } from '../src/cli/commands/train.js';
 import { flagStrings } from '../src/cli/flags.js';
+import { readRecordRows } from '../src/cli/runRecords.js';
 import { type Config, completeConfig, defaultConfig } from '../src/core/config.js';
-import { cliRunToRunData, parseJsonl } from '../src/core/files/cliRun.js';
+import { cliRunToRunData } from '../src/core/files/cliRun.js';
 import { runToFile } from '../src/core/files/runFile.js';
 import type { MetricRow } from '../src/core/metrics/keys.js';
 import { applyAlgorithm } from '../src/core/rl/algorithms.js';
@@ -116,8 +117,9 @@ async function record(file: string, label: string, config: Config, from?: string
   }
   const runDir = dir;
   const read = (f: string) => readFile(join(runDir, f), 'utf8');
-  const metrics = parseJsonl<MetricRow>(await read('metrics.jsonl'));
-  const events = parseJsonl<TrainerEvent>(await read('events.jsonl'));
+  // A stored run's records may be gzip'd (`starpo results compress`); a fresh one's are plain.
+  const metrics = await readRecordRows<MetricRow>(runDir, 'metrics.jsonl');
+  const events = await readRecordRows<TrainerEvent>(runDir, 'events.jsonl');
   const summary = JSON.parse(await read('summary.json'));
   // Name the base by its file only: the recording must not carry this machine's paths.
   summary.base = base === 'random' ? 'random' : basename(String(summary.base ?? base));

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { type Config, defaultConfig } from '../core/config.js';
 import type { MetricRow } from '../core/metrics/keys.js';
 import { UsageError } from './command.js';
+import { type RecordName, readRecord } from './runRecords.js';
 
 /** What `train` does with an `--out` that holds a run. */
 export type OutMode = 'new' | 'resume' | 'force';
@@ -53,6 +54,13 @@ export function differingFields(stored: Readonly<Record<string, unknown>>, plann
   return keys.filter((k) => !(k in a && k in b) || JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
 
+/** A record's text, plain or gzip'd (runRecords.ts), or undefined when the run has none. */
+const recordText = (dir: string, name: RecordName): Promise<string | undefined> =>
+  readRecord(dir, name).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+
 /** One JSON value per line (blank lines skipped). */
 const jsonLines = (text: string | undefined): Record<string, unknown>[] =>
   (text ?? '')
@@ -74,7 +82,7 @@ async function checkpointIterations(dir: string): Promise<number[]> {
 async function storedRun(dir: string) {
   const config = await readText(join(dir, 'config.json'));
   if (config === undefined) return null;
-  const rows = jsonLines(await readText(join(dir, 'metrics.jsonl')));
+  const rows = jsonLines(await recordText(dir, 'metrics.jsonl'));
   const summary = await readText(join(dir, 'summary.json'));
   const finished =
     summary !== undefined && (JSON.parse(summary) as { completed?: boolean }).completed === true;
@@ -123,7 +131,7 @@ async function resumePoint(
 ): Promise<ResumePoint> {
   const before = (r: Record<string, unknown>) => typeof r.iteration !== 'number' || r.iteration < iteration;
   const rows = all.filter(before) as unknown as MetricRow[];
-  const events = jsonLines(await readText(join(dir, 'events.jsonl'))).filter(before);
+  const events = jsonLines(await recordText(dir, 'events.jsonl')).filter(before);
   const lines = (xs: readonly object[]) => xs.map((x) => `${JSON.stringify(x)}\n`).join('');
   await writeFile(join(dir, 'metrics.jsonl'), lines(rows));
   await writeFile(join(dir, 'events.jsonl'), lines(events));

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
+import { readRecordRows } from '../../src/cli/runRecords.js';
 import { defaultConfig } from '../../src/core/config.js';
 import { isMachineKey } from '../../src/core/metrics/keys.js';
 import { applyPreset } from '../../src/core/presets.js';
@@ -53,11 +54,7 @@ async function cliRows(preset: string, seed = 1): Promise<Row[]> {
       .concat(['--backend', 'wasm', '--out', out, '--quiet']),
     { timeout: 900_000 },
   );
-  const text = await readFile(join(out, 'metrics.jsonl'), 'utf8');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Row);
+  return readRecordRows<Row>(out, 'metrics.jsonl');
 }
 
 async function browserRows(page: Page, preset: string): Promise<Row[]> {

@@ -10,6 +10,7 @@ import { echoTrapRoundCommand } from './echo-trap-round.js';
 import { exportRagenCommand } from './export-ragen.js';
 import { minigridReplayCommand } from './minigrid-replay.js';
 import { pretrainCommand } from './pretrain.js';
+import { resultsCommand } from './results.js';
 import { roundCommand } from './round.js';
 import { soakCommand } from './soak.js';
 import { sweepCommand } from './sweep.js';
@@ -25,6 +26,7 @@ export const commands: readonly Command[] = [
   calibrateCommand,
   echoTrapRoundCommand,
   roundCommand,
+  resultsCommand,
   pretrainCommand,
   exportRagenCommand,
   benchCommand,

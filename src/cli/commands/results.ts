@@ -1,0 +1,106 @@
+// `npm run starpo -- results compress <dir> [more dirs]`: stores the records of every finished
+// run under the folders named gzip'd (cli/runRecords.ts: metrics.jsonl → metrics.jsonl.gz, the
+// same for events.jsonl, each checked to gunzip to the original bytes before the plain file goes).
+// A run is finished when its summary.json exists and counts as many iterations as its metrics have
+// rows; a run without one may still be appending to its records, and one whose summary disagrees
+// may be a run started again over a finished one (`train --force`), so both are left alone. Every
+// reader of records reads either form.
+import type { Dirent } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Command, UsageError } from '../command.js';
+import {
+  compressRecord,
+  exists,
+  hasRecord,
+  RECORDS,
+  type RecordName,
+  readRecordRows,
+} from '../runRecords.js';
+
+/** What one compress pass did. */
+export interface CompressTally {
+  /** Finished runs with at least one record compressed now. */
+  compressed: number;
+  /** Runs holding a plain record but not finished (above), skipped, each with why. */
+  unfinished: string[];
+  files: number;
+  plainBytes: number;
+  gzBytes: number;
+}
+
+/** Why the run in `dir` is not finished, or null when it is. */
+async function unfinishedWhy(dir: string): Promise<string | null> {
+  let summary: { iterations?: unknown };
+  try {
+    summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'no summary.json (in progress?)';
+    throw err;
+  }
+  if (!(await hasRecord(dir, 'metrics.jsonl'))) return 'no metrics.jsonl';
+  const rows = (await readRecordRows(dir, 'metrics.jsonl')).length;
+  if (typeof summary.iterations === 'number' && summary.iterations !== rows)
+    return `summary.json counts ${summary.iterations} iterations, metrics.jsonl has ${rows} rows`;
+  return null;
+}
+
+/** Compresses the records of the finished run in `dir`, if it is one, and adds to `t`. */
+async function compressRun(dir: string, t: CompressTally): Promise<void> {
+  const plain: RecordName[] = [];
+  for (const name of RECORDS) if (await exists(join(dir, name))) plain.push(name);
+  if (plain.length === 0) return;
+  const why = await unfinishedWhy(dir);
+  if (why !== null) {
+    t.unfinished.push(`${dir}: ${why}`);
+    return;
+  }
+  for (const name of plain) {
+    const r = await compressRecord(dir, name);
+    if (!r) continue;
+    t.files++;
+    t.plainBytes += r.plain;
+    t.gzBytes += r.gz;
+  }
+  t.compressed++;
+}
+
+/** Compresses every finished run's records under `root` (checkpoints folders not entered). */
+export async function compressRuns(root: string, t?: CompressTally): Promise<CompressTally> {
+  const tally = t ?? { compressed: 0, unfinished: [], files: 0, plainBytes: 0, gzBytes: 0 };
+  await compressRun(root, tally);
+  let entries: Dirent[];
+  try {
+    entries = await readdir(root, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`no folder ${root}`);
+    throw err;
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries)
+    if (e.isDirectory() && e.name !== 'checkpoints') await compressRuns(join(root, e.name), tally);
+  return tally;
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+export const resultsCommand: Command = {
+  name: 'results',
+  summary:
+    "store finished runs' records gzip'd (metrics.jsonl.gz, events.jsonl.gz); runs in progress untouched",
+  usage: 'usage: npm run starpo -- results compress <dir> [more dirs]',
+  async run(args, io) {
+    const [action, ...dirs] = args;
+    if (action !== 'compress')
+      throw new UsageError(`the first word must be compress (got "${action ?? ''}")`);
+    if (dirs.length === 0 || dirs.some((d) => d.startsWith('--')))
+      throw new UsageError('results compress: give the folders to compress');
+    const tally: CompressTally = { compressed: 0, unfinished: [], files: 0, plainBytes: 0, gzBytes: 0 };
+    for (const dir of dirs) await compressRuns(dir, tally);
+    for (const d of tally.unfinished) io.stderr.write(`skipped ${d}\n`);
+    io.stderr.write(
+      `results compress: ${tally.compressed} finished run(s), ${tally.files} file(s), ${mb(tally.plainBytes)} → ${mb(tally.gzBytes)}; ${tally.unfinished.length} unfinished skipped\n`,
+    );
+    return 0;
+  },
+};
