@@ -107,6 +107,16 @@ export const planSchema = z.object({
       noEffectWithin: z.number().int().nonnegative(),
       /** The control must reproduce these stored runs (a folder of seed-N runs, from the project root). */
       reproduces: z.string().min(1).optional(),
+      /** Round 13: how the arms' Fisher p-values are adjusted for their number (Holm: family-wise). */
+      multiplicity: z.enum(['none', 'holm']).optional(),
+      /** Round 13: the study is judged only if the control is trapped in at least this many runs. */
+      minControlTrapped: z.number().int().nonnegative().optional(),
+      /**
+       * Round 13: the baseline arm (the smaller step) every arm's end is also compared with; it is
+       * the learner that holds when trapped in at most `maxBaselineTrapped` runs.
+       */
+      baseline: cellName.optional(),
+      maxBaselineTrapped: z.number().int().nonnegative().optional(),
     })
     .optional(),
   compute: z.string().min(1),
