@@ -228,6 +228,7 @@ export async function runTraining(config: Config, opts: TrainOptions, io: CliIo)
     context: config.contextLength,
     seed: config.seed,
   });
+  if (loaded.note && !opts.quiet) io.stderr.write(`${loaded.note}\n`);
   const _spec = envSpec(config.env);
   const _evalSpec = envSpec(evalEnvId(config.env));
   const sigint = stopOnSigint(io);

@@ -19,6 +19,8 @@ export interface LoadedBase {
   entry?: BaseModelEntry;
   /** Episode settings the base model was trained with (empty for random). */
   settings: Record<string, number>;
+  /** Said on stderr: why the run starts from an untrained model it was not asked for. */
+  note?: string;
 }
 
 /** The models index in `dir`, or [] when there is none. */
@@ -67,12 +69,14 @@ export async function loadBase(opts: {
   }
   const dir = opts.modelsDir ?? DEFAULT_MODELS_DIR;
   const entry = findBaseModel(await readModelIndex(dir), opts.env, opts.size);
-  if (!entry) {
-    throw new Error(
-      `no ${opts.size} base model for ${opts.env} in ${dir}/index.json: make one with ` +
-        `\`npm run pretrain -- --env ${opts.env} --size ${opts.size}\`, or pass --base random`,
-    );
-  }
+  // No base model for this env and size: an untrained one, as the page starts it (workers/baseModel.ts).
+  if (!entry)
+    return {
+      base: untrainedBase(opts.env, opts.size, opts.context, opts.seed),
+      source: 'random',
+      settings: {},
+      note: `no ${opts.size} base model for ${opts.env} in ${dir}/index.json: starting from an untrained model, as the page does (make one with \`npm run pretrain -- --env ${opts.env} --size ${opts.size}\`)`,
+    };
   const { base } = await readCheckpointFile(join(dir, entry.manifest));
   return {
     base,
