@@ -8,8 +8,10 @@ export interface Preset {
   name: string;
   /** The button's label in the playground. */
   title: string;
-  /** One line for menus. */
+  /** One line for menus, and the details behind the note. */
   summary: string;
+  /** What the page says first, in two plain sentences (the summary is one click away). */
+  note?: string;
   algorithm: Config['algorithm'];
   /**
    * The StarPO-S comparison arm its filter settings make (core/rl/filterArms.ts); set on every

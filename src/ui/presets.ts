@@ -8,6 +8,8 @@ export interface Preset {
   title: string;
   /** One line under the button. */
   description: string;
+  /** Two plain sentences the page says first (the description one click away). */
+  note?: string;
   /** How long it runs, measured, before Start (absent where not measured). */
   time?: string;
   overrides: Partial<Config>;
@@ -17,6 +19,7 @@ export const PRESETS: readonly Preset[] = Object.values(CORE_PRESETS).map((p) =>
   id: p.name,
   title: p.title,
   description: p.summary,
+  ...(p.note ? { note: p.note } : {}),
   ...(p.time ? { time: p.time } : {}),
   overrides: { algorithm: p.algorithm, ...p.overrides },
 }));

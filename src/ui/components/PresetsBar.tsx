@@ -35,12 +35,18 @@ export function PresetsBar({ disabled }: { disabled: boolean }) {
         </button>
       ))}
       {shown ? (
-        <p className="preset-note" data-testid="current-preset-note">
-          {shown.description}.{' '}
-          <span data-testid="current-preset-time">
-            {shown.time ? `Runs ${shown.time}.` : 'Its run time is not measured yet.'}
-          </span>
-        </p>
+        <div className="preset-note" data-testid="current-preset-note">
+          {shown.note ? <p className="preset-note-lead">{shown.note}</p> : null}
+          <details open={!shown.note}>
+            <summary>{shown.note ? 'What was measured, and how long it runs' : 'About this preset'}</summary>
+            <p>
+              {shown.description}.{' '}
+              <span data-testid="current-preset-time">
+                {shown.time ? `Runs ${shown.time}.` : 'Its run time is not measured yet.'}
+              </span>
+            </p>
+          </details>
+        </div>
       ) : null}
     </fieldset>
   );
