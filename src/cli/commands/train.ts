@@ -3,7 +3,7 @@
 // comes from `--config file.json`; the base model's episode settings come first, then the
 // algorithm's switches, then `--preset`, then the file, then the flags (core/resolve.ts). Writes <out>/config.json,
 // metrics.jsonl, events.jsonl, summary.json and checkpoints; progress with ETA on stderr.
-import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { type Config, FIELDS, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
@@ -206,8 +206,13 @@ function stopOnSigint(io: CliIo): { requested: boolean; off(): void } {
   return state;
 }
 
-/** A fresh run's directory: its config, empty rows and events, a folder for checkpoints. */
+/** A fresh run's directory: its config, empty rows and events, an empty folder for checkpoints. */
 async function startRunDir(out: string, config: Config): Promise<void> {
+  // --force over an earlier run: nothing of it may be read as this one's (its summary, its
+  // compressed records, its checkpoints for a later --resume).
+  for (const f of ['summary.json', 'metrics.jsonl.gz', 'events.jsonl.gz'])
+    await rm(join(out, f), { force: true });
+  await rm(join(out, 'checkpoints'), { recursive: true, force: true });
   await mkdir(join(out, 'checkpoints'), { recursive: true });
   await writeFile(join(out, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   for (const f of ['metrics.jsonl', 'events.jsonl']) await writeFile(join(out, f), '');

@@ -11,8 +11,31 @@ import { trainCommand } from './train.js';
 /** A GRPO run small enough for a test, with a checkpoint every 2 iterations and measurements at 0, 2, 4. */
 const RUN = [
   ...['--base', 'random', '--backend', 'cpu', '--algo', 'starpo-grpo', '--groups', '2', '--group-size', '2'],
-  ...['--max-turns', '1', '--max-tokens', '6', '--context', '128', '--eval-every', '2', '--eval-episodes', '2'],
-  ...['--mi-every', '2', '--mi-samples', '2', '--iters', '5', '--checkpoint-every', '2', '--seed', '5', '--quiet'],
+  ...[
+    '--max-turns',
+    '1',
+    '--max-tokens',
+    '6',
+    '--context',
+    '128',
+    '--eval-every',
+    '2',
+    '--eval-episodes',
+    '2',
+  ],
+  ...[
+    '--mi-every',
+    '2',
+    '--mi-samples',
+    '2',
+    '--iters',
+    '5',
+    '--checkpoint-every',
+    '2',
+    '--seed',
+    '5',
+    '--quiet',
+  ],
 ];
 
 const lines = async (path: string) => (await readFile(path, 'utf8')).trim().split('\n');
@@ -40,8 +63,16 @@ describe('train --out that holds a run', () => {
       // A run stopped after iteration 3 (its checkpoints at 2 and 4 gone with the stop at 3).
       const cut = join(root, 'cut');
       await cp(whole, cut, { recursive: true });
-      await writeFile(join(cut, 'metrics.jsonl'), `${(await lines(join(whole, 'metrics.jsonl'))).slice(0, 3).join('\n')}\n`);
-      for (const f of ['summary.json', 'checkpoints/iter-4.json', 'checkpoints/iter-4.bin', 'checkpoints/final.json'])
+      await writeFile(
+        join(cut, 'metrics.jsonl'),
+        `${(await lines(join(whole, 'metrics.jsonl'))).slice(0, 3).join('\n')}\n`,
+      );
+      for (const f of [
+        'summary.json',
+        'checkpoints/iter-4.json',
+        'checkpoints/iter-4.bin',
+        'checkpoints/final.json',
+      ])
         await rm(join(cut, f), { force: true });
       const refused = await runCommand(trainCommand, [...RUN, '--out', cut]);
       expect(refused.stderr).toMatch(/already holds a run stopped after 3 iteration\(s\)/);
