@@ -24,4 +24,9 @@ export interface Preset {
   reasons: Partial<Record<keyof Config, string>>;
   /** How long a run of it takes, measured on a 2-core machine (WASM), said before Start. */
   time?: string;
+  /**
+   * Seconds an iteration, measured on a 2-core machine (WASM): a learner's run alone in the page,
+   * and a frozen control's; Seeds side by side estimates a group's time from them.
+   */
+  perIteration?: { learner: number; frozen: number };
 }

@@ -10,6 +10,8 @@ export interface Preset {
   description: string;
   /** Two plain sentences the page says first (the description one click away). */
   note?: string;
+  /** Measured seconds an iteration, a learner's and a frozen control's (core/presetType.ts). */
+  perIteration?: { learner: number; frozen: number };
   /** How long it runs, measured, before Start (absent where not measured). */
   time?: string;
   overrides: Partial<Config>;
@@ -20,6 +22,7 @@ export const PRESETS: readonly Preset[] = Object.values(CORE_PRESETS).map((p) =>
   title: p.title,
   description: p.summary,
   ...(p.note ? { note: p.note } : {}),
+  ...(p.perIteration ? { perIteration: p.perIteration } : {}),
   ...(p.time ? { time: p.time } : {}),
   overrides: { algorithm: p.algorithm, ...p.overrides },
 }));

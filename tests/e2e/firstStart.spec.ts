@@ -16,14 +16,21 @@ test('Start on the page as loaded trains the echo-trap preset from the DoorKey b
   // The first screen says what the page is and what Start does.
   await expect(page.getByTestId('intro')).toContainText('Start');
   await expect(page.getByTestId('intro')).toContainText('echo trap');
-  // The preset says what it is and how long it runs before Start.
+  // The preset says what it is and how long it runs before Start, and that its seed is trapped.
   await expect(page.getByTestId('current-preset-time')).toContainText('minutes');
+  await expect(page.getByTestId('current-preset-note')).toContainText(
+    'This seed (303) was trapped at iteration 122; change the seed to draw another.',
+  );
+  await expect(page.getByTestId('field-seed')).toHaveValue('303');
   // The form shows the base model's episode settings, marked as such.
   await expect(page.getByTestId('field-contextLength')).toHaveValue('256');
   await expect(page.getByTestId('source-contextLength')).toHaveText('base model');
   await expect(page.getByTestId('field-maxTurns')).toHaveValue('3');
   await expect(page.getByTestId('btn-start')).toBeEnabled({ timeout: 60_000 });
-  await page.getByTestId('btn-start').click();
+  // Pressed from the keyboard: Start disables itself, and the focus moves on to Pause.
+  await page.getByTestId('btn-start').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('btn-pause')).toBeFocused({ timeout: 120_000 });
   await expect.poll(() => iteration(page), { timeout: 240_000 }).toBeGreaterThanOrEqual(2);
   await expect(page.getByTestId('status-line')).toContainText('Backend: wasm');
   await expect(page.getByTestId('status-line')).toContainText('renders in software');

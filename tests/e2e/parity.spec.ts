@@ -128,7 +128,7 @@ test(`a 2-seed group side by side with frozen controls gives the two CLI runs' m
     await page.getByTestId('backend-override').selectOption('wasm');
     await page.getByTestId('btn-fanout').click();
     await page.getByTestId('fanout-seeds').fill('2');
-    await expect(page.getByTestId('fanout-frozen')).toBeChecked();
+    await page.getByTestId('fanout-frozen').check();
     // The length comes from the setup, in view and changeable.
     await expect(page.getByTestId('fanout-iterations')).toHaveValue(String(ITERATIONS));
     await expect(page.getByTestId('fanout-start')).toHaveText('Start 4 runs');

@@ -36,6 +36,9 @@ test('seeds side by side: its own Stop, the main Start waits, stopped lanes say 
   await openTiny(page, { iterations: '400' });
   await page.getByTestId('btn-fanout').click();
   await page.getByTestId('fanout-seeds').fill('2');
+  await page.getByTestId('fanout-frozen').check();
+  // Its cost said before Start (the tiny preset edited has no measured pace).
+  await expect(page.getByTestId('fanout-cost')).toContainText('4 run(s),');
   await expect(page.getByTestId('fanout-iterations')).toHaveValue('400');
   await expect(page.getByTestId('fanout-short')).toHaveCount(0);
   await page.getByTestId('fanout-iterations').fill('6');

@@ -4,6 +4,7 @@
 // Interrupted runs (a tab closed mid-run) keep their data.
 import { VERDICT_LABELS, verdictText } from '../../core/metrics/verdict.js';
 import { compareStoredRuns } from '../compare/openCompare.js';
+import { algorithmName, envName } from '../labels.js';
 import {
   deleteStoredRun,
   exportCheckpoint,
@@ -28,7 +29,8 @@ function RunMeta({ r }: { r: StoredRun }) {
   const verdict = r.summary?.verdict;
   return (
     <span className="run-meta">
-      {r.config.env} · {r.config.algorithm} · it {r.iteration}/{r.config.iterations}{' '}
+      {envName(r.config.env)} · {algorithmName(r.config.algorithm)} · seed {r.config.seed} · it {r.iteration}/
+      {r.config.iterations}{' '}
       <span title="The mean success of the last 10 iterations' rollouts (the number the verdict reads as “last 10”)">
         {success}
       </span>

@@ -2,7 +2,7 @@
 // iteration / Stop / Reset, the iteration counter, progress and ETA toward the planned
 // iterations, the phase ("compiling GPU kernels" on WebGPU's first iteration), and a backend
 // override. Start is blocked, with the reason, while the setup has errors.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { BACKEND_CHOICES } from '../../core/config.js';
 import { isSoftwareAdapter } from '../../workers/backendInfo.js';
 import { STOP_GRACE_MS } from '../../workers/client.js';
@@ -55,6 +55,16 @@ function RunButtons() {
   useEffect(() => {
     if (status !== 'running') setPausing(false);
   }, [status]);
+  // Focus goes where the next action is: Start disables itself, so Pause takes the focus once the
+  // run is running (it would otherwise fall to the page body).
+  const pauseRef = useRef<HTMLButtonElement>(null);
+  const [focusPause, setFocusPause] = useState(false);
+  useEffect(() => {
+    if (focusPause && status === 'running' && !busy) {
+      pauseRef.current?.focus();
+      setFocusPause(false);
+    }
+  }, [focusPause, status, busy]);
   return (
     <div className="transport-buttons" role="toolbar" aria-label="Run controls">
       <button
@@ -70,13 +80,17 @@ function RunButtons() {
               ? 'Start a new run with this setup (a failed run is not resumed where it failed: its saved rows and last checkpoint stay in the run list, and the checkpoint can be chosen as the base model)'
               : 'Start a new run with this setup')
         }
-        onClick={() => (status === 'paused' ? resumeRun() : startRun())}
+        onClick={() => {
+          setFocusPause(true);
+          return status === 'paused' ? resumeRun() : startRun();
+        }}
       >
         {status === 'paused' ? 'Resume' : 'Start'}
       </button>
       <button
         type="button"
         data-testid="btn-pause"
+        ref={pauseRef}
         disabled={status !== 'running' || busy || pausing}
         data-pausing={pausing}
         onClick={() => {
@@ -85,7 +99,7 @@ function RunButtons() {
         }}
         title="Pause after the iteration in flight"
       >
-        {pausing ? 'Pausing…' : 'Pause'}
+        {pausing ? 'Pausing after this iteration…' : 'Pause'}
       </button>
       <button
         type="button"

@@ -10,6 +10,9 @@ describe('eta', () => {
       { iteration: 2, 'time/rolloutMs': 300, 'time/updateMs': 100 },
     ];
     expect(msPerIteration(rows, 2)).toBe(300);
+    // The first row is the warm-up: left out, so no estimate before the second iteration.
+    expect(msPerIteration(rows)).toBe(300);
+    expect(msPerIteration(rows.slice(0, 1))).toBeNull();
     expect(msPerIteration([])).toBeNull();
   });
   it('formats seconds, minutes and hours', () => {

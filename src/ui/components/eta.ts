@@ -1,9 +1,13 @@
 // Time per iteration and the ETA toward the planned iterations, from the run's own timings.
 import type { MetricRow } from '../../core/metrics/keys.js';
 
-/** Mean rollout + update + measurement milliseconds over the last `window` rows; null before any. */
+/**
+ * Mean rollout + update + measurement milliseconds over the last `window` rows, leaving out the
+ * run's first row (its warm-up: kernels compiled, caches filled; it alone made the first ETA
+ * four times too long); null before the second.
+ */
 export function msPerIteration(rows: readonly MetricRow[], window = 10): number | null {
-  const recent = rows.slice(-window);
+  const recent = rows.slice(1).slice(-window);
   if (recent.length === 0) return null;
   const total = recent.reduce(
     (a, r) => a + (r['time/rolloutMs'] ?? 0) + (r['time/updateMs'] ?? 0) + (r['time/measureMs'] ?? 0),

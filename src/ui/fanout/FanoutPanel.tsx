@@ -10,6 +10,8 @@ import type { ChartRun } from '../charts/chartData.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { MetricChart } from '../charts/MetricChart.js';
 import { OverlayPanel } from '../components/OverlayPanel.js';
+import { PRESETS } from '../presets.js';
+import { presetEdited } from '../store/configSlice.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
 import {
@@ -139,9 +141,10 @@ function FanoutResults({ lanes }: { lanes: readonly Lane[] }) {
 
 /** What the form holds: seeds, iterations per seed, the frozen lanes; checked for Start. */
 function useFanoutForm(setupIterations: number) {
-  const [count, setCount] = useState('4');
+  // Two seeds without frozen lanes: the echo-trap preset's group ends in about 20 minutes.
+  const [count, setCount] = useState('2');
   const [iterations, setIterations] = useState<string | null>(null);
-  const [frozen, setFrozen] = useState(true);
+  const [frozen, setFrozen] = useState(false);
   const n = Number(count);
   const validSeeds = Number.isInteger(n) && n >= 1 && n <= 32;
   // Iterations per seed: the setup's, unless changed here.
@@ -149,6 +152,23 @@ function useFanoutForm(setupIterations: number) {
   const iters = Number(itersText);
   const validIters = Number.isInteger(iters) && iters >= 1 && iters <= 2000;
   return { count, setCount, itersText, setIterations, frozen, setFrozen, n, iters, validSeeds, validIters };
+}
+
+/**
+ * What the group costs on this machine, said before Start: from the preset's measured pace when
+ * the setup is an unedited preset that has one, `parallel` runs at a time; else that it is not known.
+ */
+export function groupCost(
+  pace: { learner: number; frozen: number } | undefined,
+  form: { n: number; iters: number; frozen: boolean },
+  parallel: number,
+): string {
+  const runs = form.n * (form.frozen ? 2 : 1);
+  if (!pace)
+    return `${runs} run(s), ${parallel} at a time. Its time is not measured for this setup: each lane shows its own estimate from its second iteration.`;
+  const seconds = (form.n * form.iters * (pace.learner + (form.frozen ? pace.frozen : 0))) / parallel;
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  return `About ${minutes} minutes on this machine: ${runs} run(s), ${parallel} at a time, at the preset’s measured ${pace.learner} s an iteration${form.frozen ? ` (${pace.frozen} s for a frozen control)` : ''}.`;
 }
 
 /** The form's checks in words: bad numbers, and a length too short for the rule. */
@@ -252,6 +272,9 @@ export function FanoutPanel() {
     typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency,
   );
   const form = useFanoutForm(config.iterations);
+  const presetId = useApp((s) => s.preset);
+  const edited = useApp((s) => presetEdited(s.edits));
+  const pace = edited ? undefined : PRESETS.find((p) => p.id === presetId)?.perIteration;
   const control = useRef<FanoutControl | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   if (!open) return null;
@@ -290,6 +313,11 @@ export function FanoutPanel() {
           if (control.current) void stopFanout(control.current);
         }}
       />
+      {valid ? (
+        <p className="note" data-testid="fanout-cost">
+          {groupCost(pace, form, parallel)}
+        </p>
+      ) : null}
       <FormNotes form={form} problem={problem} />
       {lanes.length > 0 ? <FanoutResults lanes={lanes} /> : null}
     </OverlayPanel>
