@@ -133,3 +133,19 @@ export function bootstrapMean(
   const hi = means[Math.min(draws - 1, Math.ceil(((1 + level) / 2) * draws) - 1)] as number;
   return [lo, hi];
 }
+
+/**
+ * Holm's step-down adjustment of `ps` (family-wise error): sorted ascending, the i-th smallest
+ * (from 0) becomes max over j ≤ i of min(1, (m − j)·p_(j)); returned in the input's order.
+ */
+export function holm(ps: readonly number[]): number[] {
+  const m = ps.length;
+  const order = ps.map((p, i) => [p, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const out = new Array<number>(m);
+  let running = 0;
+  order.forEach(([p, i], j) => {
+    running = Math.max(running, Math.min(1, (m - j) * p));
+    out[i] = running;
+  });
+  return out;
+}

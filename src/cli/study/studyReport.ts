@@ -9,6 +9,7 @@ import { isClockKey, type MetricRow, rowWithout } from '../../core/metrics/keys.
 import { fisherLess, mean, signedRank } from '../../core/stats.js';
 import { type CalRun, finishedRuns } from './calibrate.js';
 import type { LoadedPlan, Plan } from './plan.js';
+import { powerTable, powerValidity } from './powerStudy.js';
 import { cellRunsOf, f2, kOf, type ReportRun, runsTable } from './reportRuns.js';
 
 export type StudyRule = NonNullable<Plan['study']>;
@@ -18,6 +19,8 @@ export interface Paired {
   mean: number;
   pGreater: number;
   pairs: number;
+  /** The signed-rank test's effective n: the pairs whose difference is not zero. */
+  n: number;
 }
 
 /** Pairs each run with the control's run of its seed and compares `f` of the two. */
@@ -31,9 +34,9 @@ function paired(
     const c = bySeed.get(r.seed);
     return c && Number.isFinite(f(r)) && Number.isFinite(f(c)) ? [f(r) - f(c)] : [];
   });
-  return diffs.length > 0
-    ? { mean: mean(diffs), pGreater: signedRank(diffs).pGreater, pairs: diffs.length }
-    : null;
+  if (diffs.length === 0) return null;
+  const sr = signedRank(diffs);
+  return { mean: mean(diffs), pGreater: sr.pGreater, pairs: diffs.length, n: sr.n };
 }
 
 /** One arm against the control. */
@@ -120,25 +123,10 @@ export function unreproduced(control: readonly CalRun[], stored: readonly CalRun
 
 const p3 = (p: number | null) => (p === null ? '–' : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
-/** The study's Markdown: validity, the arms against the control, every run. */
-export async function studyReport(
-  lp: LoadedPlan,
-  root = '.',
-): Promise<{ markdown: string; cells: Record<string, ReportRun[]> }> {
-  const { plan } = lp;
-  const rule = plan.study;
-  if (!rule) throw new Error(`${lp.path}: a study report needs the plan's study rule`);
-  const cells: Record<string, ReportRun[]> = {};
-  for (const b of plan.batches) cells[b.name] = await cellRunsOf(lp.dir, b.name);
+/** Each arm's runs by verdict, and what "held" and "rose first" mean. */
+function countsTable(plan: Plan, cells: Record<string, ReportRun[]>): string[] {
   const planned = (name: string) => plan.batches.find((b) => b.name === name)?.seeds.length ?? 0;
-  const complete = plan.batches.every((b) => (cells[b.name]?.length ?? 0) >= b.seeds.length);
-  const control = cells[rule.control] ?? [];
-  const frozen = cells[rule.frozen] ?? [];
-  const flagged = frozen.filter((r) => r.verdict.verdict === 'trapped').length;
-  const lines = [
-    `${plan.title}. Every run judged by the pre-registered detector (z = ${plan.trapRule.z}).`,
-    '',
-  ];
+  const lines: string[] = [];
   lines.push(
     '| arm | runs | trapped | collapsed without a rise | held | of which rose first | too short |',
     '|---|---|---|---|---|---|---|',
@@ -158,6 +146,28 @@ export async function studyReport(
     `Held: success did not end below its start beyond the noise; "rose first": its success first rose more than ${plan.trapRule.z} standard errors above its start.`,
     '',
   );
+  return lines;
+}
+
+/** The study's Markdown: validity, the arms against the control, every run. */
+export async function studyReport(
+  lp: LoadedPlan,
+  root = '.',
+): Promise<{ markdown: string; cells: Record<string, ReportRun[]> }> {
+  const { plan } = lp;
+  const rule = plan.study;
+  if (!rule) throw new Error(`${lp.path}: a study report needs the plan's study rule`);
+  const cells: Record<string, ReportRun[]> = {};
+  for (const b of plan.batches) cells[b.name] = await cellRunsOf(lp.dir, b.name);
+  const complete = plan.batches.every((b) => (cells[b.name]?.length ?? 0) >= b.seeds.length);
+  const control = cells[rule.control] ?? [];
+  const frozen = cells[rule.frozen] ?? [];
+  const flagged = frozen.filter((r) => r.verdict.verdict === 'trapped').length;
+  const lines = [
+    `${plan.title}. Every run judged by the pre-registered detector (z = ${plan.trapRule.z}).`,
+    '',
+  ];
+  lines.push(...countsTable(plan, cells));
   let valid = flagged <= rule.maxFrozenFlagged;
   lines.push(
     `**Frozen control**: ${flagged} of ${frozen.length} flagged (the rule allows ${rule.maxFrozenFlagged}).`,
@@ -176,9 +186,23 @@ export async function studyReport(
           : `**The control reproduces ${rule.reproduces}**: the ${compared} seeds both ran have the same metric rows (timings and throughputs aside).`,
     );
   }
+  const power = rule.multiplicity === 'holm' ? powerValidity(cells, rule) : null;
+  if (power) {
+    lines.push(...power.lines);
+    valid &&= power.valid;
+  }
   lines.push('');
   if (!complete) lines.push('Not every arm has all its runs: the verdicts below wait for them.', '');
   else if (!valid) lines.push('The study is not valid by its own rule: no arm is judged.', '');
+  else if (power)
+    lines.push(
+      ...powerTable(
+        cells,
+        plan.batches.map((b) => b.name),
+        rule,
+      ),
+      '',
+    );
   else {
     lines.push(
       `| arm | trapped | Fisher p (fewer traps than ${rule.control}) | last 10 − ${rule.control}'s, seed by seed (signed-rank p, higher) | greedy held-out at the end − ${rule.control}'s (p, higher) | verdict |`,
@@ -186,7 +210,9 @@ export async function studyReport(
     );
     for (const b of plan.batches) {
       const v = armVerdict(b.name, cells[b.name] ?? [], control, rule);
-      const cmp = (x: Paired | null) => (x ? `${f2(x.mean)} (p ${p3(x.pGreater)}, ${x.pairs} seeds)` : '–');
+      // The effective n: pairs with a zero difference drop out of the signed-rank test.
+      const cmp = (x: Paired | null) =>
+        x ? `${f2(x.mean)} (p ${p3(x.pGreater)}, n = ${x.n} of ${x.pairs} seeds)` : '–';
       lines.push(
         `| ${b.name} | ${v.trapped} of ${v.runs} | ${p3(v.fisherP)} | ${cmp(v.lastVsControl)} | ${cmp(v.heldOutVsControl)} | ${v.verdict} |`,
       );
