@@ -46,6 +46,22 @@ function useStartState() {
   return { status, busy, blocked, reason, active, canStart };
 }
 
+/**
+ * Focus goes where the next action is: Start disables itself, so Pause takes the focus once the
+ * run is running (it would otherwise fall to the page body).
+ */
+function usePauseFocus(status: string, busy: boolean) {
+  const pauseRef = useRef<HTMLButtonElement>(null);
+  const [focusPause, setFocusPause] = useState(false);
+  useEffect(() => {
+    if (focusPause && status === 'running' && !busy) {
+      pauseRef.current?.focus();
+      setFocusPause(false);
+    }
+  }, [focusPause, status, busy]);
+  return { pauseRef, setFocusPause };
+}
+
 /** Start (Resume), Pause, Step, Stop, Reset. */
 function RunButtons() {
   const { pauseRun, resetRun, resumeRun, startRun, stepRun, stopRun } = useController();
@@ -55,16 +71,7 @@ function RunButtons() {
   useEffect(() => {
     if (status !== 'running') setPausing(false);
   }, [status]);
-  // Focus goes where the next action is: Start disables itself, so Pause takes the focus once the
-  // run is running (it would otherwise fall to the page body).
-  const pauseRef = useRef<HTMLButtonElement>(null);
-  const [focusPause, setFocusPause] = useState(false);
-  useEffect(() => {
-    if (focusPause && status === 'running' && !busy) {
-      pauseRef.current?.focus();
-      setFocusPause(false);
-    }
-  }, [focusPause, status, busy]);
+  const { pauseRef, setFocusPause } = usePauseFocus(status, busy);
   return (
     <div className="transport-buttons" role="toolbar" aria-label="Run controls">
       <button
