@@ -1,5 +1,6 @@
 // The banner's bar by hand: 1 of 16 frozen runs passes, 2 of 16 does not, 0 of 8 is too few runs
-// to say, a signal a frozen control cannot measure never passes; the sentence says the numbers.
+// to say, a signal a frozen control cannot measure never passes, one that came before the fall in
+// fewer than most trapped runs never passes; the sentence says the numbers.
 import { describe, expect, it } from 'vitest';
 import { parseWarningRates, rateText, type SignalRate, shownInBanner } from './warningRates.js';
 
@@ -17,13 +18,26 @@ const rate = (o: Partial<SignalRate>): SignalRate => ({
 });
 
 describe('shownInBanner', () => {
+  // A signal that came before the fall in 13 of 24 trapped runs (most).
+  const lead = { beforeFall: 13, trappedRuns: 24 };
   it('shows a signal only at ≤ 1 in 16 measured on ≥ 16 frozen runs', () => {
-    expect(shownInBanner(rate({ frozenFired: 1 }))).toBe(true);
-    expect(shownInBanner(rate({ frozenFired: 2 }))).toBe(false);
-    expect(shownInBanner(rate({ frozenFired: 1, frozenRuns: 24 }))).toBe(true);
-    expect(shownInBanner(rate({ frozenFired: 0, frozenRuns: 8 }))).toBe(false);
-    expect(shownInBanner(rate({ frozenFired: null }))).toBe(false);
+    expect(shownInBanner(rate({ frozenFired: 1, ...lead }))).toBe(true);
+    expect(shownInBanner(rate({ frozenFired: 2, ...lead }))).toBe(false);
+    expect(shownInBanner(rate({ frozenFired: 1, frozenRuns: 24, ...lead }))).toBe(true);
+    expect(shownInBanner(rate({ frozenFired: 0, frozenRuns: 8, ...lead }))).toBe(false);
+    expect(shownInBanner(rate({ frozenFired: null, ...lead }))).toBe(false);
     expect(shownInBanner(undefined)).toBe(false);
+  });
+
+  it('only where it came before the fall in most trapped runs and rarely in a learner that held', () => {
+    // Round 12's record: the modal-think rise came first in 5 of 24 trapped runs: noise to a class.
+    expect(shownInBanner(rate({ beforeFall: 5, trappedRuns: 24 }))).toBe(false);
+    expect(shownInBanner(rate({ beforeFall: 12, trappedRuns: 24 }))).toBe(false);
+    expect(shownInBanner(rate({ beforeFall: 18, trappedRuns: 24 }))).toBe(true);
+    // 2 of 16 runs of the learner that held pass, 3 do not; none measured is no bar.
+    expect(shownInBanner(rate({ ...lead, holdFired: 2, holdRuns: 16 }))).toBe(true);
+    expect(shownInBanner(rate({ ...lead, holdFired: 3, holdRuns: 16 }))).toBe(false);
+    expect(shownInBanner(rate({ ...lead, holdRuns: 0 }))).toBe(true);
   });
 
   it('says its record in words', () => {

@@ -11,6 +11,8 @@ export const WARNING_RATES_FORMAT = 'starpo-warning-rates';
 /** The banner's bar: at most this share of frozen runs fired, measured on at least MIN_FROZEN_RUNS. */
 export const MAX_FROZEN_RATE = 1 / 16;
 export const MIN_FROZEN_RUNS = 16;
+/** … and at most this share of a learner that held, where one was measured (round 13: 2 of 16). */
+export const MAX_HOLD_RATE = 2 / 16;
 
 const count = z.number().int().nonnegative();
 
@@ -44,13 +46,20 @@ export function parseWarningRates(json: unknown): WarningRates {
   return fileSchema.parse(json);
 }
 
-/** Whether the banner may show the signal: its false-alarm rate on the frozen null is measured and low. */
+/**
+ * Whether the banner may show the signal, as its record earns it: it fired before the fall in
+ * most trapped runs, its false-alarm rate on the frozen null is measured and low, and it fired
+ * rarely in a learner that held (where one was measured). The others stay in the charts' context.
+ */
 export function shownInBanner(r: SignalRate | undefined): boolean {
   return (
     r !== undefined &&
     r.frozenFired !== null &&
     r.frozenRuns >= MIN_FROZEN_RUNS &&
-    r.frozenFired / r.frozenRuns <= MAX_FROZEN_RATE
+    r.frozenFired / r.frozenRuns <= MAX_FROZEN_RATE &&
+    r.trappedRuns > 0 &&
+    2 * r.beforeFall > r.trappedRuns &&
+    (r.holdRuns === 0 || r.holdFired / r.holdRuns <= MAX_HOLD_RATE)
   );
 }
 
