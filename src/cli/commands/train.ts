@@ -11,7 +11,6 @@ import { summaryFile } from '../../core/metrics/summaryFile.js';
 import { verdictText } from '../../core/metrics/verdict.js';
 import type { CheckpointManifest } from '../../core/model/checkpoint.js';
 import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
-import { findBaseModel } from '../../core/model/modelIndex.js';
 import { PRESETS } from '../../core/presets.js';
 import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
 import { SecondWorkerLost } from '../../core/rl/criticPort.js';
@@ -21,7 +20,7 @@ import type { Trainer } from '../../core/rl/trainer.js';
 import { inProcessPools } from '../../envs/pools.js';
 import { envIds, envSpec, evalEnvId } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
-import { DEFAULT_MODELS_DIR, loadBase, readModelIndex } from '../../workers/node/baseModel.js';
+import { indexBaseLayer, loadBase } from '../../workers/node/baseModel.js';
 import { nodeSecondWorker } from '../../workers/node/nodeCritic.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { fieldFlag, fieldValues, flagErrors } from '../fieldFlags.js';
@@ -357,11 +356,6 @@ export function baseLookup(base: string | undefined, models: string | undefined)
       ) as CheckpointManifest;
       return manifestLayer(manifest, base);
     }
-    const entry = findBaseModel(await readModelIndex(models), env, size);
-    if (!entry) return null;
-    const manifest = JSON.parse(
-      await readFile(join(models ?? DEFAULT_MODELS_DIR, entry.manifest), 'utf8'),
-    ) as CheckpointManifest;
-    return manifestLayer(manifest, `the base model ${entry.id}`, entry.settings);
+    return indexBaseLayer(env, size, models);
   };
 }

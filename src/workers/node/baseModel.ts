@@ -4,9 +4,10 @@
 // for envs without a pretrained model).
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { loadCheckpoint } from '../../core/model/checkpoint.js';
+import { type CheckpointManifest, loadCheckpoint } from '../../core/model/checkpoint.js';
 import type { ModelSize } from '../../core/model/config.js';
 import { type BaseModelEntry, findBaseModel, parseModelIndex } from '../../core/model/modelIndex.js';
+import { type BaseLayer, manifestLayer } from '../../core/resolve.js';
 import type { BaseModel } from '../../core/rl/session.js';
 import { untrainedBase } from '../../envs/untrainedBase.js';
 
@@ -84,4 +85,21 @@ export async function loadBase(opts: {
     entry,
     settings: entry.settings,
   };
+}
+
+/**
+ * The base model's layer for an env and size as a run in Node resolves it (core/resolve.ts): the
+ * models index entry's settings over its manifest, or null when the index has none (untrained).
+ */
+export async function indexBaseLayer(
+  env: string,
+  size: string,
+  models: string | undefined,
+): Promise<BaseLayer | null> {
+  const entry = findBaseModel(await readModelIndex(models), env, size);
+  if (!entry) return null;
+  const manifest = JSON.parse(
+    await readFile(join(models ?? DEFAULT_MODELS_DIR, entry.manifest), 'utf8'),
+  ) as CheckpointManifest;
+  return manifestLayer(manifest, `the base model ${entry.id}`, entry.settings);
 }
