@@ -123,8 +123,8 @@ export function App() {
           <p className="intro" data-testid="intro">
             Train a tiny language-model agent with multi-turn reinforcement learning, here in this tab, and
             watch whether its success rises and then collapses (the “echo trap”). <b>Start</b> trains the
-            setup on the left from a small pretrained model; the charts fill in as it learns. New here? Take
-            the tour.
+            setup (the presets and fields beside the charts, below them on a phone) from a small pretrained
+            model; the charts fill in as it learns. New here? Take the tour.
           </p>
           <FeatureBar />
           {/* The backend in use and why, in view before Start (it used to sit below the fold). */}

@@ -50,7 +50,7 @@ export function ChartsArea() {
       {status === 'idle' && rows.length === 0 && overlays.length === 0 ? (
         <p className="empty-note">
           Start a run to see success, reward variance, entropy, KL and gradient norm here — or pick a preset
-          on the left.
+          in the setup.
         </p>
       ) : null}
       <div className="chart-grid">

@@ -3,7 +3,7 @@
 // iterations, the phase ("compiling GPU kernels" on WebGPU's first iteration), and a backend
 // override. Start is blocked, with the reason, while the setup has errors.
 import { useEffect, useRef, useState } from 'react';
-import { BACKEND_CHOICES } from '../../core/config.js';
+import { BACKEND_CHOICES, fieldByKey } from '../../core/config.js';
 import { isSoftwareAdapter } from '../../workers/backendInfo.js';
 import { STOP_GRACE_MS } from '../../workers/client.js';
 import { useController } from '../controller/context.js';
@@ -29,7 +29,7 @@ function useStartState() {
   const sweeping = useApp((s) => s.sweepProgress !== null);
   const blocked = errors.length > 0 || !ready || fanoutRunning || sweeping;
   const reason = errors.length
-    ? `Fix the setup first: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`
+    ? `Fix the setup first: ${errors.map((e) => `${fieldByKey.get(e.field)?.label ?? e.field} ${e.message}`).join('; ')}`
     : !ready
       ? 'Loading the base models…'
       : fanoutRunning

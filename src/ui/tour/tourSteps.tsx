@@ -6,6 +6,7 @@
 import { estimatorOf } from '../../core/rl/estimators.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
+import { signalLabel } from '../explain/texts.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
 import { showRecorded } from './replay.js';
@@ -181,10 +182,10 @@ export const TOUR_STEPS: readonly TourStep[] = [
               {p.warning.signals.map((s) => (
                 <ExplainButton
                   key={s}
-                  title={s}
+                  title={signalLabel(s)}
                   items={[{ kind: 'signal', key: s }]}
                   testId={`tour-explain-${s}`}
-                  label={s}
+                  label={signalLabel(s)}
                 />
               ))}
             </p>
@@ -242,10 +243,10 @@ export const TOUR_STEPS: readonly TourStep[] = [
               Success collapsed at iteration <b>{p.collapse}</b>: from a peak of {pct(s?.peakSuccess)}{' '}
               (iteration {s?.peakIteration}) to {pct(s?.finalSuccess)} at the end.{' '}
               <ExplainButton
-                title="successCollapse"
+                title={signalLabel('successCollapse')}
                 items={[{ kind: 'signal', key: 'successCollapse' }]}
                 testId="tour-explain-collapse"
-                label="successCollapse"
+                label={signalLabel('successCollapse')}
               />
             </p>
           ) : (
