@@ -10,6 +10,7 @@ import { echoTrapRoundCommand } from './echo-trap-round.js';
 import { exportRagenCommand } from './export-ragen.js';
 import { minigridReplayCommand } from './minigrid-replay.js';
 import { pretrainCommand } from './pretrain.js';
+import { ragenMetricsCommand } from './ragen-metrics.js';
 import { resultsCommand } from './results.js';
 import { roundCommand } from './round.js';
 import { soakCommand } from './soak.js';
@@ -29,6 +30,7 @@ export const commands: readonly Command[] = [
   resultsCommand,
   pretrainCommand,
   exportRagenCommand,
+  ragenMetricsCommand,
   benchCommand,
   benchModelCommand,
   benchThreadsCommand,
