@@ -8,7 +8,7 @@
 import type { RunVerdict } from '../../core/metrics/verdict.js';
 import { fisherLess, holm, mean, signedRank } from '../../core/stats.js';
 import type { Plan } from './plan.js';
-import { f2, type ReportRun } from './reportRuns.js';
+import { f2, p3, type ReportRun, trappedCount } from './reportRuns.js';
 
 type Rule = NonNullable<Plan['study']>;
 
@@ -65,10 +65,9 @@ export function powerVerdicts(
 ): PowerArm[] {
   const control = cells[rule.control] ?? [];
   const baseline = rule.baseline ? (cells[rule.baseline] ?? []) : [];
-  const count = (runs: readonly ReportRun[]) => runs.filter((r) => r.verdict.verdict === 'trapped').length;
   const judged = arms.filter((a) => a !== rule.control && a !== rule.frozen);
   const fisher = judged.map((a) =>
-    fisherLess(count(cells[a] ?? []), (cells[a] ?? []).length, count(control), control.length),
+    fisherLess(trappedCount(cells[a] ?? []), (cells[a] ?? []).length, trappedCount(control), control.length),
   );
   const adjusted = rule.multiplicity === 'holm' ? holm(fisher) : fisher;
   const alpha = rule.prevents.fisherP;
@@ -84,12 +83,12 @@ export function powerVerdicts(
         ? `prevents the trap${lower ? ', but learns less than a smaller step' : ''}`
         : fewer
           ? 'fewer traps, but it ends no higher'
-          : Math.abs(count(runs) - count(control)) <= rule.noEffectWithin
+          : Math.abs(trappedCount(runs) - trappedCount(control)) <= rule.noEffectWithin
             ? 'does not prevent it'
             : `unclear at ${runs.length} seeds`;
     return {
       arm,
-      trapped: count(runs),
+      trapped: trappedCount(runs),
       runs: runs.length,
       fisherP: fisher[i] as number,
       holmP: adjusted[i] as number,
@@ -101,7 +100,6 @@ export function powerVerdicts(
   });
 }
 
-const p3 = (p: number) => (p < 0.001 ? '< 0.001' : p.toFixed(3));
 const cmp = (x: PairedEnd | null, side: 'pGreater' | 'pLess') =>
   x ? `${f2(x.mean)} (p ${p3(x[side])}, n = ${x.n} of ${x.pairs})` : '–';
 
@@ -110,7 +108,7 @@ export function powerValidity(
   cells: Record<string, ReportRun[]>,
   rule: Rule,
 ): { lines: string[]; valid: boolean } {
-  const count = (name: string) => (cells[name] ?? []).filter((r) => r.verdict.verdict === 'trapped').length;
+  const count = (name: string) => trappedCount(cells[name] ?? []);
   const lines: string[] = [];
   let valid = true;
   if (rule.minControlTrapped !== undefined) {

@@ -46,6 +46,13 @@ export async function cellRunsOf(dir: string, cell: string): Promise<ReportRun[]
   return out;
 }
 
+/** A p-value as the reports print it ('–' for none). */
+export const p3 = (p: number | null) => (p === null ? '–' : p < 0.001 ? '< 0.001' : p.toFixed(3));
+
+/** The count of `runs` the rule judged trapped. */
+export const trappedCount = (runs: readonly { verdict: { verdict: string } }[]) =>
+  runs.filter((r) => r.verdict.verdict === 'trapped').length;
+
 export const f2 = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x.toFixed(2) : '–');
 export const f1 = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x.toFixed(1) : '–');
 export const pm = (x?: number, se?: number) => `${f2(x)} ± ${f2(se)}`;

@@ -6,38 +6,16 @@
 // says so, the control's runs equal the stored runs they repeat, row for row.
 import { join } from 'node:path';
 import { isClockKey, type MetricRow, rowWithout } from '../../core/metrics/keys.js';
-import { fisherLess, mean, signedRank } from '../../core/stats.js';
+import { fisherLess } from '../../core/stats.js';
 import { type CalRun, finishedRuns } from './calibrate.js';
 import type { LoadedPlan, Plan } from './plan.js';
-import { powerTable, powerValidity } from './powerStudy.js';
-import { cellRunsOf, f2, kOf, type ReportRun, runsTable } from './reportRuns.js';
+import { type PairedEnd, pairedEnd, powerTable, powerValidity } from './powerStudy.js';
+import { cellRunsOf, f2, kOf, p3, type ReportRun, runsTable, trappedCount } from './reportRuns.js';
 
 export type StudyRule = NonNullable<Plan['study']>;
 
-/** Seed-paired differences (arm − control): their mean, the signed-rank p that the arm is higher, how many seeds. */
-export interface Paired {
-  mean: number;
-  pGreater: number;
-  pairs: number;
-  /** The signed-rank test's effective n: the pairs whose difference is not zero. */
-  n: number;
-}
-
-/** Pairs each run with the control's run of its seed and compares `f` of the two. */
-function paired(
-  runs: readonly ReportRun[],
-  control: readonly ReportRun[],
-  f: (r: ReportRun) => number,
-): Paired | null {
-  const bySeed = new Map(control.map((r) => [r.seed, r]));
-  const diffs = runs.flatMap((r) => {
-    const c = bySeed.get(r.seed);
-    return c && Number.isFinite(f(r)) && Number.isFinite(f(c)) ? [f(r) - f(c)] : [];
-  });
-  if (diffs.length === 0) return null;
-  const sr = signedRank(diffs);
-  return { mean: mean(diffs), pGreater: sr.pGreater, pairs: diffs.length, n: sr.n };
-}
+/** Seed-paired differences (arm − control): powerStudy.ts pairedEnd. */
+export type Paired = PairedEnd;
 
 /** One arm against the control. */
 export interface ArmVerdict {
@@ -72,8 +50,8 @@ export function armVerdict(
   control: readonly ReportRun[],
   rule: StudyRule,
 ): ArmVerdict {
-  const trapped = runs.filter((r) => r.verdict.verdict === 'trapped').length;
-  const cTrapped = control.filter((r) => r.verdict.verdict === 'trapped').length;
+  const trapped = trappedCount(runs);
+  const cTrapped = trappedCount(control);
   if (arm === rule.control)
     return {
       arm,
@@ -85,8 +63,8 @@ export function armVerdict(
       verdict: 'the control',
     };
   const fisherP = fisherLess(trapped, runs.length, cTrapped, control.length);
-  const lastVsControl = paired(runs, control, (r) => r.final);
-  const heldOutVsControl = paired(runs, control, (r) => r.heldOut?.[1] ?? Number.NaN);
+  const lastVsControl = pairedEnd(runs, control, (r) => r.final);
+  const heldOutVsControl = pairedEnd(runs, control, (r) => r.heldOut?.[1] ?? Number.NaN);
   const fewer = trapped <= rule.prevents.maxTrapped && fisherP <= rule.prevents.fisherP;
   const endsHigher = lastVsControl !== null && lastVsControl.pGreater <= rule.prevents.fisherP;
   const verdict =
@@ -120,8 +98,6 @@ export function unreproduced(control: readonly CalRun[], stored: readonly CalRun
     })
     .map((r) => r.config.seed);
 }
-
-const p3 = (p: number | null) => (p === null ? '–' : p < 0.001 ? '< 0.001' : p.toFixed(3));
 
 /** Each arm's runs by verdict, and what "held" and "rose first" mean. */
 function countsTable(plan: Plan, cells: Record<string, ReportRun[]>): string[] {
