@@ -8,7 +8,7 @@ import { createPolicy, disposeModel, weightValues } from '../model/params.js';
 import { Rng } from '../rng.js';
 import { gradientSplit } from './gradSplit.js';
 import { packMinibatch, ppoUpdate } from './optimize.js';
-import { preparedSample } from './preparedSample.fixture.js';
+import { randomBatch } from './preparedSample.fixture.js';
 import { policyStep, policyStepSettings } from './update.js';
 
 beforeAll(async () => {
@@ -17,23 +17,12 @@ beforeAll(async () => {
 
 const mc = { vocabSize: 24, dModel: 16, nLayers: 1, nHeads: 2, context: 16, mlpRatio: 2 };
 
-/** 8 one-window trajectories with advantages and old and reference log-probs. */
-function batch() {
-  const rng = new Rng(3);
-  return Array.from({ length: 8 }, (_, t) => {
-    const s = preparedSample(
-      t,
-      t >> 1,
-      t % 2,
-      Array.from({ length: 10 }, () => 1 + Math.floor(rng.float() * 20)),
-      4,
-    );
-    s.advantages = s.lossMask.map((m) => m * (rng.float() * 2 - 1));
+/** The shared batch with old and reference log-probs near −3. */
+const batch = () =>
+  randomBatch((s, rng) => {
     s.oldLogp = s.lossMask.map((m) => m * (-3 + rng.float()));
     s.refLogp = s.lossMask.map((m) => m * (-3 + rng.float()));
-    return s;
   });
-}
 
 const config = (over: Partial<Config> = {}): Config => ({
   ...defaultConfig(),

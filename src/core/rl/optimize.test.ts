@@ -9,7 +9,7 @@ import { LocalCritic } from './criticHost.js';
 import { ESTIMATORS } from './estimators.js';
 import { OBJECTIVES, objectiveOf } from './objectives.js';
 import { planMinibatches, planTrajectoryMinibatches, ppoUpdate } from './optimize.js';
-import { preparedSample } from './preparedSample.fixture.js';
+import { randomBatch } from './preparedSample.fixture.js';
 import { policyStepSettings } from './update.js';
 
 /** Samples of 4 trajectories with 3, 2, 1 and 2 windows: sample i belongs to traj[i]. */
@@ -96,23 +96,12 @@ describe('what an update reads of the config', () => {
 
 describe('ppoUpdate: the policy’s steps, then the critic’s on the minibatches the policy reached', () => {
   const mc = { vocabSize: 24, dModel: 16, nLayers: 1, nHeads: 2, context: 16, mlpRatio: 2 };
-  /** 8 one-window trajectories with advantages, returns and old log-probs, 4 minibatches of 2. */
-  function batch() {
-    const rng = new Rng(3);
-    return Array.from({ length: 8 }, (_, t) => {
-      const s = preparedSample(
-        t,
-        t >> 1,
-        t % 2,
-        Array.from({ length: 10 }, () => 1 + Math.floor(rng.float() * 20)),
-        4,
-      );
-      s.advantages = s.lossMask.map((m) => m * (rng.float() * 2 - 1));
+  /** The shared batch with returns and old log-probs −3: 4 minibatches of 2. */
+  const batch = () =>
+    randomBatch((s, rng) => {
       s.returns = s.lossMask.map((m) => m * rng.float());
       s.oldLogp = s.lossMask.map((m) => -3 * m);
-      return s;
     });
-  }
   async function update(config: Partial<Config>, trainPolicy: boolean) {
     await tf.setBackend('cpu');
     const policy = createPolicy(mc, new Rng(1));
