@@ -25,3 +25,17 @@ export async function usageErrorOf(command: Command, args: string[], stdin = '')
   if (r.code !== 2) throw new Error(`expected exit 2 for ${args.join(' ')}, got ${r.code}: ${r.stderr}`);
   return r.stderr;
 }
+
+/** The smallest rollout a command test trains: 2 groups × 2 one-turn rollouts of short answers. */
+export const TINY_ROLLOUT_FLAGS: readonly string[] = [
+  '--groups',
+  '2',
+  '--group-size',
+  '2',
+  '--max-turns',
+  '1',
+  '--max-tokens',
+  '6',
+  '--context',
+  '128',
+];

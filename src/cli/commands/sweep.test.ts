@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sweepTable } from '../../core/files/sweepBundle.js';
-import { runCommand } from '../testing.js';
+import { runCommand, TINY_ROLLOUT_FLAGS } from '../testing.js';
 import { sweepCommand } from './sweep.js';
 
 const TINY = [
@@ -15,16 +15,7 @@ const TINY = [
   'wasm',
   '--iters',
   '2',
-  '--groups',
-  '2',
-  '--group-size',
-  '2',
-  '--max-turns',
-  '1',
-  '--max-tokens',
-  '6',
-  '--context',
-  '128',
+  ...TINY_ROLLOUT_FLAGS,
   '--eval-every',
   '0',
   '--mi-every',

@@ -5,37 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMachineKey, rowWithout } from '../../core/metrics/keys.js';
-import { runCommand } from '../testing.js';
+import { runCommand, TINY_ROLLOUT_FLAGS } from '../testing.js';
 import { trainCommand } from './train.js';
 
 /** A GRPO run small enough for a test, with a checkpoint every 2 iterations and measurements at 0, 2, 4. */
 const RUN = [
-  ...['--base', 'random', '--backend', 'cpu', '--algo', 'starpo-grpo', '--groups', '2', '--group-size', '2'],
-  ...[
-    '--max-turns',
-    '1',
-    '--max-tokens',
-    '6',
-    '--context',
-    '128',
-    '--eval-every',
-    '2',
-    '--eval-episodes',
-    '2',
-  ],
-  ...[
-    '--mi-every',
-    '2',
-    '--mi-samples',
-    '2',
-    '--iters',
-    '5',
-    '--checkpoint-every',
-    '2',
-    '--seed',
-    '5',
-    '--quiet',
-  ],
+  ...['--base', 'random', '--backend', 'cpu', '--algo', 'starpo-grpo', ...TINY_ROLLOUT_FLAGS],
+  ...['--eval-every', '2', '--eval-episodes', '2', '--mi-every', '2', '--mi-samples', '2'],
+  ...['--iters', '5', '--checkpoint-every', '2', '--seed', '5', '--quiet'],
 ];
 
 const lines = async (path: string) => (await readFile(path, 'utf8')).trim().split('\n');

@@ -6,7 +6,7 @@ import { parseStudyBands } from '../../core/metrics/studyBands.js';
 import { PRESETS } from '../../core/presets.js';
 import { sweepCommand } from '../commands/sweep.js';
 import { baseLookup } from '../commands/train.js';
-import { runCommand } from '../testing.js';
+import { runCommand, TINY_ROLLOUT_FLAGS } from '../testing.js';
 import { planStudy, studyPreset } from './study.js';
 import { lineChartSvg } from './svg.js';
 
@@ -17,16 +17,7 @@ const TINY = [
   'wasm',
   '--iters',
   '2',
-  '--groups',
-  '2',
-  '--group-size',
-  '2',
-  '--max-turns',
-  '1',
-  '--max-tokens',
-  '6',
-  '--context',
-  '128',
+  ...TINY_ROLLOUT_FLAGS,
   '--eval-every',
   '1',
   '--eval-episodes',
