@@ -177,9 +177,12 @@ function targets(mb: Minibatch, a: Float32Array): tf.Tensor2D {
   return tf.tensor2d(a, [mb.b, mb.T - 1]);
 }
 
+/** The config's defaults, for the loss settings a step was not given (made once, not each step). */
+const DEFAULTS = defaultConfig();
+
 /** The settings the policy loss reads, defaults filled in (covLosses.ts). */
 export function lossSettings(s: PolicyStepSettings): PolicyLossSettings {
-  const d = defaultConfig();
+  const d = DEFAULTS;
   return {
     clipLow: s.clipLow,
     clipHigh: s.clipHigh,
