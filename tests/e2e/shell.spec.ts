@@ -95,7 +95,7 @@ test('an invalid setting is named at the field and blocks Start', async ({ page 
   await groups.fill('0');
   await expect(page.getByTestId('field-error-groups')).toContainText('at least 1');
   await expect(page.getByTestId('btn-start')).toBeDisabled();
-  await expect(page.getByTestId('start-blocked')).toContainText('groups');
+  await expect(page.getByTestId('start-blocked')).toContainText('Groups (P)');
   await groups.fill('4');
   await expect(page.getByTestId('btn-start')).toBeEnabled();
 });
