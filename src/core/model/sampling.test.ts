@@ -72,6 +72,21 @@ describe('sampleBatch', () => {
     }
   });
 
+  it('gives repeated prompts the rows of a prefill of each, and rows that stopped leave the batch', async () => {
+    // Each prompt three times, interleaved: the distinct ones are prefilled once and copied.
+    const repeated = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3].map((i) => prompts[i] as number[]);
+    const opts = { maxNewTokens: 12, temperature: 1, stopIds };
+    const cached = await sampleBatch(policy, tok, repeated, { ...opts, rng: new Rng(9) });
+    const full = await sampleBatch(policy, tok, repeated, { ...opts, rng: new Rng(9), useCache: false });
+    expect(new Set(cached.map((r) => r.ids.length)).size).toBeGreaterThan(1);
+    cached.forEach((row, b) => {
+      expect(row.ids).toEqual(full[b]?.ids);
+      expect(row.stopped).toBe(full[b]?.stopped);
+      expectClose(row.logps, full[b]?.logps ?? []);
+      expectClose(row.sampleLogps, full[b]?.sampleLogps ?? []);
+    });
+  });
+
   it('prefills in chunks of rows (a batch larger than memory holds) to the same rows as at once', async () => {
     for (const useCache of [true, false]) {
       const opts = { maxNewTokens: 12, temperature: 1, stopIds, useCache };

@@ -1,6 +1,7 @@
 // Batched sampling of one agent turn for every active trajectory: prompts of
 // different lengths are left-padded into one batch (per-row positions, padding keys masked),
-// the prompt is prefilled once, then every row gets one token per step from a KV cache.
+// each distinct prompt is prefilled once (decodeRows.ts), then every row gets one token per step
+// from a KV cache, and a row that has stopped leaves the batch (its cache rows dropped).
 // Each step reads back one small [B, 3] tensor (token, its log-prob under the model at the
 // sampling temperature — what scoring.ts computes for the update, so the update is on-policy as
 // in verl, which divides the logits by the rollout temperature — and its log-prob under the
@@ -11,9 +12,20 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
+import {
+  type Batch,
+  type CacheBox,
+  cacheRows,
+  dropCache,
+  keepCache,
+  keyBias,
+  positions,
+  prefill,
+  prefillDistinct,
+  subBatch,
+} from './decodeRows.js';
 import type { Model } from './params.js';
-import { backendBudget, prefillRowsThatFit } from './rowBytes.js';
-import { forward, type KvCache, lmLogits, MASKED } from './transformer.js';
+import { forward, inferenceHead, type KvCache, lmLogits, MASKED } from './transformer.js';
 
 export interface SampleOptions {
   /** Most tokens generated per row (the turn's token budget). */
@@ -59,31 +71,6 @@ export interface SampledRow {
   stopped: boolean;
 }
 
-interface Batch {
-  B: number;
-  L: number;
-  /** Left-padding count per row. */
-  pads: number[];
-}
-
-/** [B, 1, 1, S] key bias: padding keys of each row masked. Columns >= L are generated keys. */
-function keyBias(batch: Batch, S: number): tf.Tensor4D {
-  const bias = new Float32Array(batch.B * S);
-  batch.pads.forEach((pad, b) => {
-    bias.fill(MASKED, b * S, b * S + pad);
-  });
-  return tf.tensor4d(bias, [batch.B, 1, 1, S]);
-}
-
-/** [B, T] positions of columns [from, from + T): column j of row b is at j − pad_b (>= 0). */
-function positions(batch: Batch, from: number, T: number): tf.Tensor2D {
-  const pos = new Int32Array(batch.B * T);
-  batch.pads.forEach((pad, b) => {
-    for (let t = 0; t < T; t++) pos[b * T + t] = Math.max(0, from + t - pad);
-  });
-  return tf.tensor2d(pos, [batch.B, T], 'int32');
-}
-
 /** One token per row from last-position logits [B, V]: returns [B, 3] (id, logp model at T, logp sampled). */
 function pick(
   logits: tf.Tensor2D,
@@ -115,20 +102,6 @@ function pick(
   });
 }
 
-/** The KV cache between steps (null without one), replaced as decoding goes on. */
-interface CacheBox {
-  cache: KvCache | null;
-}
-
-const keepCache = (c: KvCache): KvCache => ({
-  keys: c.keys.map((k) => tf.keep(k)),
-  values: c.values.map((v) => tf.keep(v)),
-});
-
-const dropCache = (c: KvCache | null): void => {
-  for (const t of [...(c?.keys ?? []), ...(c?.values ?? [])]) t.dispose();
-};
-
 /** The padded prompt length L; throws on an empty prompt or one that leaves no room to generate. */
 function promptLength(model: Model, prompts: readonly (readonly number[])[], maxNewTokens: number): number {
   const L = Math.max(...prompts.map((p) => p.length));
@@ -147,68 +120,10 @@ function defaultBans(tok: Tokenizer): number[] {
   return [s['<pad>'], s['<bos>'], s['<unk>'], s['<turn>'], s['<state>'], s['<reward>'], s['<cut>']];
 }
 
-/** [B, L] prompt → logits of the last column [B, V]; fills `box` with the cache (null: none kept). */
-function prefillRows(model: Model, batch: Batch, grid: Int32Array, box: CacheBox | null): tf.Tensor2D {
-  const { B, L } = batch;
-  return tf.tidy(() => {
-    const out = forward(model, {
-      tokens: tf.tensor2d(grid, [B, L], 'int32'),
-      positions: positions(batch, 0, L),
-      keyBias: keyBias(batch, L),
-      embed: 'gather',
-    });
-    if (box) box.cache = keepCache(out.cache);
-    return lmLogits(model, out.hidden.slice([0, L - 1, 0], [B, 1, -1])).reshape([
-      B,
-      model.config.vocabSize,
-    ]) as tf.Tensor2D;
-  });
-}
-
-/**
- * The prefill of every prompt, in chunks of the rows whose forward fits the backend's memory
- * beside the whole batch's cache (rowBytes.ts prefillRowsThatFit; one chunk when all fit): each
- * row's numbers are its own forward's, so the chunks' logits and caches are stacked by row.
- */
-function prefill(
-  model: Model,
-  batch: Batch,
-  grid: Int32Array,
-  box: CacheBox | null,
-  chunkRows?: number,
-): tf.Tensor2D {
-  const { B, L } = batch;
-  const chunk = chunkRows ?? prefillRowsThatFit(model.config, B, L, backendBudget(tf.getBackend()));
-  if (chunk >= B) return prefillRows(model, batch, grid, box);
-  const logits: tf.Tensor2D[] = [];
-  const caches: KvCache[] = [];
-  try {
-    for (let a = 0; a < B; a += chunk) {
-      const z = Math.min(B, a + chunk);
-      const part = box ? { cache: null as KvCache | null } : null;
-      logits.push(
-        prefillRows(model, { B: z - a, L, pads: batch.pads.slice(a, z) }, grid.subarray(a * L, z * L), part),
-      );
-      if (part?.cache) caches.push(part.cache);
-    }
-    if (box && caches.length > 0) {
-      const first = caches[0] as KvCache;
-      box.cache = {
-        keys: first.keys.map((_, l) => tf.concat(caches.map((c) => c.keys[l] as tf.Tensor4D))),
-        values: first.values.map((_, l) => tf.concat(caches.map((c) => c.values[l] as tf.Tensor4D))),
-      };
-    }
-    return tf.concat(logits) as tf.Tensor2D;
-  } finally {
-    tf.dispose(logits);
-    for (const c of caches) dropCache(c);
-  }
-}
-
 /**
  * The next logits [B, V] once `next` [B] is appended, S keys in all: the new tokens attend the
  * cached S−1 keys and themselves (the cache in `box` replaced), or, without a cache, the whole
- * `history` [B, S] is recomputed.
+ * `history` [B, S] is recomputed. `batch` holds the rows still decoding (the cache's rows).
  */
 function stepLogits(
   model: Model,
@@ -231,7 +146,7 @@ function stepLogits(
       });
       dropCache(box.cache);
       box.cache = keepCache(out.cache);
-      return lmLogits(model, out.hidden).reshape([B, V]) as tf.Tensor2D;
+      return lmLogits(model, out.hidden, box.head).reshape([B, V]) as tf.Tensor2D;
     }
     const out = forward(model, {
       tokens: tf.tensor2d(history.flat(), [B, S], 'int32'),
@@ -243,6 +158,20 @@ function stepLogits(
   });
 }
 
+/**
+ * The live rows that have not stopped; when some have, the cache keeps only theirs. A row's
+ * numbers do not depend on the rows beside it, so the rows left decode as they would have.
+ */
+function dropStopped(box: CacheBox, rows: readonly RowState[], live: number[]): number[] {
+  const going = live.filter((b) => !(rows[b] as RowState).stopped);
+  if (going.length === live.length || !box.cache) return live;
+  const at = going.map((b) => live.indexOf(b));
+  const old = box.cache;
+  box.cache = cacheRows(old, at);
+  dropCache(old);
+  return going;
+}
+
 interface RowState {
   ids: number[];
   logps: number[];
@@ -251,11 +180,13 @@ interface RowState {
 }
 
 /**
- * Appends a step's picks (`data`: [B, 3] as `pick` returns) to the rows still going; returns the
- * tokens to feed next (`padId` for stopped rows). Throws NonFiniteError on a non-finite log-prob.
+ * Appends a step's picks (`data`: [live.length, 3] as `pick` returns, row i for batch row
+ * live[i]) to the rows still going; returns the tokens to feed next for every batch row
+ * (`padId` for stopped rows). Throws NonFiniteError on a non-finite log-prob.
  */
 function takeStep(
   rows: RowState[],
+  live: readonly number[],
   data: ArrayLike<number>,
   stop: ReadonlySet<number>,
   padId: number,
@@ -263,16 +194,17 @@ function takeStep(
 ) {
   const next = new Int32Array(rows.length).fill(padId);
   // logSoftmax of finite logits is finite: NaN or ±Inf here means the weights are broken.
-  for (let b = 0; b < rows.length; b++) {
-    if (!Number.isFinite(data[b * 3 + 1] as number) || Number.isNaN(data[b * 3 + 2] as number))
+  live.forEach((b, i) => {
+    if (!Number.isFinite(data[i * 3 + 1] as number) || Number.isNaN(data[i * 3 + 2] as number))
       throw new NonFiniteError(`sampling: the policy's logits are not finite (row ${b}, token ${step})`);
-  }
-  rows.forEach((row, b) => {
+  });
+  live.forEach((b, i) => {
+    const row = rows[b] as RowState;
     if (row.stopped) return;
-    const id = data[b * 3] as number;
+    const id = data[i * 3] as number;
     row.ids.push(id);
-    row.logps.push(data[b * 3 + 1] as number);
-    row.sampleLogps.push(data[b * 3 + 2] as number);
+    row.logps.push(data[i * 3 + 1] as number);
+    row.sampleLogps.push(data[i * 3 + 2] as number);
     if (stop.has(id)) row.stopped = true;
     next[b] = id;
   });
@@ -302,32 +234,49 @@ export async function sampleBatch(
   });
   const rows: RowState[] = prompts.map(() => ({ ids: [], logps: [], sampleLogps: [], stopped: false }));
   const history: number[][] = prompts.map((_, b) => Array.from(grid.subarray(b * L, (b + 1) * L)));
-  const box: CacheBox | null = (options.useCache ?? true) ? { cache: null } : null;
+  const box: CacheBox | null =
+    (options.useCache ?? true) ? { cache: null, head: inferenceHead(model) } : null;
 
   const banRow = new Float32Array(model.config.vocabSize);
   for (const id of banned) banRow[id] = MASKED;
   const ban = tf.tensor1d(banRow);
+  // The rows in the decode batch: with a cache, a row leaves it once it has stopped (its cache
+  // rows are dropped); without one every row is recomputed to the end, as before.
+  let live = prompts.map((_, b) => b);
   let logits: tf.Tensor2D | null = null;
   try {
-    logits = prefill(model, batch, grid, box, options.prefillChunk);
+    logits = box
+      ? prefillDistinct(model, batch, grid, prompts, box, options.prefillChunk)
+      : prefill(model, batch, grid, box, options.prefillChunk);
     for (let step = 0; step < options.maxNewTokens; step++) {
+      // One uniform per row of the batch every step, decoding or not: the stream a seed gives.
       const uniforms = new Float32Array(B);
       // Strictly positive, so a zero-probability first token can never be hit.
       for (let b = 0; b < B; b++) uniforms[b] = Math.max(options.rng.float(), 1e-7);
-      const picked = pick(logits as tf.Tensor2D, ban, options.temperature, uniforms);
+      const ours = live.length === B ? uniforms : Float32Array.from(live, (b) => uniforms[b] as number);
+      const picked = pick(logits as tf.Tensor2D, ban, options.temperature, ours);
       logits.dispose();
       const data = await picked.data();
       picked.dispose();
-      const next = takeStep(rows, data, stop, s['<pad>'], step);
+      const next = takeStep(rows, live, data, stop, s['<pad>'], step);
       next.forEach((id, b) => {
         history[b]?.push(id);
       });
       if (rows.every((r) => r.stopped) || step === options.maxNewTokens - 1) break;
-      logits = stepLogits(model, batch, next, history, L + step + 1, box);
+      if (box) live = dropStopped(box, rows, live);
+      logits = stepLogits(
+        model,
+        subBatch(batch, live),
+        Int32Array.from(live, (b) => next[b] as number),
+        history,
+        L + step + 1,
+        box,
+      );
     }
   } finally {
     if (logits && !logits.isDisposed) logits.dispose();
     dropCache(box?.cache ?? null);
+    box?.head?.dispose();
     ban.dispose();
   }
   return rows.map((r) => ({

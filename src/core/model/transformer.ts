@@ -271,19 +271,41 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
   const t = trunkOf(model, { B, H, K, T, S, D }, fused);
   const splitHeads = !fused && tf.getBackend() === 'wasm';
   let x = embedTokens(model, input, P, t.dims);
-  // [T, S] (+ [B, 1, 1, S]) -> broadcast over [B, H, T, S]
-  let bias: tf.Tensor = path === 'fused-causal' ? tf.scalar(0) : causalBias(T, S); // that kernel masks itself
-  if (input.keyBias) bias = bias.add(input.keyBias);
+  // [T, S] (+ [B, 1, 1, S]) -> broadcast over [B, H, T, S]. One new query after its cached keys
+  // may see them all: its causal bias is zeros, so the key bias alone is the same sum.
+  let bias: tf.Tensor;
+  if (T === 1 && input.keyBias) bias = input.keyBias;
+  else {
+    bias = path === 'fused-causal' ? tf.scalar(0) : causalBias(T, S); // that kernel masks itself
+    if (input.keyBias) bias = bias.add(input.keyBias);
+  }
   const cache: KvCache = { keys: [], values: [] };
   for (let l = 0; l < nLayers; l++) x = block(t, l, x, input, { path, bias, splitHeads }, cache);
   const hidden = t.norm(x, w(model, 'lnf.g'), w(model, 'lnf.b')) as tf.Tensor3D;
   return { hidden, cache };
 }
 
-/** LM head with tied embeddings: [B, T, D] -> [B, T, V] logits. Policy only. */
-export function lmLogits(model: Model, hidden: tf.Tensor3D): tf.Tensor3D {
+/**
+ * The tied LM head laid out for inference calls that repeat (a turn's decoding steps): on wasm
+ * the embedding transposed once, [D, V], so each step is one plain product on the same operand
+ * (XNNPACK keeps its packing of it) where matMulFast would transpose wte again every step; the
+ * same product, so the same logits. null elsewhere (lmLogits then takes wte as it is). The
+ * caller disposes it.
+ */
+export function inferenceHead(model: Model): tf.Tensor2D | null {
+  if (tf.getBackend() !== 'wasm' || model.kind !== 'policy') return null;
+  return tf.tidy(() => (w(model, 'wte') as tf.Tensor as tf.Tensor2D).transpose() as tf.Tensor2D);
+}
+
+/**
+ * LM head with tied embeddings: [B, T, D] -> [B, T, V] logits. Policy only. `head`, when given,
+ * is inferenceHead's [D, V] (no gradient flows through it).
+ */
+export function lmLogits(model: Model, hidden: tf.Tensor3D, head?: tf.Tensor2D | null): tf.Tensor3D {
   if (model.kind !== 'policy') throw new Error('lmLogits: the model is not a policy');
   const [B, T, D] = hidden.shape;
+  // [B*T, D] x [D, V] -> [B*T, V]
+  if (head) return tf.matMul(hidden.reshape([B * T, D]) as tf.Tensor2D, head).reshape([B, T, -1]);
   // [B*T, D] x [V, D]^T -> [B*T, V]
   return matMulFast(
     hidden.reshape([B * T, D]),

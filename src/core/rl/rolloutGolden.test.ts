@@ -1,0 +1,56 @@
+// The rollout to the bit: one iteration's rollouts at the echo-trap preset's shape (4 groups of
+// 16 from 4 start states, 3 turns, the shipped DoorKey-5x5 base model, WASM), sampled and
+// greedy, hashed over every turn's response ids and log-probs. The hashes were recorded at
+// commit 8d1713c, before the decoding work of issue 47 (distinct prompts prefilled once, stopped
+// rows leaving the decode batch, the LM head laid out once a call): a change to decoding that
+// moves any token or any log-prob's last bit fails here.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { presetSetup } from '../../bench/presetBench.js';
+import { inProcessPools } from '../../envs/pools.js';
+import { setupNodeBackend } from '../../workers/node/backend.js';
+import type { LoadedBase } from '../../workers/node/baseModel.js';
+import type { Config } from '../config.js';
+import { disposeModel } from '../model/params.js';
+import { Rng } from '../rng.js';
+import { rollout } from './rollout.js';
+import { rolloutSettings } from './runSchedule.js';
+
+let config: Config;
+let loaded: LoadedBase;
+
+beforeAll(async () => {
+  await setupNodeBackend('wasm');
+  ({ config, loaded } = await presetSetup('echo-trap', 'wasm', 2));
+});
+afterAll(() => disposeModel(loaded.base.policy));
+
+/** sha-256 (first 16 hex digits) of every turn's response ids and log-probs, and the token count. */
+async function rolloutHash(temperature: number): Promise<{ hash: string; tokens: number }> {
+  const { pool } = inProcessPools(config.env);
+  const starts = Array.from({ length: config.groups * config.groupSize }, (_, i) => {
+    const group = Math.floor(i / config.groupSize);
+    return { group, seed: 1000 + group };
+  });
+  const settings = { ...rolloutSettings(config, config.temperature), temperature };
+  const r = await rollout(loaded.base.policy, loaded.base.tokenizer, pool, starts, settings, new Rng(42));
+  const h = createHash('sha256');
+  let tokens = 0;
+  for (const t of r.trajectories)
+    for (const u of t.turns) {
+      h.update(new Uint8Array(Int32Array.from(u.responseIds).buffer));
+      h.update(new Uint8Array(Float32Array.from(u.logps).buffer));
+      tokens += u.responseIds.length;
+    }
+  return { hash: h.digest('hex').slice(0, 16), tokens };
+}
+
+describe('the echo-trap shape’s rollout on WASM', () => {
+  it('samples the recorded tokens and log-probs, to the bit', async () => {
+    expect([config.groups, config.groupSize, config.maxTurns, config.temperature]).toEqual([4, 16, 3, 0.7]);
+    expect(await rolloutHash(config.temperature)).toEqual({ hash: '8b58ffdda70d85ab', tokens: 5207 });
+  });
+  it('decodes the recorded greedy answers, to the bit', async () => {
+    expect(await rolloutHash(0)).toEqual({ hash: '841e343ac46625d2', tokens: 5344 });
+  });
+});
