@@ -8,7 +8,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Command, UsageError } from '../command.js';
+import { type CliIo, type Command, UsageError } from '../command.js';
 import {
   compressRecord,
   exists,
@@ -17,6 +17,7 @@ import {
   type RecordName,
   readRecordRows,
 } from '../runRecords.js';
+import { rerunRows } from './rerun.js';
 
 /** What one compress pass did. */
 export interface CompressTally {
@@ -82,17 +83,32 @@ export async function compressRuns(root: string, t?: CompressTally): Promise<Com
   return tally;
 }
 
+/** `results rerun <run dir> [--iters N]`: 0 when every row is the stored one, 1 otherwise. */
+async function rerunAction(args: string[], io: CliIo): Promise<number> {
+  const [dir, flag, value, ...more] = args;
+  if (!dir || dir.startsWith('--') || more.length > 0 || (flag !== undefined && flag !== '--iters'))
+    throw new UsageError('results rerun: give one run folder, then optionally --iters N');
+  const n = flag === undefined ? 30 : Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`results rerun: --iters must be a whole number ≥ 1 (got "${value ?? ''}")`);
+  const t = await rerunRows(dir, n, (l) => io.stderr.write(`${l}\n`));
+  io.stdout.write(`${JSON.stringify({ run: dir, rows: t.rows, differing: t.differ, added: t.added })}\n`);
+  return t.differ.length === 0 ? 0 : 1;
+}
+
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 export const resultsCommand: Command = {
   name: 'results',
   summary:
     "store finished runs' records gzip'd (metrics.jsonl.gz, events.jsonl.gz); runs in progress untouched",
-  usage: 'usage: npm run starpo -- results compress <dir> [more dirs]',
+  usage:
+    'usage: npm run starpo -- results compress <dir> [more dirs]\n       npm run starpo -- results rerun <run dir> [--iters N]  (train its first N iterations again, default 30, and compare every row but the machine keys)',
   async run(args, io) {
     const [action, ...dirs] = args;
+    if (action === 'rerun') return rerunAction(dirs, io);
     if (action !== 'compress')
-      throw new UsageError(`the first word must be compress (got "${action ?? ''}")`);
+      throw new UsageError(`the first word must be compress or rerun (got "${action ?? ''}")`);
     if (dirs.length === 0 || dirs.some((d) => d.startsWith('--')))
       throw new UsageError('results compress: give the folders to compress');
     const tally: CompressTally = { compressed: 0, unfinished: [], files: 0, plainBytes: 0, gzBytes: 0 };

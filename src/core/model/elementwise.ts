@@ -4,6 +4,7 @@
 // against tfjs's autodiff of the same forward ops (elementwise.test.ts). Every function
 // returns new tensors; callers run them inside tf.tidy or a gradient.
 import * as tf from '@tensorflow/tfjs';
+import { leadingSums } from './leadingSums.js';
 
 /**
  * LayerNorm as tfjs ops, differentiated by tfjs's autodiff: the reference the written gradient
@@ -22,7 +23,7 @@ export function layerNormAutodiff(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.
  * LayerNorm with its gradient written out: the same forward ops, and a backward of ~11 kernels
  * where tfjs's autodiff of the ops above runs ~35 (each broadcast op adds a reduction):
  * x̂ = (x − μ)·r, r = 1/√(σ² + ε); dx = r·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)), dx̂ = dy·g;
- * dg = Σ dy·x̂ and db = Σ dy over every axis but the last.
+ * dg = Σ dy·x̂ and db = Σ dy over every axis but the last (leadingSums.ts).
  */
 export const layerNorm = tf.customGrad(((x: tf.Tensor, g: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {
   const { mean, variance } = tf.moments(x, -1, true);
@@ -33,13 +34,12 @@ export const layerNorm = tf.customGrad(((x: tf.Tensor, g: tf.Tensor, b: tf.Tenso
     value: xhat.mul(g).add(b),
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [sx, sr, sg] = saved as [tf.Tensor, tf.Tensor, tf.Tensor];
-      const lead = Array.from({ length: dy.rank - 1 }, (_, i) => i);
       const dxhat = dy.mul(sg);
       const dx = dxhat
         .sub(dxhat.mean(-1, true))
         .sub(sx.mul(dxhat.mul(sx).mean(-1, true)))
         .mul(sr);
-      return [dx, dy.mul(sx).sum(lead), dy.sum(lead)];
+      return [dx, leadingSums(dy.mul(sx), 1), leadingSums(dy, 1)];
     },
   };
 }) as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (

@@ -21,6 +21,7 @@ import {
   fusedKernelsActive,
   fusedLayerNorm,
 } from './kernels/index.js';
+import { addBias } from './leadingSums.js';
 import { matMulFast } from './matmul.js';
 import type { Model } from './params.js';
 import { gatherRows, selectRows } from './rows.js';
@@ -172,7 +173,7 @@ function trunkOf(model: Model, dims: AttentionDims, fused: boolean): Trunk {
           b: w(model, wName) as tf.Tensor as tf.Tensor2D,
           bias: w(model, bName),
         })
-      : matMulFast(a, w(model, wName)).add(w(model, bName));
+      : addBias(matMulFast(a, w(model, wName)), w(model, bName));
   return { model, dims, norm: fused ? fusedLayerNorm : layerNorm, act: fused ? fusedGelu : gelu, linear };
 }
 
@@ -185,7 +186,7 @@ function embedTokens(model: Model, input: ForwardInput, P: number, { B, T, D }: 
   if (input.positions) {
     return x.add(embedRows(wpe, input.positions.reshape([B * T]), input.embed).reshape([B, T, D]));
   }
-  return x.add(wpe.slice([P, 0], [T, D])); // [B, T, D] + [T, D]
+  return addBias(x, wpe.slice([P, 0], [T, D])); // [B, T, D] + [T, D]
 }
 
 /** The rest of block `p` after attention: output projection, residual, LayerNorm, MLP, residual. */
