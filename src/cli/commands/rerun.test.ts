@@ -10,7 +10,13 @@ const row = (r: Record<string, number>) => r as unknown as MetricRow;
 describe('the rerun’s row comparison', () => {
   it('names the stored keys whose values differ or are missing, never the machine’s', () => {
     const stored = row({ iteration: 3, 'reward/mean': 0.5, 'time/iterMs': 900, 'memory/bytes': 7, 'x/y': 1 });
-    const fresh = row({ iteration: 3, 'reward/mean': 0.25, 'time/iterMs': 400, 'memory/bytes': 9, 'new/key': 2 });
+    const fresh = row({
+      iteration: 3,
+      'reward/mean': 0.25,
+      'time/iterMs': 400,
+      'memory/bytes': 9,
+      'new/key': 2,
+    });
     expect(rowDifference(stored, fresh)).toEqual(['reward/mean', 'x/y']);
     expect(addedKeys(stored, fresh)).toEqual(['new/key']);
     expect(rowDifference(stored, stored)).toEqual([]);
