@@ -1,12 +1,13 @@
 // Sums over a tensor's leading axes — a bias's gradient (the rows of dy added up), LayerNorm's
-// dγ and dβ, the position table's gradient over the batch — as one product with a row of ones
-// on wasm. tfjs-wasm's Sum over leading axes first transposes its input, which for the MLP's
-// [6144, 256] bias gradient took ~17 ms where the product takes ~1-4 (2 cores, under load).
-// Both add the rows one after another in row order, each in float32 (tfjs-wasm's Sum is a
-// sequential loop; XNNPACK's product accumulates k in order, and 1·x is x), so the sums are
-// the same to the bit: leadingSums.test.ts checks that at the update's shapes. Other backends
-// keep tf.sum.
+// dγ and dβ, the position table's gradient over the batch — on wasm as one pass over the rows
+// (wasmKernels.ts StarpoLeadingSums). tfjs-wasm's Sum over leading axes first transposes its
+// input: ~17 ms for the MLP's [6144, 256] bias gradient. Both add the rows one after another
+// in row order, each sum rounded to float32, so they give the same bits: leadingSums.test.ts
+// checks that at the update's shapes. (A product with a row of ones adds in the same order too,
+// but XNNPACK packs its fresh right operand on every call, which cost as much as the Sum.)
+// Other backends keep tf.sum.
 import * as tf from '@tensorflow/tfjs';
+import { leadingSumsWasm } from './wasmKernels.js';
 
 /** x summed over its first `x.rank − keep` axes: [..., ...rest] -> rest (the last `keep` axes). */
 export function leadingSums(x: tf.Tensor, keep: number): tf.Tensor {
@@ -17,8 +18,7 @@ export function leadingSums(x: tf.Tensor, keep: number): tf.Tensor {
   return tf.tidy(() => {
     const R = x.shape.slice(0, lead).reduce((a, b) => a * b, 1);
     const C = rest.reduce((a, b) => a * b, 1);
-    // [1, R] x [R, C] -> [1, C]
-    return tf.matMul(tf.ones([1, R]) as tf.Tensor2D, x.reshape([R, C]) as tf.Tensor2D).reshape(rest);
+    return leadingSumsWasm(x.reshape([R, C]) as tf.Tensor2D).reshape(rest);
   });
 }
 

@@ -12,9 +12,9 @@
 // step. So `product` splits a batched product into 2-D XNNPACK products when each is big enough
 // to pay for its call (measured: 92 products of [128, 16]·[16, 128] take 29 ms batched, 4–8 ms
 // split), in place in the wasm heap through wasmKernels.ts's strided kernel, and only when wasm
-// is the active backend: never a read-back from a GPU. Weight gradients put the
-// narrower operand on the right (XNNPACK packs that one on every call) and a·bᵀ has its own
-// gradient, so no transpose is made twice.
+// is the active backend: never a read-back from a GPU. Weight gradients transpose the narrower
+// of their two operands (leftTransposed: a transpose of the wide one costs more than packing
+// it) and a·bᵀ has its own gradient, so no transpose is made twice.
 import * as tf from '@tensorflow/tfjs';
 import { installWasmKernels, STRIDED_MATMUL } from './wasmKernels.js';
 
@@ -47,17 +47,21 @@ function swapLast(t: tf.Tensor): tf.Tensor {
 }
 
 /**
- * xᵀ·y for x [..., R, I] and y [..., R, O]. XNNPACK packs the right operand on every call, and
- * for R ≫ I, O the product costs more the wider that operand is: [64, 2944]·[2944, 256] took
- * ~10 ms against ~5 for [256, 2944]·[2944, 64] on the nano step. So with `narrowRight`, when y is
- * the wider it is computed as (yᵀ·x)ᵀ; the same sums, in another order of calls.
+ * xᵀ·y for x [..., R, I] and y [..., R, O], with `choose`, as (yᵀ·x)ᵀ where that costs less.
+ * 2-D (a weight's gradient, R ≫ I, O): the transpose of the wide operand costs more than the
+ * product (tfjs-wasm's Transpose of the MLP's [6144, 256] took ~17 ms, of a [6144, 64] ~3, the
+ * product 13-21), so the narrower one is transposed and the wide one goes right, where XNNPACK
+ * packs it. Batched (attention's heads, a [T, T] operand beside a [T, K] one): XNNPACK's
+ * per-head packing weighs more, so the narrower goes right. Either way each entry is
+ * Σ_r x[r, i]·y[r, o] added in the order of r: the same bits.
  */
-function leftTransposed(x: tf.Tensor, y: tf.Tensor, narrowRight: boolean): tf.Tensor {
-  const yWider = (y.shape[y.rank - 1] as number) > (x.shape[x.rank - 1] as number);
-  return narrowRight && yWider ? swapLast(product(swapLast(y), x)) : product(swapLast(x), y);
+function leftTransposed(x: tf.Tensor, y: tf.Tensor, choose: boolean): tf.Tensor {
+  const [I, O] = [x.shape[x.rank - 1] as number, y.shape[y.rank - 1] as number];
+  const flip = x.rank === 2 ? O < I : O > I;
+  return choose && flip ? swapLast(product(swapLast(y), x)) : product(swapLast(x), y);
 }
 
-/** A weight's gradient Aᵀ·dY, the narrow operand on the right for 2-D A. */
+/** A weight's gradient Aᵀ·dY (the order chosen for 2-D A). */
 function weightGradient(a: tf.Tensor, dy: tf.Tensor): tf.Tensor {
   return leftTransposed(a, dy, a.rank === 2);
 }
@@ -77,7 +81,7 @@ const plainProduct = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradSa
 
 /**
  * a·bᵀ for [..., M, K]·[..., N, K], the transpose done once in the forward: dA = dY·B needs none,
- * and dB = dYᵀ·A (or (Aᵀ·dY)ᵀ when dY is the narrower right operand). Through plainProduct
+ * and dB = dYᵀ·A (or (Aᵀ·dY)ᵀ, as leftTransposed chooses). Through plainProduct
  * the same gradient took a transpose of B back and forth and, for attention's q·kᵀ, a product
  * whose right operand was the [T, T] score gradient.
  */

@@ -21,6 +21,9 @@
 //   each, in one pass of copies; its gradient (StarpoMergeHeads) is the inverse pass.
 //   tf.split and three transposes took ~6.6 ms for a nano minibatch (tfjs-wasm's SplitV copies
 //   through a generic slice).
+// - StarpoLeadingSums: the column sums of [R, C] (a bias's gradient, LayerNorm's dγ and dβ), row
+//   after row into a float32 accumulator per column — the order and rounding of tfjs-wasm's
+//   Sum, which first transposes its input (~17 ms for the MLP's [6144, 256] bias gradient).
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 
@@ -28,6 +31,7 @@ export const STRIDED_MATMUL = 'StarpoStridedMatMul';
 const GATHER_ROWS = 'StarpoGatherRows';
 const SPLIT_HEADS = 'StarpoSplitHeads';
 const MERGE_HEADS = 'StarpoMergeHeads';
+const LEADING_SUMS = 'StarpoLeadingSums';
 
 /** The low-level parts of the wasm module the kernels use. */
 interface WasmModule {
@@ -225,6 +229,33 @@ export function splitHeadsWasm(
   ];
 }
 
+const leadingSumsKernel: tf.KernelConfig = {
+  kernelName: LEADING_SUMS,
+  backendName: 'wasm',
+  kernelFunc: ({ inputs, backend }) => {
+    const w = backend as unknown as BackendWasm;
+    const { x } = inputs as { x: tf.TensorInfo };
+    const [R, C] = x.shape as [number, number];
+    const out = w.makeOutput([C], 'float32');
+    const heap = floats(w);
+    const from = at(w, x);
+    // Each += on a Float32Array rounds to float32: the sum tfjs-wasm's loop makes, term by term.
+    const acc = heap.subarray(at(w, out), at(w, out) + C).fill(0);
+    for (let r = 0; r < R; r++) {
+      const row = from + r * C;
+      for (let c = 0; c < C; c++) acc[c] = (acc[c] as number) + (heap[row + c] as number);
+    }
+    return out;
+  },
+};
+
+/** Column sums of x [R, C] -> [C] on wasm, in tf.sum(x, 0)'s order and rounding (no gradient). */
+export function leadingSumsWasm(x: tf.Tensor2D): tf.Tensor1D {
+  if (x.dtype !== 'float32') throw new Error(`${LEADING_SUMS}: float32 only, got ${x.dtype}`);
+  installWasmKernels();
+  return tf.engine().runKernel(LEADING_SUMS, { x }, {}) as tf.Tensor1D;
+}
+
 function sharedIdentityKernel(copy: tf.KernelFunc): tf.KernelConfig {
   return {
     kernelName: 'Identity',
@@ -250,6 +281,7 @@ export function installWasmKernels(): void {
   tf.registerKernel(gatherRowsKernel);
   tf.registerKernel(splitHeadsKernel);
   tf.registerKernel(mergeHeadsKernel);
+  tf.registerKernel(leadingSumsKernel);
   tf.registerGradient({
     kernelName: SPLIT_HEADS,
     gradFunc: (dys: tf.Tensor | tf.Tensor[]) => {
