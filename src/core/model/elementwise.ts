@@ -5,6 +5,18 @@
 // returns new tensors; callers run them inside tf.tidy or a gradient.
 import * as tf from '@tensorflow/tfjs';
 import { leadingSums } from './leadingSums.js';
+import { layerNormWasm } from './wasmKernels.js';
+
+/** nanoGPT's LayerNorm ε. */
+export const LN_EPSILON = 1e-5;
+
+/**
+ * LayerNorm for inference (no gradient): on wasm one pass a row (wasmKernels.ts StarpoLayerNorm,
+ * the same bits as the ops below), elsewhere layerNorm's ops.
+ */
+export function layerNormInference(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  return tf.getBackend() === 'wasm' ? layerNormWasm(x, g, b, LN_EPSILON) : layerNorm(x, g, b);
+}
 
 /**
  * LayerNorm as tfjs ops, differentiated by tfjs's autodiff: the reference the written gradient
@@ -14,7 +26,7 @@ export function layerNormAutodiff(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.
   const { mean, variance } = tf.moments(x, -1, true);
   return x
     .sub(mean)
-    .mul(tf.rsqrt(variance.add(1e-5)))
+    .mul(tf.rsqrt(variance.add(LN_EPSILON)))
     .mul(g)
     .add(b);
 }
@@ -27,7 +39,7 @@ export function layerNormAutodiff(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.
  */
 export const layerNorm = tf.customGrad(((x: tf.Tensor, g: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {
   const { mean, variance } = tf.moments(x, -1, true);
-  const r = tf.rsqrt(variance.add(1e-5));
+  const r = tf.rsqrt(variance.add(LN_EPSILON));
   const xhat = x.sub(mean).mul(r);
   save([xhat, r, g]);
   return {

@@ -11,7 +11,7 @@
 // Ownership: every function here returns new tensors and keeps nothing; callers run them inside
 // tf.tidy (or a gradient function) and tf.keep what must outlive it (the KV cache).
 import * as tf from '@tensorflow/tfjs';
-import { gelu, layerNorm } from './elementwise.js';
+import { gelu, layerNorm, layerNormInference } from './elementwise.js';
 import {
   DECODE_MAX_KEYS,
   fusedAttentionFits,
@@ -164,8 +164,11 @@ interface Trunk {
   linear: (a: tf.Tensor, wName: string, bName: string) => tf.Tensor;
 }
 
-/** The trunk of one call: the fused kernels when `fused` (webgpu), tfjs's ops and matmul.ts's otherwise. */
-function trunkOf(model: Model, dims: AttentionDims, fused: boolean): Trunk {
+/**
+ * The trunk of one call: the fused kernels when `fused` (webgpu), tfjs's ops and matmul.ts's
+ * otherwise, LayerNorm in one pass a row for an `inference` call on wasm (no gradient).
+ */
+function trunkOf(model: Model, dims: AttentionDims, fused: boolean, inference: boolean): Trunk {
   const linear = (a: tf.Tensor, wName: string, bName: string): tf.Tensor =>
     fused
       ? tf.fused.matMul({
@@ -174,7 +177,8 @@ function trunkOf(model: Model, dims: AttentionDims, fused: boolean): Trunk {
           bias: w(model, bName),
         })
       : addBias(matMulFast(a, w(model, wName)), w(model, bName));
-  return { model, dims, norm: fused ? fusedLayerNorm : layerNorm, act: fused ? fusedGelu : gelu, linear };
+  const norm = fused ? fusedLayerNorm : inference ? layerNormInference : layerNorm;
+  return { model, dims, norm, act: fused ? fusedGelu : gelu, linear };
 }
 
 /** Token plus position embeddings, [B, T, D]; positions P, P+1, … unless the input gives them. */
@@ -269,7 +273,7 @@ export function forward(model: Model, input: ForwardInput): ForwardOutput {
   // the attention paths (kernels/index.ts).
   const fused = fusedKernelsActive();
   const path = chooseAttention(input, fused, H);
-  const t = trunkOf(model, { B, H, K, T, S, D }, fused);
+  const t = trunkOf(model, { B, H, K, T, S, D }, fused, input.embed === 'gather');
   const splitHeads = !fused && tf.getBackend() === 'wasm';
   let x = embedTokens(model, input, P, t.dims);
   // [T, S] (+ [B, 1, 1, S]) -> broadcast over [B, H, T, S]. One new query after its cached keys

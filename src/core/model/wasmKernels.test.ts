@@ -2,12 +2,13 @@
 // of matmul.ts): a loss's gradients for every weight on wasm match the CPU backend's (tfjs's
 // plain kernels) on a model whose attention products take the in-place strided kernel, and the
 // written LayerNorm gradient matches tfjs's autodiff; the row gather equals tf.gather and names
-// a bad id; a shared clone outlives its source; nothing is left behind.
+// a bad id; a shared clone outlives its source; inference's one-pass LayerNorm gives the ops'
+// bits; nothing is left behind.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { Rng } from '../rng.js';
-import { layerNorm, layerNormAutodiff } from './elementwise.js';
+import { layerNorm, layerNormAutodiff, layerNormInference } from './elementwise.js';
 import { createPolicy, disposeModel, type Model, modelVariables } from './params.js';
 import { policyLogProbs } from './scoring.js';
 import { gatherRowsWasm } from './wasmKernels.js';
@@ -133,5 +134,24 @@ describe('wasm kernels', () => {
     const ya = layerNormAutodiff(x, g, b);
     expect(Array.from(await yw.data())).toEqual(Array.from(await ya.data()));
     tf.dispose([x, g, b, dy, ...written, ...autodiff, yw, ya]);
+  });
+
+  it("gives inference's one-pass LayerNorm the ops' bits, rows of any scale, leading axes kept", async () => {
+    const rng = new Rng(12);
+    const [N, D] = [3000, 64];
+    const xv = new Float32Array(N * D);
+    for (let i = 0; i < xv.length; i++)
+      xv[i] = (rng.float() - 0.5) * Math.exp(7 * (rng.float() - 0.5)) + (i % D === 0 ? 4 : 0);
+    const x = tf.tensor3d(xv, [30, 100, D]);
+    const g = tf.tensor1d(Array.from({ length: D }, () => 0.5 + rng.float()));
+    const b = tf.tensor1d(Array.from({ length: D }, () => rng.float() - 0.5));
+    const ours = layerNormInference(x, g, b);
+    const ops = layerNorm(x, g, b);
+    expect(ours.shape).toEqual([30, 100, D]);
+    const [p, q] = [new Uint32Array((await ours.data()).buffer), new Uint32Array((await ops.data()).buffer)];
+    let apart = 0;
+    for (let i = 0; i < p.length; i++) if (p[i] !== q[i]) apart++;
+    expect(apart).toBe(0);
+    tf.dispose([x, g, b, ours, ops]);
   });
 });
