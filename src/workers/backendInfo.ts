@@ -91,6 +91,21 @@ export function adapterLabel(a: AdapterReport | null): string {
   return isSoftwareAdapter(a) ? `${name} (software)` : name;
 }
 
+/**
+ * The backend in a few plain words, for the status line: where the training runs, and that the
+ * GPU was passed over when it was (describeBackend gives the reasons, on demand).
+ */
+export function plainBackend(r: BackendReport): string {
+  const gpuSkipped = r.backend !== 'webgpu' && r.fallbacks.some((f) => f.backend === 'webgpu');
+  const base =
+    r.backend === 'webgpu'
+      ? `Training on your GPU (WebGPU${isSoftwareAdapter(r.adapter) ? ', a software renderer: slow' : ''})`
+      : r.backend === 'wasm'
+        ? 'Training on your processor (WebAssembly)'
+        : 'Training on your processor in plain JavaScript (the slowest way)';
+  return gpuSkipped ? `${base}; the GPU was not used` : base;
+}
+
 /** One line for the status bar: "webgpu on google swiftshader (software)" plus any fallback. */
 export function describeBackend(r: BackendReport): string {
   const where = r.backend === 'webgpu' ? ` on ${adapterLabel(r.adapter)}` : '';

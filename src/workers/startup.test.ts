@@ -2,7 +2,13 @@
 // and a forced backend starting without a probe or a shader warm-up (Node: cpu, no WebGPU).
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
-import { type BackendReport, describeBackend, describeProbe, type StartupStatus } from './backendInfo.js';
+import {
+  type BackendReport,
+  describeBackend,
+  describeProbe,
+  plainBackend,
+  type StartupStatus,
+} from './backendInfo.js';
 import { fastestBackend } from './probe.js';
 import { startTfjs, warmupSettled } from './startup.js';
 
@@ -32,6 +38,25 @@ describe('start-up probe', () => {
     );
     expect(describeProbe({ size: 'nano', figures: [], note: 'not timed: a software adapter' })).toBe(
       'probe (nano) not timed: a software adapter',
+    );
+  });
+
+  it('says the backend in plain words, the GPU passed over when it was', () => {
+    expect(plainBackend(report)).toBe('Training on your GPU (WebGPU)');
+    const soft = {
+      ...report,
+      adapter: { ...(report.adapter as NonNullable<BackendReport['adapter']>), isFallback: true },
+    };
+    expect(plainBackend(soft)).toBe('Training on your GPU (WebGPU, a software renderer: slow)');
+    const wasm: BackendReport = {
+      ...report,
+      backend: 'wasm',
+      fallbacks: [{ backend: 'webgpu', reason: 'renders in software' }],
+    };
+    expect(plainBackend(wasm)).toBe('Training on your processor (WebAssembly); the GPU was not used');
+    expect(plainBackend({ ...wasm, fallbacks: [] })).toBe('Training on your processor (WebAssembly)');
+    expect(plainBackend({ ...wasm, backend: 'cpu', fallbacks: [] })).toBe(
+      'Training on your processor in plain JavaScript (the slowest way)',
     );
   });
 

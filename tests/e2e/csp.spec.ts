@@ -41,7 +41,8 @@ test('a tiny WASM run trains under the policy with no violation', async ({ page 
   // The page is cross-origin isolated, so the threaded WASM build may start under the policy (its
   // pthreads import the glue script from 'self', workers/wasmThreads.ts); below 4 cores the
   // status line says why it does not.
-  await expect(page.getByTestId('backend-status')).toContainText(
+  await page.getByTestId('backend-why').click();
+  await expect(page.getByTestId('backend-details')).toContainText(
     /threads (on \(\d+\)|off: only \d logical cores)/,
   );
   expect(await runTinyToStop(page, 2)).toBeGreaterThanOrEqual(2);

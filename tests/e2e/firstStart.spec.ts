@@ -32,8 +32,12 @@ test('Start on the page as loaded trains the echo-trap preset from the DoorKey b
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('btn-pause')).toBeFocused({ timeout: 120_000 });
   await expect.poll(() => iteration(page), { timeout: 240_000 }).toBeGreaterThanOrEqual(2);
-  await expect(page.getByTestId('status-line')).toContainText('Backend: wasm');
-  await expect(page.getByTestId('status-line')).toContainText('renders in software');
+  await expect(page.getByTestId('backend-status')).toHaveText(
+    'Training on your processor (WebAssembly); the GPU was not used',
+  );
+  await page.getByTestId('backend-why').click();
+  await expect(page.getByTestId('backend-details')).toContainText('Backend: wasm');
+  await expect(page.getByTestId('backend-details')).toContainText('renders in software');
   await expect(page.getByTestId('status-line')).toContainText('base model minigrid-doorkey-5x5-nano');
   const legend = page.getByTestId('chart-success').getByTestId('legend-value').first();
   const success = Number((await legend.textContent())?.trim());

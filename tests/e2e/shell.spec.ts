@@ -27,7 +27,13 @@ test('auto chooses WASM over the SwiftShader adapter and says why', async ({ pag
   await page.goto('/');
   const status = page.getByTestId('backend-status');
   await expect(status).toHaveAttribute('data-backend', 'wasm', { timeout: 60_000 });
-  await expect(status).toContainText('renders in software (correct but slow): not chosen over WASM');
+  // Plain words first; the reasons on demand.
+  await expect(status).toHaveText('Training on your processor (WebAssembly); the GPU was not used');
+  await expect(page.getByTestId('backend-details')).toHaveCount(0);
+  await page.getByTestId('backend-why').click();
+  await expect(page.getByTestId('backend-details')).toContainText(
+    'renders in software (correct but slow): not chosen over WASM',
+  );
   await expect(page.getByTestId('gpu-adapter')).toContainText(/swiftshader/i);
 });
 

@@ -7,7 +7,7 @@ import { CHARTS } from '../charts/chartSpecs.js';
 import { MetricChart } from '../charts/MetricChart.js';
 import { OverlayPanel } from '../components/OverlayPanel.js';
 import { useApp } from '../store/index.js';
-import { configDiff } from './configDiff.js';
+import { configDiff, runLabels } from './configDiff.js';
 
 const COMPARE_CHARTS = ['success', 'reward-std', 'entropy', 'mi', 'grad-norm', 'malformed', 'lengths', 'kl'];
 
@@ -15,9 +15,12 @@ export function CompareView({ embedded = false }: { embedded?: boolean }) {
   const view = useApp((s) => s.compareView);
   const close = useApp((s) => s.closeCompare);
   const runs = view?.runs;
+  // Short legends (algorithm, seed, what else differs); a stored run's name spells out its
+  // whole config and stays as each label's title.
+  const labels = useMemo(() => runLabels((runs ?? []).map((r) => r.config)), [runs]);
   const chartRuns = useMemo<ChartRun[]>(
-    () => (runs ?? []).map((r) => ({ name: r.name, color: r.color, rows: r.rows })),
-    [runs],
+    () => (runs ?? []).map((r, i) => ({ name: labels[i] ?? r.name, color: r.color, rows: r.rows })),
+    [runs, labels],
   );
   const diff = useMemo(() => configDiff((runs ?? []).map((r) => r.config)), [runs]);
   const specs = useMemo(() => CHARTS.filter((c) => COMPARE_CHARTS.includes(c.id)), []);
@@ -37,9 +40,9 @@ export function CompareView({ embedded = false }: { embedded?: boolean }) {
       <div className="compare-body">
         <div className="compare-side">
           <ul className="compare-legend">
-            {runs.map((r) => (
-              <li key={r.id} data-testid="compare-run">
-                <span className="swatch" style={{ background: r.color }} /> {r.name}
+            {runs.map((r, i) => (
+              <li key={r.id} data-testid="compare-run" title={r.name}>
+                <span className="swatch" style={{ background: r.color }} /> {labels[i]}
               </li>
             ))}
           </ul>
@@ -53,9 +56,9 @@ export function CompareView({ embedded = false }: { embedded?: boolean }) {
               <thead>
                 <tr>
                   <th scope="col">Field</th>
-                  {runs.map((r) => (
-                    <th key={r.id} scope="col" style={{ color: r.color }}>
-                      {r.name}
+                  {runs.map((r, i) => (
+                    <th key={r.id} scope="col" style={{ color: r.color }} title={r.name}>
+                      {labels[i]}
                     </th>
                   ))}
                 </tr>

@@ -1,6 +1,7 @@
 // The config diff of the compare view: only the fields whose values differ between the runs,
 // in the order of the field table (core/config.ts FIELDS), each value as the form shows it.
 import { type Config, FIELDS } from '../../core/config.js';
+import { algorithmName, envName } from '../labels.js';
 
 export interface DiffRow {
   key: string;
@@ -19,4 +20,26 @@ export function configDiff(configs: readonly Config[]): DiffRow[] {
       rows.push({ key: f.key, label: f.label, values: values.map((v) => String(v)) });
   }
   return rows;
+}
+
+/** A differing field's value in a legend: names for the algorithm and env, "Label value" else. */
+function legendPart(row: DiffRow, i: number): string {
+  const v = row.values[i] ?? '';
+  if (row.key === 'algorithm') return algorithmName(v);
+  if (row.key === 'env') return envName(v);
+  return `${row.label} ${v}`;
+}
+
+/**
+ * Short legends for runs side by side: the algorithm's name and the seed, then the first two
+ * other fields that differ where that alone leaves two runs alike, then "run k" as a last
+ * resort. (A stored run's name spells out its whole config: too long for a legend.)
+ */
+export function runLabels(configs: readonly Config[]): string[] {
+  const diff = configDiff(configs);
+  const base = configs.map((c) => `${algorithmName(c.algorithm)} · seed ${c.seed}`);
+  const extra = diff.filter((d) => d.key !== 'algorithm' && d.key !== 'seed').slice(0, 2);
+  const withExtra = base.map((b, i) => [b, ...extra.map((d) => legendPart(d, i))].join(' · '));
+  const labels = new Set(base).size === base.length ? base : withExtra;
+  return new Set(labels).size === labels.length ? labels : labels.map((l, i) => `${l} · run ${i + 1}`);
 }

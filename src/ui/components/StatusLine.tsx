@@ -1,6 +1,8 @@
-// The status line: the backend really in use, the GPU adapter, any fallback reason, what the
+// The status line: the backend really in use in plain words (its details and any fallback's
+// reason behind "Why?"), the GPU adapter, what the
 // current run started from, and a button that cross-checks a short training run on this backend against the CPU backend.
-import { adapterLabel, describeBackend } from '../../workers/backendInfo.js';
+import { useState } from 'react';
+import { adapterLabel, describeBackend, plainBackend } from '../../workers/backendInfo.js';
 import { useApp } from '../store/index.js';
 
 export function StatusLine({ onSelfCheck }: { onSelfCheck: () => void }) {
@@ -10,13 +12,26 @@ export function StatusLine({ onSelfCheck }: { onSelfCheck: () => void }) {
   const check = useApp((s) => s.selfCheck);
   const info = useApp((s) => s.startInfo);
   const startup = useApp((s) => s.startupStatus);
+  const [why, setWhy] = useState(false);
   return (
     <footer className="status-line" data-testid="status-line">
       <span data-testid="backend-status" data-backend={report?.backend ?? ''} data-state={status}>
         {status === 'starting' ? 'Starting tfjs…' : null}
         {status === 'failed' ? `Backend failed: ${error}` : null}
-        {status === 'ready' && report ? `Backend: ${describeBackend(report)}` : null}
+        {status === 'ready' && report ? plainBackend(report) : null}
       </span>
+      {status === 'ready' && report ? (
+        <button
+          type="button"
+          className="link"
+          data-testid="backend-why"
+          aria-expanded={why}
+          onClick={() => setWhy(!why)}
+        >
+          {why ? 'Hide details' : 'Why?'}
+        </button>
+      ) : null}
+      {why && report ? <span data-testid="backend-details">Backend: {describeBackend(report)}</span> : null}
       {startup ? (
         <span data-testid="startup-status" data-phase={startup.phase}>
           {startup.text}
