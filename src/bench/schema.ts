@@ -313,6 +313,25 @@ export const benchResults = z.object({
     })
     .nullable()
     .optional(),
+  /**
+   * A study's throughput (issue 47): the echo-trap preset alone and two runs at once (two
+   * processes), runs an hour each way, and a decoding step's kernel count; absent before it.
+   */
+  throughput: z
+    .object({
+      preset: z.string(),
+      backend,
+      iterations: z.number().int().positive(),
+      alone: presetRun,
+      pair: z.tuple([presetRun, presetRun]),
+      runsPerHourAlone: z.number().nonnegative(),
+      runsPerHourPair: z.number().nonnegative(),
+      pairGain: z.number().nonnegative(),
+      decodeStepKernels: z.number().int().nonnegative(),
+      decodeStepComputeKernels: z.number().int().nonnegative(),
+    })
+    .nullable()
+    .optional(),
   /** WebShop-lite's SFT step and preset iteration; absent in files written before it existed. */
   webshop: webshopSection.nullable().optional(),
   ratios: z.record(z.string(), z.number().nullable()),

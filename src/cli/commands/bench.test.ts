@@ -84,7 +84,7 @@ describe('bench --quick', () => {
     expect(await usageErrorOf(benchCommand, ['--sizes', 'huge'])).toContain('unknown size "huge"');
     expect(await usageErrorOf(benchCommand, ['--backends', 'webgl'])).toContain('unknown backend "webgl"');
     expect(await usageErrorOf(benchCommand, ['--only', 'gpu'])).toMatch(
-      /"webshop" .*, "frozen-control" .*, "checkpoint" .* or "schedule"/,
+      /"webshop" .*, "frozen-control" .*, "checkpoint" .*, "schedule" .* or "throughput"/,
     );
     // A section alone updates an existing results file, and says so when there is none.
     const missing = join(mkdtempSync(join(tmpdir(), 'starpo-bench-')), 'none.json');

@@ -10,6 +10,7 @@ import { benchPreset } from '../../bench/presetBench.js';
 import { benchSchedule, formatSchedule, SCHEDULE_ITERATIONS } from '../../bench/scheduleBench.js';
 import { type BenchResults, benchResults } from '../../bench/schema.js';
 import { formatTables, formatWebshop } from '../../bench/table.js';
+import { benchThroughput, formatThroughput } from '../../bench/throughputBench.js';
 import { benchWebshop } from '../../bench/webshopBench.js';
 import type { ModelSize } from '../../core/model/config.js';
 import { FROZEN_CONTROL } from '../../core/rl/frozenControl.js';
@@ -25,7 +26,7 @@ interface Args {
   settings: BenchSettings;
   out: string;
   /** Run one section only and update it in the existing --out file. */
-  only: 'webshop' | 'frozen-control' | 'checkpoint' | 'schedule' | null;
+  only: 'webshop' | 'frozen-control' | 'checkpoint' | 'schedule' | 'throughput' | null;
 }
 
 const FLAGS: FlagSpec[] = [
@@ -55,10 +56,11 @@ function parseBenchArgs(args: string[]): Args {
       f.only !== 'webshop' &&
       f.only !== 'frozen-control' &&
       f.only !== 'checkpoint' &&
-      f.only !== 'schedule'
+      f.only !== 'schedule' &&
+      f.only !== 'throughput'
     )
       throw new UsageError(
-        '--only: "webshop" (the WebShop-lite section), "frozen-control" (the echo-trap preset and its frozen control), "checkpoint" (what its checkpoints cost) or "schedule" (a second worker, for the critic or half the reference scoring, against the serial schedule)',
+        '--only: "webshop" (the WebShop-lite section), "frozen-control" (the echo-trap preset and its frozen control), "checkpoint" (what its checkpoints cost), "schedule" (a second worker, for the critic or half the reference scoring, against the serial schedule) or "throughput" (the echo-trap preset alone and two runs at once, and a decoding step\'s kernels)',
       );
     only = f.only;
   }
@@ -191,13 +193,36 @@ async function scheduleOnly(a: Args, io: CliIo): Promise<number> {
   return 0;
 }
 
+/**
+ * `--only throughput`: the echo-trap preset alone and two runs at once (two processes, one core
+ * each), the runs an hour and their ratio, a decoding step's kernel count; the alone run is also
+ * the headline `preset` entry. Replaced in the existing --out file.
+ */
+async function throughputOnly(a: Args, io: CliIo): Promise<number> {
+  const existing = await existingResults(a);
+  const backend = await sectionBackend(a);
+  const n = Math.max(SCHEDULE_ITERATIONS, a.settings.presetIterations);
+  const throughput = await benchThroughput('echo-trap', backend, n, (line) => io.stderr.write(`${line}\n`));
+  const results = benchResults.parse({
+    ...existing,
+    preset: throughput.alone,
+    throughput,
+    ratios: { ...existing.ratios, 'throughput.pairGain': throughput.pairGain },
+  });
+  await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);
+  io.stdout.write(
+    `${formatThroughput(throughput)}\n(${backend}, ${n} iterations each)\nwritten to ${a.out}\n`,
+  );
+  return 0;
+}
+
 export const benchCommand: Command = {
   name: 'bench',
   summary:
     'Performance benchmark: envs, rollout, update/scoring per backend, dispatches, iteration split (JSON + tables)',
   usage: [
     'usage: npm run bench -- [--quick] [--backends cpu,wasm,webgpu] [--sizes nano,micro] [--iterations 50]',
-    '                        [--out bench/results.json] [--only webshop|frozen-control|checkpoint|schedule]',
+    '                        [--out bench/results.json] [--only webshop|frozen-control|checkpoint|schedule|throughput]',
     '',
     'Measures, in one run: env steps/s per family; the env path with one message per turn against',
     'one per step; rollout tokens/s with the KV cache and with naive recompute; update and scoring',
@@ -211,7 +236,9 @@ export const benchCommand: Command = {
     "preset's iteration split), written into the existing --out file; --only frozen-control: the",
     'echo-trap preset and its frozen control per iteration and their ratio, written the same way;',
     '--only schedule: the echo-trap, stable and webshop presets with the critic after the policy in one',
-    'thread and in a worker of its own beside it, seconds per iteration and their ratio.',
+    'thread and in a worker of its own beside it, seconds per iteration and their ratio;',
+    '--only throughput: the echo-trap preset alone and two runs at once in two processes, the runs an',
+    "hour each way and their ratio, and a decoding step's kernel calls on its model.",
     '',
     flagHelp(FLAGS),
   ].join('\n'),
@@ -221,6 +248,7 @@ export const benchCommand: Command = {
     if (a.only === 'checkpoint') return checkpointOnly(a, io);
     if (a.only === 'frozen-control') return frozenControlOnly(a, io);
     if (a.only === 'schedule') return scheduleOnly(a, io);
+    if (a.only === 'throughput') return throughputOnly(a, io);
     const results = await runBench(a.settings, (line) => io.stderr.write(`${line}\n`));
     await mkdir(dirname(a.out), { recursive: true });
     await writeFile(a.out, `${JSON.stringify(results, null, 2)}\n`);

@@ -1,0 +1,125 @@
+// What a study's throughput is (issue 47): the echo-trap preset as a user runs it, one run alone
+// and two runs at once in two processes (one core each, as `round run --jobs 2` runs them), each
+// a warm-up and 10 timed iterations, in one bench run; the runs an hour each way and their
+// ratio. And the kernels a decoding step runs on the preset's model (a count, not a time):
+// sampleBatch for n and n + 1 new tokens on 64 prompts, the difference.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import * as tf from '@tensorflow/tfjs';
+import { disposeModel } from '../core/model/params.js';
+import { sampleBatch } from '../core/model/sampling.js';
+import { Rng } from '../core/rng.js';
+import type { BackendName } from '../workers/backend.js';
+import { PRESET_TARGET_ITERATIONS, type PresetBench, presetSetup } from './presetBench.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const CHILD = fileURLToPath(new URL('./presetChild.ts', import.meta.url));
+
+/** One presetChild.ts run; resolves to its figures. */
+function childRun(preset: string, backend: BackendName, iterations: number): Promise<PresetBench> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, preset, backend, String(iterations)], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.on('close', (code) => {
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code === 0 && last.startsWith('{')) resolve(JSON.parse(last) as PresetBench);
+      else reject(new Error(`presetChild ${preset} exited with ${code}: ${err.trim().slice(-400)}`));
+    });
+  });
+}
+
+export interface ThroughputSection {
+  preset: string;
+  backend: BackendName;
+  iterations: number;
+  alone: PresetBench;
+  pair: [PresetBench, PresetBench];
+  /** Runs of PRESET_TARGET_ITERATIONS an hour: one run alone, two at once. */
+  runsPerHourAlone: number;
+  runsPerHourPair: number;
+  /** runsPerHourPair ÷ runsPerHourAlone. */
+  pairGain: number;
+  /** Kernel calls of one decoding step on the preset's model (64 rows), and those that compute (no reshapes, no scopes). */
+  decodeStepKernels: number;
+  decodeStepComputeKernels: number;
+}
+
+/** Kernel calls one decoding token step adds on the preset's model, 64 prompts of 4 kinds. */
+export async function decodeStepKernels(preset: string, backend: BackendName): Promise<[number, number]> {
+  const { loaded } = await presetSetup(preset, backend, 2);
+  const tok = loaded.base.tokenizer;
+  const kinds = ['You see a yellow key 1 step right', 'get to the green goal', 'turn left', 'go forward'];
+  const prompts = Array.from({ length: 64 }, (_, i) => tok.encode(kinds[i % 4] as string));
+  const count = async (n: number) =>
+    (
+      await tf.profile(async () => {
+        await sampleBatch(loaded.base.policy, tok, prompts, {
+          maxNewTokens: n,
+          temperature: 1,
+          rng: new Rng(1),
+          stopIds: [],
+        });
+      })
+    ).kernels.map((k) => k.name);
+  try {
+    const [a, b] = [await count(4), await count(5)];
+    // Reshapes move no data, and tfjs lists a custom gradient's scope as an entry of its own.
+    const free = (l: string[]) => l.filter((n) => n === 'Reshape' || n === 'unnamed scope').length;
+    return [b.length - a.length, b.length - a.length - (free(b) - free(a))];
+  } finally {
+    disposeModel(loaded.base.policy);
+  }
+}
+
+/** The throughput section: alone, then two at once, then the kernel count. */
+export async function benchThroughput(
+  preset: string,
+  backend: BackendName,
+  iterations: number,
+  log: (line: string) => void,
+): Promise<ThroughputSection> {
+  log(`bench: ${preset} preset alone, ${iterations} iterations on ${backend}`);
+  const alone = await childRun(preset, backend, iterations);
+  log(`bench: two ${preset} runs at once, ${iterations} iterations each`);
+  const pair = (await Promise.all([
+    childRun(preset, backend, iterations),
+    childRun(preset, backend, iterations),
+  ])) as [PresetBench, PresetBench];
+  const perHour = (s: number) => 3600 / (s * PRESET_TARGET_ITERATIONS);
+  const runsPerHourAlone = perHour(alone.secondsPerIteration);
+  const runsPerHourPair = pair.reduce((sum, r) => sum + perHour(r.secondsPerIteration), 0);
+  const [kernels, compute] = await decodeStepKernels(preset, backend);
+  const round2 = (x: number) => Math.round(100 * x) / 100;
+  return {
+    preset,
+    backend,
+    iterations,
+    alone,
+    pair,
+    runsPerHourAlone: round2(runsPerHourAlone),
+    runsPerHourPair: round2(runsPerHourPair),
+    pairGain: round2(runsPerHourPair / runsPerHourAlone),
+    decodeStepKernels: kernels,
+    decodeStepComputeKernels: compute,
+  };
+}
+
+/** The section as lines for the terminal. */
+export function formatThroughput(t: ThroughputSection): string {
+  const s = (r: PresetBench) => `${r.secondsPerIteration.toFixed(2)} s`;
+  return [
+    `${t.preset} on ${t.backend}: alone ${s(t.alone)} an iteration (rollout ${(t.alone.split.rolloutMs / 1000).toFixed(2)} s, scoring ${(t.alone.split.scoringMs / 1000).toFixed(2)} s, update ${(t.alone.split.updateMs / 1000).toFixed(2)} s), ${t.runsPerHourAlone} runs of ${PRESET_TARGET_ITERATIONS} an hour`,
+    `two at once: ${s(t.pair[0])} and ${s(t.pair[1])} an iteration, ${t.runsPerHourPair} runs an hour (${t.pairGain}× one alone)`,
+    `a decoding step: ${t.decodeStepKernels} kernel entries, ${t.decodeStepComputeKernels} that compute`,
+  ].join('\n');
+}
