@@ -36,7 +36,7 @@ test('the tour advances through every step with a recorded run and ends on the c
   await expect(compare).toBeVisible();
   await expect(compare).toHaveAttribute('data-runs', '2');
   await expect(compare.locator('[data-testid="config-diff-row"][data-key="algorithm"]')).toContainText(
-    'starpo-s',
+    'StarPO-S',
   );
   await expect(compare.getByTestId('chart-success')).toHaveAttribute('data-runs', '2');
   await expect(page.getByTestId('tour-compare-summary')).toContainText('StarPO-S');
@@ -49,4 +49,32 @@ test('the tour advances through every step with a recorded run and ends on the c
   await expect(page.getByTestId('compare-view')).toBeVisible();
   await page.getByTestId('tour-next').click();
   await expect(page.getByTestId('tour-card')).toHaveCount(0);
+});
+
+test('at 1440 × 900 the tour’s comparison reads: short legends, the diff within its column, beside the card', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  await page.getByTestId('btn-tour').click();
+  await page.getByTestId('tour-speed').selectOption({ label: 'instant' });
+  for (let i = 1; i < STEPS.length; i++) await page.getByTestId('tour-next').click();
+  const compare = page.getByTestId('compare-view');
+  await expect(compare).toBeVisible();
+  // Each legend names the run by algorithm and seed; the whole config stays in its title.
+  await expect(compare.getByTestId('compare-run')).toHaveText([
+    'StarPO (GRPO) · seed 303',
+    'StarPO-S · seed 303',
+  ]);
+  await expect(compare.getByTestId('compare-run').first()).toHaveAttribute('title', /recorded run of StarPO/);
+  // The diff table fits its column: nothing cut off to the right.
+  const fits = await compare.getByTestId('config-diff').evaluate((t) => {
+    const side = t.parentElement as HTMLElement;
+    return t.scrollWidth <= side.clientWidth + 1 && t.getBoundingClientRect().right <= window.innerWidth;
+  });
+  expect(fits).toBe(true);
+  // The card and the view do not overlap.
+  const [card, view] = [await page.getByTestId('tour-card').boundingBox(), await compare.boundingBox()];
+  expect(card && view).toBeTruthy();
+  if (card && view) expect(card.x + card.width <= view.x || view.x + view.width <= card.x).toBe(true);
 });

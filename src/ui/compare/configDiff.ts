@@ -1,5 +1,6 @@
 // The config diff of the compare view: only the fields whose values differ between the runs,
-// in the order of the field table (core/config.ts FIELDS), each value as the form shows it.
+// in the order of the field table (core/config.ts FIELDS), each value as the form shows it (the
+// algorithm and env by name).
 import { type Config, FIELDS } from '../../core/config.js';
 import { algorithmName, envName } from '../labels.js';
 
@@ -10,6 +11,13 @@ export interface DiffRow {
   values: string[];
 }
 
+/** A value as a person reads it: the algorithm's and env's names, other values as they are. */
+function shown(key: string, v: unknown): string {
+  if (key === 'algorithm') return algorithmName(String(v));
+  if (key === 'env') return envName(String(v));
+  return String(v);
+}
+
 /** Fields whose values are not all equal across `configs` (empty for one run or equal configs). */
 export function configDiff(configs: readonly Config[]): DiffRow[] {
   if (configs.length < 2) return [];
@@ -17,17 +25,15 @@ export function configDiff(configs: readonly Config[]): DiffRow[] {
   for (const f of FIELDS) {
     const values = configs.map((c) => c[f.key as keyof Config]);
     if (new Set(values.map((v) => JSON.stringify(v))).size > 1)
-      rows.push({ key: f.key, label: f.label, values: values.map((v) => String(v)) });
+      rows.push({ key: f.key, label: f.label, values: values.map((v) => shown(f.key, v)) });
   }
   return rows;
 }
 
-/** A differing field's value in a legend: names for the algorithm and env, "Label value" else. */
+/** A differing field's value in a legend: the name alone for the algorithm and env, "Label value" else. */
 function legendPart(row: DiffRow, i: number): string {
   const v = row.values[i] ?? '';
-  if (row.key === 'algorithm') return algorithmName(v);
-  if (row.key === 'env') return envName(v);
-  return `${row.label} ${v}`;
+  return row.key === 'algorithm' || row.key === 'env' ? v : `${row.label} ${v}`;
 }
 
 /**
