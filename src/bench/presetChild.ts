@@ -1,11 +1,14 @@
 // A child process of the throughput bench (throughputBench.ts): one preset's timed iterations
 // as a user runs it, alone in its process, printed as one JSON line (benchPreset's figures).
-// Run: node --import tsx src/bench/presetChild.ts <preset> <backend> <iterations>
+// With `two`, on two workers (the second a worker thread, workers/node/nodeCritic.ts).
+// Run: node --import tsx src/bench/presetChild.ts <preset> <backend> <iterations> [two]
 import type { BackendName } from '../workers/backend.js';
 import { setupNodeBackend } from '../workers/node/backend.js';
+import { nodeSecondWorker } from '../workers/node/nodeCritic.js';
 import { benchPreset } from './presetBench.js';
 
-const [preset = 'echo-trap', backend = 'wasm', iterations = '11'] = process.argv.slice(2);
+const [preset = 'echo-trap', backend = 'wasm', iterations = '11', workers] = process.argv.slice(2);
 await setupNodeBackend(backend as BackendName);
-const r = await benchPreset(preset, backend as BackendName, Number(iterations));
+const second = workers === 'two' ? nodeSecondWorker(backend === 'cpu' ? 'cpu' : 'wasm') : undefined;
+const r = await benchPreset(preset, backend as BackendName, Number(iterations), {}, second);
 process.stdout.write(`${JSON.stringify(r)}\n`);

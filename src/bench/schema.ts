@@ -323,6 +323,7 @@ export const benchResults = z.object({
       backend,
       iterations: z.number().int().positive(),
       alone: presetRun,
+      twoWorkers: presetRun,
       pair: z.tuple([presetRun, presetRun]),
       runsPerHourAlone: z.number().nonnegative(),
       runsPerHourPair: z.number().nonnegative(),

@@ -1,5 +1,6 @@
 // What a study's throughput is (issue 47): the echo-trap preset as a user runs it, one run alone
-// and two runs at once in two processes (one core each, as `round run --jobs 2` runs them), each
+// (serial, then on two workers) and two runs at once in two processes (one core each, as
+// `round run --jobs 2` runs them), each
 // a warm-up and 10 timed iterations, in one bench run; the runs an hour each way and their
 // ratio. And the kernels a decoding step runs on the preset's model (a count, not a time):
 // sampleBatch for n and n + 1 new tokens on 64 prompts, the difference.
@@ -16,9 +17,15 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./presetChild.ts', import.meta.url));
 
 /** One presetChild.ts run; resolves to its figures. */
-function childRun(preset: string, backend: BackendName, iterations: number): Promise<PresetBench> {
+function childRun(
+  preset: string,
+  backend: BackendName,
+  iterations: number,
+  two = false,
+): Promise<PresetBench> {
+  const args = [CHILD, preset, backend, String(iterations), ...(two ? ['two'] : [])];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, preset, backend, String(iterations)], {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -43,6 +50,8 @@ export interface ThroughputSection {
   backend: BackendName;
   iterations: number;
   alone: PresetBench;
+  /** The same run on two workers (the second takes half of each turn's sampling, half the reference's scoring, the measurements). */
+  twoWorkers: PresetBench;
   pair: [PresetBench, PresetBench];
   /** Runs of PRESET_TARGET_ITERATIONS an hour: one run alone, two at once. */
   runsPerHourAlone: number;
@@ -90,6 +99,8 @@ export async function benchThroughput(
 ): Promise<ThroughputSection> {
   log(`bench: ${preset} preset alone, ${iterations} iterations on ${backend}`);
   const alone = await childRun(preset, backend, iterations);
+  log(`bench: ${preset} preset alone on two workers, ${iterations} iterations`);
+  const twoWorkers = await childRun(preset, backend, iterations, true);
   log(`bench: two ${preset} runs at once, ${iterations} iterations each`);
   const pair = (await Promise.all([
     childRun(preset, backend, iterations),
@@ -105,6 +116,7 @@ export async function benchThroughput(
     backend,
     iterations,
     alone,
+    twoWorkers,
     pair,
     runsPerHourAlone: round2(runsPerHourAlone),
     runsPerHourPair: round2(runsPerHourPair),
@@ -119,6 +131,7 @@ export function formatThroughput(t: ThroughputSection): string {
   const s = (r: PresetBench) => `${r.secondsPerIteration.toFixed(2)} s`;
   return [
     `${t.preset} on ${t.backend}: alone ${s(t.alone)} an iteration (rollout ${(t.alone.split.rolloutMs / 1000).toFixed(2)} s, scoring ${(t.alone.split.scoringMs / 1000).toFixed(2)} s, update ${(t.alone.split.updateMs / 1000).toFixed(2)} s), ${t.runsPerHourAlone} runs of ${PRESET_TARGET_ITERATIONS} an hour`,
+    `alone on two workers: ${s(t.twoWorkers)} an iteration (rollout ${(t.twoWorkers.split.rolloutMs / 1000).toFixed(2)} s, ${(t.alone.secondsPerIteration / t.twoWorkers.secondsPerIteration).toFixed(2)}× serial)`,
     `two at once: ${s(t.pair[0])} and ${s(t.pair[1])} an iteration, ${t.runsPerHourPair} runs an hour (${t.pairGain}× one alone)`,
     `a decoding step: ${t.decodeStepKernels} kernel entries, ${t.decodeStepComputeKernels} that compute`,
   ].join('\n');

@@ -67,10 +67,12 @@ async function browserRows(page: Page, preset: string): Promise<Row[]> {
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'finished', { timeout: 600_000 });
   // The page's schedule, as the status line says it: wherever the machine has 2 cores for the run
   // (the CLI decides the same way) a second worker takes the critic, or for a run without one
-  // (GRPO) half the reference scoring and the measurements.
+  // (GRPO) half of each turn’s sampling, half the reference scoring and the measurements.
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   const critic = usesCritic(applyPreset(defaultConfig(), preset));
-  const second = critic ? /^2 workers: the critic beside/ : /^2 workers: half the reference scoring/;
+  const second = critic
+    ? /^2 workers: the critic beside/
+    : /^2 workers: half of each turn’s sampling, half the reference scoring/;
   await expect(page.getByTestId('run-schedule')).toHaveText(cores >= 2 ? second : /^1 worker/);
   await page.getByTestId('tab-runs').click();
   const item = page.getByTestId('run-item').first();

@@ -131,7 +131,7 @@ describe('train command', () => {
       out,
     ]);
     expect(said.stderr).toMatch(
-      /^schedule: 2 workers \(asked for\): half the reference scoring and the measurements beside the policy/,
+      /^schedule: 2 workers \(asked for\): half of each turn’s sampling, half the reference scoring and the measurements beside the policy/,
     );
   }, 120_000);
 

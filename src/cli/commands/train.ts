@@ -59,7 +59,7 @@ const EXTRA_FLAGS: FlagSpec[] = [
   {
     name: 'workers',
     kind: 'string',
-    help: 'auto: a second worker thread, when the machine has 2 cores for every run on it, takes the critic (beside the policy) or, without a critic, half the reference scoring and the measurements; 1: one thread; 2: two (default auto; the numbers are the same)',
+    help: 'auto: a second worker thread, when the machine has 2 cores for every run on it, takes the critic (beside the policy) or, without a critic, half of each turn’s sampling, half the reference scoring and the measurements; 1: one thread; 2: two (default auto; the numbers are the same)',
   },
   {
     name: 'lanes',

@@ -10,7 +10,7 @@
 // (cumsum of the probabilities), so a seed fixes the tokens on a given backend.
 // B = rows, L = padded prompt length, S = keys so far, D = width, V = vocabulary.
 import * as tf from '@tensorflow/tfjs';
-import type { Rng } from '../rng.js';
+import { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import {
   type Batch,
@@ -34,6 +34,11 @@ export interface SampleOptions {
   temperature: number;
   /** Source of the per-step uniforms (advanced by B draws per step). */
   rng: Rng;
+  /**
+   * The uniforms drawn already, step after step, B a step (turnUniforms): used instead of `rng`,
+   * which is then not touched — a share of the rows sampled elsewhere (splitSample.ts).
+   */
+  draws?: Float32Array;
   /** A row stops after emitting one of these (default `</answer>` and `<eos>`). */
   stopIds?: readonly number[];
   /** Never sampled (default `<pad> <bos> <unk> <turn> <state> <reward> <cut>`). */
@@ -211,6 +216,35 @@ function takeStep(
   return next;
 }
 
+/** One step's B uniforms from `rng`, strictly positive, so a zero-probability first token is never hit. */
+function drawUniforms(rng: Rng, B: number): Float32Array {
+  const u = new Float32Array(B);
+  for (let b = 0; b < B; b++) u[b] = Math.max(rng.float(), 1e-7);
+  return u;
+}
+
+/**
+ * The uniforms a turn of B rows may draw, step after step ([maxNewTokens × B]), from a copy of
+ * `rng` (which stays where it is): what sampleBatch would draw from it. The turn draws B a step
+ * for as many steps as its longest row took (turnSteps); the caller advances `rng` by that.
+ */
+export function turnUniforms(rng: Rng, B: number, maxNewTokens: number): Float32Array {
+  const copy = new Rng(rng.seed);
+  copy.restore(rng.state());
+  const all = new Float32Array(B * maxNewTokens);
+  for (let step = 0; step < maxNewTokens; step++) all.set(drawUniforms(copy, B), step * B);
+  return all;
+}
+
+/** The steps a turn's decoding loop ran: one per token of its longest row (each step adds one to every row going). */
+export const turnSteps = (rows: readonly SampledRow[]): number =>
+  Math.max(0, ...rows.map((r) => r.ids.length));
+
+/** Advances `rng` past a turn of B rows that ran `steps` steps, as sampleBatch would have. */
+export function skipTurn(rng: Rng, B: number, steps: number): void {
+  for (let step = 0; step < steps; step++) drawUniforms(rng, B);
+}
+
 /**
  * Samples one turn for each prompt (token ids, e.g. `buildSequence(...).ids`). Prompt length +
  * maxNewTokens must fit the context. Tensors are all freed before it resolves.
@@ -250,9 +284,9 @@ export async function sampleBatch(
       : prefill(model, batch, grid, box, options.prefillChunk);
     for (let step = 0; step < options.maxNewTokens; step++) {
       // One uniform per row of the batch every step, decoding or not: the stream a seed gives.
-      const uniforms = new Float32Array(B);
-      // Strictly positive, so a zero-probability first token can never be hit.
-      for (let b = 0; b < B; b++) uniforms[b] = Math.max(options.rng.float(), 1e-7);
+      const uniforms = options.draws
+        ? options.draws.subarray(step * B, (step + 1) * B)
+        : drawUniforms(options.rng, B);
       const ours = live.length === B ? uniforms : Float32Array.from(live, (b) => uniforms[b] as number);
       const picked = pick(logits as tf.Tensor2D, ban, options.temperature, ours);
       logits.dispose();

@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import type { AdamState } from '../model/adamState.js';
 import type { ModelConfig } from '../model/config.js';
 import { assignWeightValues, type Model, weightValues } from '../model/params.js';
+import type { SampledRow } from '../model/sampling.js';
 import type { RngState } from '../rng.js';
 import type { Tokenizer, Vocabulary } from '../tokenizer.js';
 import type {
@@ -27,10 +28,12 @@ import {
   type StreamAt,
 } from './referenceHost.js';
 import type { RolloutSettings, RolloutStart, Trajectory } from './rollout.js';
+import type { SampleShare } from './splitSample.js';
 
 /**
  * Run → second worker: the critic's messages, or for a run without a critic the reference's
- * (`initReference`, `referenceLogps`), the measurements' (`measure`) and the frozen base's
+ * (`initReference`, `referenceLogps`), the measurements' (`measure`), a share of each turn's
+ * rows sampled with the policy's weights (`sample`, splitSample.ts) and the frozen base's
  * rollouts for the page's reasoning panel (`baseRollout`). Those with an `id` get one answer
  * with that id.
  */
@@ -50,6 +53,7 @@ export type ToCritic =
   | { op: 'dispose'; id: number }
   | { op: 'initReference'; id: number; config: ModelConfig; weights: Float32Array[]; vocab: Vocabulary }
   | { op: 'measure'; id: number; weights: Float32Array[]; req: MeasureRequest; config: Config }
+  | { op: 'sample'; id: number; weights: Float32Array[]; share: SampleShare }
   | {
       op: 'baseRollout';
       id: number;
@@ -298,6 +302,10 @@ export class RemoteReference implements ReferenceApart {
     rng: StreamAt,
   ): Promise<{ trajectories: Trajectory[]; rng: RngState }> {
     return this.link.request((id) => ({ op: 'baseRollout', id, starts: [...starts], settings, env, rng }));
+  }
+
+  sample(weights: Float32Array[], share: SampleShare): Promise<SampledRow[]> {
+    return this.link.request((id) => ({ op: 'sample', id, weights, share }));
   }
 
   dispose(): void {

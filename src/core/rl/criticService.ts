@@ -20,7 +20,7 @@ import type { FromCritic, ToCritic } from './criticPort.js';
 import type { EnvPool } from './envPool.js';
 import { weightsFinite } from './faults.js';
 import { takeMeasurements } from './measure.js';
-import { baseRollout, referenceLogps } from './referenceHost.js';
+import { baseRollout, referenceLogps, sampleShare } from './referenceHost.js';
 
 interface Held {
   model: Model;
@@ -32,7 +32,7 @@ interface Held {
 /** What a run without a critic keeps in its second worker: the reference, a policy to measure, the tokenizer. */
 interface Aside {
   reference: Model;
-  /** The policy measured last (its weights come with each `measure`). */
+  /** The policy measured or sampled last (its weights come with each `measure` and `sample`). */
   measured: Model | null;
   tok: Tokenizer;
   /** The env pools (training and held-out) by env id. */
@@ -51,12 +51,13 @@ export interface ServiceOptions {
 }
 
 /** The messages of a run without a critic. */
-type AsideOp = 'initReference' | 'referenceLogps' | 'measure' | 'baseRollout';
+type AsideOp = 'initReference' | 'referenceLogps' | 'measure' | 'baseRollout' | 'sample';
 const ASIDE_OPS: readonly string[] = [
   'initReference',
   'referenceLogps',
   'measure',
   'baseRollout',
+  'sample',
 ] satisfies AsideOp[];
 const isAside = (msg: ToCritic): msg is Extract<ToCritic, { op: AsideOp }> => ASIDE_OPS.includes(msg.op);
 
@@ -75,6 +76,12 @@ async function handleAside(
   if (msg.op === 'referenceLogps') {
     const { rows, groups, masks, temperature } = msg;
     return { aside, value: await referenceLogps(aside.reference, rows, groups, masks, temperature) };
+  }
+  if (msg.op === 'sample') {
+    // The policy's copy kept here takes this iteration's weights (the measurements use it too).
+    if (aside.measured) assignWeightValues(aside.measured, msg.weights);
+    else aside.measured = modelFromWeightValues('policy', aside.reference.config, msg.weights, false);
+    return { aside, value: await sampleShare(aside.measured, aside.tok, msg.share) };
   }
   const make = options.pools;
   if (!make) throw new Error('this worker has no envs to measure or roll out on');

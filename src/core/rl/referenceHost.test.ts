@@ -93,6 +93,7 @@ describe('scoreSamples with the reference shared', () => {
       },
       measure: () => Promise.reject(new Error('nothing is measured here')),
       rollOut: () => Promise.reject(new Error('nothing is rolled out here')),
+      sample: () => Promise.reject(new Error('nothing is sampled here')),
       dispose() {},
     };
     const shared = await scoreSamples(samples, policy, reference, null, T, {

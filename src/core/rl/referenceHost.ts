@@ -6,15 +6,20 @@
 // made the rollouts (measure.ts MeasureApart) and, for the page's reasoning panel, the frozen
 // base's rollouts, while this thread scores and updates.
 import { disposeModel, type Model, modelFromWeightValues } from '../model/params.js';
+import { type SampledRow, sampleBatch } from '../model/sampling.js';
 import { scoreBatch } from '../model/scoreBatch.js';
 import { Rng, type RngState } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import type { EnvPool } from './envPool.js';
 import { type MeasureApart, takeMeasurements } from './measure.js';
 import { type RolloutSettings, type RolloutStart, rollout, type Trajectory } from './rollout.js';
+import type { SampleApart, SampleShare } from './splitSample.js';
 
-/** A copy of the frozen reference somewhere else (a second worker) that scores length groups and measures. */
-export interface ReferenceApart extends MeasureApart {
+/**
+ * A copy of the frozen reference somewhere else (a second worker) that scores length groups,
+ * measures, and samples a share of each turn's rows with the policy's weights (splitSample.ts).
+ */
+export interface ReferenceApart extends MeasureApart, SampleApart {
   /**
    * Per row of `rows`, the reference's log-probs at `temperature` on the positions `masks` reads,
    * for the rows of `groups` (indices into `rows`, each group one pass); null for the others.
@@ -75,6 +80,15 @@ export async function referenceLogps(
 ): Promise<(Float32Array | null)[]> {
   const b = await scoreBatch(rows, [{ model: reference, temperature }], null, { masks, groups });
   return b.logps[0] as (Float32Array | null)[];
+}
+
+/**
+ * A share of a turn's rows sampled by `policy` with the uniforms it comes with (splitSample.ts);
+ * the stream is not touched (the share's draws stand in for it).
+ */
+export function sampleShare(policy: Model, tok: Tokenizer, share: SampleShare): Promise<SampledRow[]> {
+  const { prompts, maxNewTokens, temperature, draws } = share;
+  return sampleBatch(policy, tok, prompts, { maxNewTokens, temperature, draws, rng: new Rng(0) });
 }
 
 /**
@@ -155,6 +169,17 @@ export function orThisThread(
       (rows, groups, masks, temperature) => referenceLogps(here.reference, rows, groups, masks, temperature),
     ),
     measure: either((...a) => apart.measure(...a), measureHere),
+    sample: either(
+      (...a) => apart.sample(...a),
+      async (weights, share) => {
+        const policy = modelFromWeightValues('policy', here.reference.config, weights, false);
+        try {
+          return await sampleShare(policy, here.tok, share);
+        } finally {
+          disposeModel(policy);
+        }
+      },
+    ),
     rollOut: either(
       (...a) => apart.rollOut(...a),
       (starts, settings, _env, rng) =>

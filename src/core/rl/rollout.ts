@@ -14,6 +14,7 @@ import { buildSequence, type PromptTurn } from '../prompt.js';
 import type { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
 import type { ActionOutcome, EnvPool, TurnResult } from './envPool.js';
+import type { TurnSampler } from './splitSample.js';
 
 export interface RolloutSettings {
   maxTurns: number;
@@ -183,6 +184,8 @@ export async function rollout(
   starts: readonly RolloutStart[],
   settings: RolloutSettings,
   rng: Rng,
+  /** How a turn's responses are sampled (default: sampleBatch here; splitSample.ts on two workers). */
+  sample: TurnSampler = (prompts, options) => sampleBatch(policy, tok, prompts, options),
 ): Promise<{ trajectories: Trajectory[]; stats: RolloutStats }> {
   const stats: RolloutStats = { tokens: 0, envSteps: 0, sampleMs: 0, envMs: 0 };
   let t0 = now();
@@ -212,7 +215,7 @@ export async function rollout(
     if (active.length === 0) break;
     const prompts = turnPrompts(tok, trajectories, active, at, settings);
     t0 = now();
-    const rows = await sampleBatch(policy, tok, prompts, {
+    const rows = await sample(prompts, {
       maxNewTokens: settings.maxTokensPerTurn,
       temperature: settings.temperature,
       rng,

@@ -21,7 +21,7 @@ describe('chooseSchedule', () => {
     expect(chooseSchedule({ ...base, critic: false })).toEqual({
       workers: 2,
       reason:
-        '2 workers: half the reference scoring and the measurements beside the policy (1 run × 2 ≤ 2 cores)',
+        '2 workers: half of each turn’s sampling, half the reference scoring and the measurements beside the policy (1 run × 2 ≤ 2 cores)',
     });
     expect(chooseSchedule({ ...base, critic: false, lanes: 2 }).workers).toBe(1);
   });

@@ -50,7 +50,7 @@ export function chooseSchedule(s: ScheduleInput): Schedule {
   if (s.choice === '1') return one('asked for');
   const what = s.critic
     ? 'the critic beside the policy'
-    : 'half the reference scoring and the measurements beside the policy';
+    : 'half of each turn’s sampling, half the reference scoring and the measurements beside the policy';
   const fit = `${runs(s.lanes)} × 2 ${s.lanes * 2 <= s.cores ? '≤' : '>'} ${s.cores} cores`;
   if (s.choice === '2') return { workers: 2, reason: `2 workers (asked for): ${what} (${fit})` };
   if (s.lanes * 2 > s.cores) return one(`two each would oversubscribe the machine (${fit})`);

@@ -40,6 +40,7 @@ import {
   startSeedsOf,
   warmupLearningRate,
 } from './runSchedule.js';
+import { splitSampler } from './splitSample.js';
 import type { TrainerCallbacks, TrainerSetup } from './trainerSetup.js';
 import {
   captureTrainingState,
@@ -230,10 +231,12 @@ export class Trainer {
     }
   }
 
-  /** N rollouts of `model` from each of `starts`, at the run's temperature. */
+  /** N rollouts of `model` from each of `starts`; the policy's half in the second worker, if any (splitSample.ts). */
   private rollOut(model: Model, starts: RolloutStart[], rng: Rng) {
     const c = this.config;
-    return rollout(model, this.tok, this.pool, starts, rolloutSettings(c, c.temperature), rng);
+    const apart = model === this.policy ? this.referenceApart : null;
+    const sample = apart ? splitSampler(model, this.tok, apart) : undefined;
+    return rollout(model, this.tok, this.pool, starts, rolloutSettings(c, c.temperature), rng, sample);
   }
 
   /** What the work beside the update reads (besideUpdate.ts). */

@@ -64,7 +64,7 @@ async function run(c: Config, iterations: number, second?: SecondWorker, from?: 
 /** `second`, counting the rows its reference scored and the measurements it took. */
 function counting(
   second: SecondWorker,
-  asked: { rows: number; measures: number; rollouts: number },
+  asked: { rows: number; measures: number; rollouts: number; samples?: number },
 ): SecondWorker {
   const referenceHost: SecondWorker['referenceHost'] = (reference, tok) => {
     const apart = second.referenceHost(reference, tok);
@@ -81,6 +81,10 @@ function counting(
       rollOut: (...args) => {
         asked.rollouts++;
         return apart.rollOut(...args);
+      },
+      sample: (...args) => {
+        asked.samples = (asked.samples ?? 0) + 1;
+        return apart.sample(...args);
       },
       dispose: () => apart.dispose(),
     };
@@ -144,9 +148,11 @@ describe('a run without a critic: the reference scores a share of its groups in 
   it('writes the serial rows, weights and Adam state', async () => {
     const c = grpo();
     const serial = await run(c, 3);
-    const asked = { rows: 0, measures: 0, rollouts: 0 };
+    const asked = { rows: 0, measures: 0, rollouts: 0, samples: 0 };
     const apart = await run(c, 3, counting(nodeSecondWorker('cpu'), asked));
     expect(asked.rows).toBeGreaterThan(0);
+    // Every turn of every iteration's rollout gave half its rows to the worker.
+    expect(asked.samples).toBeGreaterThanOrEqual(3);
     expect(serial.rows[2]?.['actor/klRef']).not.toBe(0);
     expectSame(serial, apart);
   }, 120_000);
