@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { detectRun } from '../../core/metrics/detector.js';
-import { type Mechanism, mechanismOf } from '../../core/metrics/mechanism.js';
+import { type GradientSplitReading, gradientSplitOf } from '../../core/metrics/gradientSplit.js';
+import { type Mechanism, mechanismOf, ONSETS } from '../../core/metrics/mechanism.js';
 import { type RunVerdict, VERDICT_LABELS } from '../../core/metrics/verdict.js';
 import { wilsonInterval } from '../../core/stats.js';
 import { type CalRun, finishedRuns } from './calibrate.js';
@@ -14,6 +15,8 @@ import { judgeRun, type RoundRun } from './round.js';
 export interface ReportRun extends RoundRun {
   verdict: RunVerdict;
   mechanism: Mechanism;
+  /** RAGEN-2's gradient split; absent where the run did not log it (so older reports read as written). */
+  split?: GradientSplitReading;
   commit: string | null;
   planHash: string | null;
 }
@@ -35,10 +38,12 @@ export async function cellRunsOf(dir: string, cell: string): Promise<ReportRun[]
     const prov = await readJson<{ commit?: string; planHash?: string }>(join(run.dir, 'provenance.json'));
     // One detector judges the run for both the round's table and its verdict.
     const d = detectRun(run.config, run.rows);
+    const split = gradientSplitOf(run.rows);
     out.push({
       ...judgeRun(cell, run, d),
       verdict: d.summary().verdict as RunVerdict,
       mechanism: mechanismOf(run.rows),
+      ...(split ? { split } : {}),
       commit: prov?.commit ?? null,
       planHash: prov?.planHash ?? null,
     });
@@ -72,5 +77,47 @@ export function runsTable(runs: readonly ReportRun[]): string {
         : VERDICT_LABELS[v.verdict].toLowerCase();
     return `| ${r.seed} | ${verdict} | ${pm(v.start, v.seStart)} | ${pm(v.peak, v.sePeak)} (${v.peakIteration ?? '–'}) | ${pm(v.last, v.seLast)} | ${f1(v.riseZ)}, ${f1(v.fallZ)} | ${f2(r.heldOut[0])} → ${f2(r.heldOut[1])} | ${f2(r.signals.malformed[0])} → ${f2(r.signals.malformed[1])} | ${f2(r.signals.modalThink[0])} → ${f2(r.signals.modalThink[1])} | ${f2(r.signals.thinkMi[0])} → ${f2(r.signals.thinkMi[1])} | ${r.final <= r.start ? r.mode : '–'} | ${f2(r.secondsPerIteration ?? undefined)} |`;
   });
+  return [head, ...rows].join('\n');
+}
+
+/** Each learning run's mechanism onsets against its fall (RAGEN's precursors, round 11's table). */
+export function mechanismTable(runs: readonly ReportRun[]): string {
+  const head = `| cell | seed | verdict | fall | ${ONSETS.join(' | ')} |\n|---|---|---|---|${ONSETS.map(() => '---|').join('')}`;
+  const cellOf = (r: ReportRun, o: (typeof ONSETS)[number]) => {
+    const at = r.mechanism.onsets[o];
+    if (at === undefined) return 'never';
+    return r.mechanism.fall !== null ? `${at} (lead ${r.mechanism.fall - at})` : String(at);
+  };
+  return [
+    head,
+    ...runs.map(
+      (r) =>
+        `| ${r.cell} | ${r.seed} | ${r.verdict.verdict} | ${r.mechanism.fall ?? 'never'} | ${ONSETS.map((o) => cellOf(r, o)).join(' | ')} |`,
+    ),
+  ].join('\n');
+}
+
+/**
+ * RAGEN-2's gradient split of each run that logged it: the first measured iteration with the task
+ * part below the KL part and below the entropy part (with the lead before the fall, when there is
+ * one), and how many measurements had it below the larger of them.
+ */
+export function gradientSplitTable(runs: readonly ReportRun[]): string {
+  const at = (r: ReportRun, it: number | null, logged: boolean) => {
+    if (!logged) return 'not logged (term off)';
+    if (it === null) return 'never';
+    return r.collapseIteration !== null && it <= r.collapseIteration
+      ? `${it} (lead ${r.collapseIteration - it})`
+      : String(it);
+  };
+  const head =
+    '| cell | seed | verdict | trapped at | task < KL first | task < entropy first | measurements with task below |\n|---|---|---|---|---|---|---|';
+  const rows = runs.flatMap((r) =>
+    r.split
+      ? [
+          `| ${r.cell} | ${r.seed} | ${r.verdict.verdict} | ${r.collapseIteration ?? '–'} | ${at(r, r.split.taskBelowKl, r.split.hasKl)} | ${at(r, r.split.taskBelowEntropy, r.split.hasEntropy)} | ${r.split.below} of ${r.split.measured} |`,
+        ]
+      : [],
+  );
   return [head, ...rows].join('\n');
 }

@@ -13,29 +13,22 @@ import { mean } from '../../core/stats.js';
 import { runArmsStudy, STUDY_DIRS, STUDY_SEEDS } from './armsStudy.js';
 import { isLadder, ladderReport } from './ladder.js';
 import type { LoadedPlan } from './plan.js';
-import { cellRunsOf, f1, f2, kOf, type ReportRun, readJson, runsTable } from './reportRuns.js';
+import {
+  cellRunsOf,
+  f1,
+  f2,
+  kOf,
+  mechanismTable,
+  type ReportRun,
+  readJson,
+  runsTable,
+} from './reportRuns.js';
 import { CONFIRM_FROZEN, CONFIRM_VANILLA, type PickRecord } from './roundPick.js';
 import { studyReport } from './studyReport.js';
 
 function cellLine(name: string, runs: readonly ReportRun[], planned: number): string {
   const count = (v: RunVerdict['verdict']) => runs.filter((r) => r.verdict.verdict === v).length;
   return `| ${name} | ${runs.length} of ${planned} | ${kOf(count('trapped'), runs.length)} | ${count('collapsed')} | ${count('held')} | ${f2(mean(runs.map((r) => r.peak - r.final)))} |`;
-}
-
-function mechanismTable(runs: readonly ReportRun[]): string {
-  const head = `| cell | seed | verdict | fall | ${ONSETS.join(' | ')} |\n|---|---|---|---|${ONSETS.map(() => '---|').join('')}`;
-  const cellOf = (r: ReportRun, o: (typeof ONSETS)[number]) => {
-    const at = r.mechanism.onsets[o];
-    if (at === undefined) return 'never';
-    return r.mechanism.fall !== null ? `${at} (lead ${r.mechanism.fall - at})` : String(at);
-  };
-  return [
-    head,
-    ...runs.map(
-      (r) =>
-        `| ${r.cell} | ${r.seed} | ${r.verdict.verdict} | ${r.mechanism.fall ?? 'never'} | ${ONSETS.map((o) => cellOf(r, o)).join(' | ')} |`,
-    ),
-  ].join('\n');
 }
 
 /** Each onset: how often it fired in each null, and in the trapped runs before their fall. */

@@ -10,7 +10,17 @@ import { fisherLess } from '../../core/stats.js';
 import { type CalRun, finishedRuns } from './calibrate.js';
 import type { LoadedPlan, Plan } from './plan.js';
 import { type PairedEnd, pairedEnd, powerTable, powerValidity } from './powerStudy.js';
-import { cellRunsOf, f2, kOf, p3, type ReportRun, runsTable, trappedCount } from './reportRuns.js';
+import {
+  cellRunsOf,
+  f2,
+  gradientSplitTable,
+  kOf,
+  mechanismTable,
+  p3,
+  type ReportRun,
+  runsTable,
+  trappedCount,
+} from './reportRuns.js';
 
 export type StudyRule = NonNullable<Plan['study']>;
 
@@ -199,5 +209,31 @@ export async function studyReport(
     const runs = cells[b.name] ?? [];
     if (runs.length > 0) lines.push(`#### ${b.name}`, '', runsTable(runs), '');
   }
+  lines.push(
+    ...mechanismSection(
+      plan.batches.filter((b) => b.name !== rule.frozen).flatMap((b) => cells[b.name] ?? []),
+    ),
+  );
   return { markdown: `${lines.join('\n').trimEnd()}\n`, cells };
+}
+
+/**
+ * The mechanism, reported and not judged, for a study whose runs log RAGEN-2's gradient split
+ * (round 13 on): every learning run's precursor onsets against its fall, then the split. Studies
+ * from before the split (round 12) get no section, so their reports read as they were written.
+ */
+export function mechanismSection(learning: readonly ReportRun[]): string[] {
+  if (!learning.some((r) => r.split)) return [];
+  return [
+    '### The mechanism (reported, not judged)',
+    '',
+    'RAGEN’s precursors in every learning run, each onset’s first iteration and its lead before the fall (the rules: round 11’s report):',
+    '',
+    mechanismTable(learning),
+    '',
+    'RAGEN-2’s gradient split, on the MI iterations (every 10th): the first iteration at which the task loss’s gradient norm fell below the KL term’s and below the entropy term’s, with its lead before the iteration the run was trapped at:',
+    '',
+    gradientSplitTable(learning),
+    '',
+  ];
 }
