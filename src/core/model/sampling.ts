@@ -25,6 +25,7 @@ import {
   subBatch,
 } from './decodeRows.js';
 import type { Model } from './params.js';
+import { gatherRows } from './rows.js';
 import { forward, inferenceHead, type KvCache, lmLogits, MASKED } from './transformer.js';
 
 export interface SampleOptions {
@@ -76,6 +77,22 @@ export interface SampledRow {
   stopped: boolean;
 }
 
+/**
+ * log softmax(x)[b, idx_b] for x [B, V]: tf.logSoftmax's own ops — shifted = x − max,
+ * shifted − log Σ exp(shifted) — with the last subtraction taken at the picked entry only (the
+ * same float32 operation on the same operands), where a one-hot product summed [B, V] values
+ * that were zero but one: the same numbers, three [B, V] kernels fewer.
+ */
+function chosenLogProb(x: tf.Tensor, idx: tf.Tensor1D): tf.Tensor1D {
+  const [B, V] = x.shape as [number, number];
+  const shifted = x.sub(x.max(1, true)) as tf.Tensor2D; // [B, V]
+  const logSum = shifted.exp().sum(1).log(); // [B]
+  const at = tf.range(0, B * V, V, 'int32').add(idx) as tf.Tensor1D; // flat index of each pick
+  return gatherRows(shifted.reshape([B * V, 1]), at)
+    .reshape([B])
+    .sub(logSum) as tf.Tensor1D;
+}
+
 /** One token per row from last-position logits [B, V]: returns [B, 3] (id, logp model at T, logp sampled). */
 function pick(
   logits: tf.Tensor2D,
@@ -100,9 +117,8 @@ function pick(
     } else {
       idx = tf.argMax(biased, 1) as tf.Tensor1D;
     }
-    const oneHot = tf.oneHot(idx, V); // [B, V]
-    const lpModel = tf.logSoftmax(tempered).mul(oneHot).sum(1);
-    const lpSample = tf.logSoftmax(biased).mul(oneHot).sum(1);
+    const lpModel = chosenLogProb(tempered, idx);
+    const lpSample = chosenLogProb(biased, idx);
     return tf.stack([idx.cast('float32'), lpModel, lpSample], 1) as tf.Tensor2D;
   });
 }
