@@ -86,6 +86,8 @@ export async function benchPreset(
   edits: Partial<Config> = {},
   /** The run's second worker (default: none, the serial schedule). */
   second?: SecondWorker,
+  /** meter: each phase's matrix-product GFLOP in the split (flopMeter.ts). */
+  options: { meter?: boolean } = {},
 ): Promise<PresetBench> {
   const { config, loaded } = await presetSetup(name, backend, iterations, edits);
   const spec = envSpec(config.env);
@@ -98,6 +100,7 @@ export async function benchPreset(
       },
       iterations,
       second,
+      options,
     );
     const { totalMs, ...split } = t.split;
     return {

@@ -18,6 +18,10 @@ const split = z.object({
   criticMs: ms.optional(),
   /** The update's wait after the policy's last step for the critic's steps (absent in older files). */
   criticWaitMs: ms.optional(),
+  /** Each phase's matrix-product GFLOP, where metered (the throughput section). */
+  rolloutGflop: z.number().nonnegative().optional(),
+  scoringGflop: z.number().nonnegative().optional(),
+  updateGflop: z.number().nonnegative().optional(),
 });
 
 export const backendEntry = z.object({
@@ -330,6 +334,17 @@ export const benchResults = z.object({
       pairGain: z.number().nonnegative(),
       decodeStepKernels: z.number().int().nonnegative(),
       decodeStepComputeKernels: z.number().int().nonnegative(),
+      /** The same-run 2-D product rate (the roof) and each phase of the alone run against it. */
+      roofGflops: z.number().nonnegative(),
+      phases: z.array(
+        z.object({
+          phase: z.enum(['rollout', 'scoring', 'update']),
+          ms: z.number().nonnegative(),
+          gflop: z.number().nonnegative(),
+          gflops: z.number().nonnegative(),
+          shareOfRoof: z.number().nonnegative(),
+        }),
+      ),
     })
     .nullable()
     .optional(),

@@ -1,9 +1,10 @@
 // What a study's throughput is (issue 47): the echo-trap preset as a user runs it, one run alone
 // (serial, then on two workers) and two runs at once in two processes (one core each, as
-// `round run --jobs 2` runs them), each
-// a warm-up and 10 timed iterations, in one bench run; the runs an hour each way and their
-// ratio. And the kernels a decoding step runs on the preset's model (a count, not a time):
-// sampleBatch for n and n + 1 new tokens on 64 prompts, the difference.
+// `round run --jobs 2` runs them), each a warm-up and 10 timed iterations, in one bench run; the
+// runs an hour each way and their ratio. The alone run's phases (rollout, scoring, update) as a
+// roofline: their matrix products' GFLOP (flopMeter.ts) over their time, against the 2-D product
+// rate measured in the same run. And the kernels a decoding step runs on the preset's model (a
+// count, not a time): sampleBatch for n and n + 1 new tokens on 64 prompts, the difference.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
@@ -12,6 +13,7 @@ import { sampleBatch } from '../core/model/sampling.js';
 import { Rng } from '../core/rng.js';
 import type { BackendName } from '../workers/backend.js';
 import { PRESET_TARGET_ITERATIONS, type PresetBench, presetSetup } from './presetBench.js';
+import { measureMatmul } from './roofline.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./presetChild.ts', import.meta.url));
@@ -21,9 +23,9 @@ function childRun(
   preset: string,
   backend: BackendName,
   iterations: number,
-  two = false,
+  flags: readonly ('two' | 'meter')[] = [],
 ): Promise<PresetBench> {
-  const args = [CHILD, preset, backend, String(iterations), ...(two ? ['two'] : [])];
+  const args = [CHILD, preset, backend, String(iterations), ...flags];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
       cwd: repoRoot,
@@ -61,6 +63,16 @@ export interface ThroughputSection {
   /** Kernel calls of one decoding step on the preset's model (64 rows), and those that compute (no reshapes, no scopes). */
   decodeStepKernels: number;
   decodeStepComputeKernels: number;
+  /** The 2-D product rate measured in this run (roofline.ts measureMatmul): the roof. */
+  roofGflops: number;
+  /** The alone run's phases against the roof. */
+  phases: {
+    phase: 'rollout' | 'scoring' | 'update';
+    ms: number;
+    gflop: number;
+    gflops: number;
+    shareOfRoof: number;
+  }[];
 }
 
 /** Kernel calls one decoding token step adds on the preset's model, 64 prompts of 4 kinds. */
@@ -98,9 +110,10 @@ export async function benchThroughput(
   log: (line: string) => void,
 ): Promise<ThroughputSection> {
   log(`bench: ${preset} preset alone, ${iterations} iterations on ${backend}`);
-  const alone = await childRun(preset, backend, iterations);
+  const roof = await measureMatmul();
+  const alone = await childRun(preset, backend, iterations, ['meter']);
   log(`bench: ${preset} preset alone on two workers, ${iterations} iterations`);
-  const twoWorkers = await childRun(preset, backend, iterations, true);
+  const twoWorkers = await childRun(preset, backend, iterations, ['two']);
   log(`bench: two ${preset} runs at once, ${iterations} iterations each`);
   const pair = (await Promise.all([
     childRun(preset, backend, iterations),
@@ -123,7 +136,30 @@ export async function benchThroughput(
     pairGain: round2(runsPerHourPair / runsPerHourAlone),
     decodeStepKernels: kernels,
     decodeStepComputeKernels: compute,
+    roofGflops: round2(roof.gflops),
+    phases: phasesOf(alone, roof.gflops),
   };
+}
+
+/** Each phase of a metered run: its time, its products' GFLOP, their rate and its share of the roof. */
+function phasesOf(r: PresetBench, roof: number): ThroughputSection['phases'] {
+  const s = r.split;
+  const phase = (name: 'rollout' | 'scoring' | 'update', ms: number, gflop: number | undefined) => {
+    const rate = ms > 0 ? (gflop ?? 0) / (ms / 1000) : 0;
+    const r3 = (x: number) => Math.round(1000 * x) / 1000;
+    return {
+      phase: name,
+      ms: Math.round(ms),
+      gflop: r3(gflop ?? 0),
+      gflops: r3(rate),
+      shareOfRoof: roof > 0 ? r3(rate / roof) : 0,
+    };
+  };
+  return [
+    phase('rollout', s.rolloutMs, s.rolloutGflop),
+    phase('scoring', s.scoringMs, s.scoringGflop),
+    phase('update', s.updateMs, s.updateGflop),
+  ];
 }
 
 /** The section as lines for the terminal. */
@@ -134,5 +170,6 @@ export function formatThroughput(t: ThroughputSection): string {
     `alone on two workers: ${s(t.twoWorkers)} an iteration (rollout ${(t.twoWorkers.split.rolloutMs / 1000).toFixed(2)} s, ${(t.alone.secondsPerIteration / t.twoWorkers.secondsPerIteration).toFixed(2)}× serial)`,
     `two at once: ${s(t.pair[0])} and ${s(t.pair[1])} an iteration, ${t.runsPerHourPair} runs an hour (${t.pairGain}× one alone)`,
     `a decoding step: ${t.decodeStepKernels} kernel entries, ${t.decodeStepComputeKernels} that compute`,
+    `roofline (2-D product rate ${t.roofGflops} GFLOP/s): ${t.phases.map((p) => `${p.phase} ${p.gflop} GFLOP in ${p.ms} ms = ${p.gflops} GFLOP/s (${Math.round(100 * p.shareOfRoof)}%)`).join('; ')}`,
   ].join('\n');
 }

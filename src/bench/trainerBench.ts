@@ -6,10 +6,12 @@
 // scoring, and the trainer's own rollout/update durations close the rest.
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../core/config.js';
+import type { MetricRow } from '../core/metrics/keys.js';
 import { gpuBytes } from '../core/model/gpuMemory.js';
 import type { EnvPool, ResetResult, TurnResult } from '../core/rl/envPool.js';
 import type { SecondWorker } from '../core/rl/schedule.js';
 import { type BaseModel, createTrainer } from '../core/rl/session.js';
+import { FlopMeter } from './flopMeter.js';
 
 export interface IterationSplit {
   rolloutMs: number;
@@ -22,6 +24,10 @@ export interface IterationSplit {
   policyMs: number;
   criticMs: number;
   criticWaitMs: number;
+  /** The matrix products' GFLOP of each phase (flopMeter.ts), when metered. */
+  rolloutGflop?: number;
+  scoringGflop?: number;
+  updateGflop?: number;
 }
 
 export interface TrainerBench {
@@ -52,6 +58,41 @@ class TimedPool implements EnvPool {
   }
 }
 
+/** One iteration's split from its row, its clock marks and (when metered) its products' FLOPs. */
+function splitOf(
+  row: MetricRow,
+  at: { t0: number; total: number; envMs: number; firstGrad: number | null },
+  meter: FlopMeter | null,
+): IterationSplit {
+  const { t0, total } = at;
+  const rollout = row['time/rolloutMs'] ?? 0;
+  const update = row['time/updateMs'] ?? 0;
+  // Evaluation and MI (the measurement) run between the rollout and the update.
+  const measure = row['time/measureMs'] ?? 0;
+  // Scoring ends where the first gradient is taken (no update step at all: all scoring).
+  const scoringEnd = at.firstGrad ?? t0 + rollout + measure + update;
+  const scoring = Math.max(0, scoringEnd - t0 - rollout - measure);
+  return {
+    rolloutMs: Math.max(0, rollout - at.envMs),
+    envMs: at.envMs,
+    scoringMs: scoring,
+    // The trainer's update phase starts with scoring: the rest is the update proper.
+    updateMs: Math.max(0, update - scoring),
+    metricsMs: Math.max(0, total - rollout - update),
+    totalMs: total,
+    policyMs: row['time/policyMs'] ?? 0,
+    criticMs: row['time/criticMs'] ?? 0,
+    criticWaitMs: row['time/criticWaitMs'] ?? 0,
+    ...(meter
+      ? {
+          rolloutGflop: meter.between(t0, t0 + rollout) / 1e9,
+          scoringGflop: meter.between(t0 + rollout + measure, scoringEnd) / 1e9,
+          updateGflop: meter.between(scoringEnd, t0 + total) / 1e9,
+        }
+      : {}),
+  };
+}
+
 interface GradEngine {
   gradients(...args: unknown[]): unknown;
 }
@@ -67,6 +108,8 @@ export async function benchTrainer(
   iterations: number,
   /** The run's second worker (default: none, the serial schedule). */
   second?: SecondWorker,
+  /** meter: count each phase's matrix-product FLOPs (flopMeter.ts; a little slower). */
+  options: { meter?: boolean } = {},
 ): Promise<TrainerBench> {
   const pool = new TimedPool(pools.pool);
   const { trainer, models } = createTrainer(config, base, { pool, evalPool: pools.evalPool }, {}, second);
@@ -79,42 +122,28 @@ export async function benchTrainer(
   };
   const perIteration: IterationSplit[] = [];
   const memory = { numTensors: [] as number[], gpuBytes: [] as number[] };
+  const meter = options.meter ? new FlopMeter() : null;
   try {
     for (let i = 0; i < iterations; i++) {
       pool.ms = 0;
       firstGrad = null;
+      meter?.clear();
       const t0 = performance.now();
       const row = await trainer.step();
       const total = performance.now() - t0;
-      const rollout = row['time/rolloutMs'] ?? 0;
-      const update = row['time/updateMs'] ?? 0;
-      // Evaluation and MI (the measurement) run between the rollout and the update.
-      const measure = row['time/measureMs'] ?? 0;
-      // Scoring ends where the first gradient is taken (no update step at all: all scoring).
-      const scoringEnd = firstGrad ?? t0 + rollout + measure + update;
-      const scoring = Math.max(0, scoringEnd - t0 - rollout - measure);
-      perIteration.push({
-        rolloutMs: Math.max(0, rollout - pool.ms),
-        envMs: pool.ms,
-        scoringMs: scoring,
-        // The trainer's update phase starts with scoring: the rest is the update proper.
-        updateMs: Math.max(0, update - scoring),
-        metricsMs: Math.max(0, total - rollout - update),
-        totalMs: total,
-        policyMs: row['time/policyMs'] ?? 0,
-        criticMs: row['time/criticMs'] ?? 0,
-        criticWaitMs: row['time/criticWaitMs'] ?? 0,
-      });
+      perIteration.push(splitOf(row, { t0, total, envMs: pool.ms, firstGrad }, meter));
       memory.numTensors.push(tf.memory().numTensors);
       memory.gpuBytes.push(gpuBytes());
     }
   } finally {
+    meter?.stop();
     engine.gradients = original;
     trainer.dispose();
     models.dispose();
   }
   const timed = perIteration.length > 1 ? perIteration.slice(1) : perIteration;
-  const mean = (k: keyof IterationSplit) => timed.reduce((s, r) => s + r[k], 0) / Math.max(1, timed.length);
+  const mean = (k: keyof IterationSplit) =>
+    timed.reduce((s, r) => s + (r[k] ?? 0), 0) / Math.max(1, timed.length);
   const split: IterationSplit = {
     rolloutMs: mean('rolloutMs'),
     envMs: mean('envMs'),
@@ -125,6 +154,13 @@ export async function benchTrainer(
     policyMs: mean('policyMs'),
     criticMs: mean('criticMs'),
     criticWaitMs: mean('criticWaitMs'),
+    ...(meter
+      ? {
+          rolloutGflop: mean('rolloutGflop'),
+          scoringGflop: mean('scoringGflop'),
+          updateGflop: mean('updateGflop'),
+        }
+      : {}),
   };
   return { split, perIteration, memory };
 }
