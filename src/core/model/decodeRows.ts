@@ -4,7 +4,7 @@
 // and cache rows are copied to every row that repeats a prompt or picked for the rows still
 // decoding. A row's numbers never depend on the rows beside it (every product, LayerNorm and
 // softmax works row by row), so any subset or copy of rows holds the numbers a forward of all
-// of them would give; rolloutGolden.test.ts holds that to the bit on WASM.
+// of them would give; bench/rolloutGolden.test.ts holds that to the bit on WASM.
 // B = rows, L = padded prompt length, S = keys so far, V = vocabulary.
 import * as tf from '@tensorflow/tfjs';
 import type { Model } from './params.js';

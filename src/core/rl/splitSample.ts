@@ -4,7 +4,7 @@
 // log-probs do not depend on the rows beside it (decodeRows.ts), and each row gets the uniforms
 // the one batch would have drawn for it — drawn ahead from a copy of the stream (turnUniforms),
 // the stream then advanced by the draws that batch makes (one a row a step, for as many steps as
-// the longest row took). rolloutGolden.test.ts and splitSample.test.ts hold it to the bit.
+// the longest row took). bench/rolloutGolden.test.ts and bench/splitSample.test.ts hold it to the bit.
 import type { Model } from '../model/params.js';
 import { weightValues } from '../model/params.js';
 import {

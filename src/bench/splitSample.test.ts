@@ -2,14 +2,14 @@
 // where the one batch leaves it: the echo-trap model on WASM, 64 prompts of 4 kinds, sampled and
 // greedy, with the other half sampled by sampleShare (what the second worker runs) on a copy.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presetSetup } from '../../bench/presetBench.js';
-import { setupNodeBackend } from '../../workers/node/backend.js';
-import type { LoadedBase } from '../../workers/node/baseModel.js';
-import { disposeModel, modelFromWeightValues } from '../model/params.js';
-import { sampleBatch } from '../model/sampling.js';
-import { Rng } from '../rng.js';
-import { sampleShare } from './referenceHost.js';
-import { type SampleApart, splitSampler } from './splitSample.js';
+import { disposeModel, modelFromWeightValues } from '../core/model/params.js';
+import { sampleBatch } from '../core/model/sampling.js';
+import { sampleShare } from '../core/rl/referenceHost.js';
+import { type SampleApart, splitSampler } from '../core/rl/splitSample.js';
+import { Rng } from '../core/rng.js';
+import { setupNodeBackend } from '../workers/node/backend.js';
+import type { LoadedBase } from '../workers/node/baseModel.js';
+import { presetSetup } from './presetBench.js';
 
 let loaded: LoadedBase;
 beforeAll(async () => {

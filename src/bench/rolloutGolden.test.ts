@@ -6,15 +6,15 @@
 // moves any token or any log-prob's last bit fails here.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presetSetup } from '../../bench/presetBench.js';
-import { inProcessPools } from '../../envs/pools.js';
-import { setupNodeBackend } from '../../workers/node/backend.js';
-import type { LoadedBase } from '../../workers/node/baseModel.js';
-import type { Config } from '../config.js';
-import { disposeModel } from '../model/params.js';
-import { Rng } from '../rng.js';
-import { rollout } from './rollout.js';
-import { rolloutSettings } from './runSchedule.js';
+import type { Config } from '../core/config.js';
+import { disposeModel } from '../core/model/params.js';
+import { rollout } from '../core/rl/rollout.js';
+import { rolloutSettings } from '../core/rl/runSchedule.js';
+import { Rng } from '../core/rng.js';
+import { inProcessPools } from '../envs/pools.js';
+import { setupNodeBackend } from '../workers/node/backend.js';
+import type { LoadedBase } from '../workers/node/baseModel.js';
+import { presetSetup } from './presetBench.js';
 
 let config: Config;
 let loaded: LoadedBase;
