@@ -3,13 +3,16 @@
 // greedy, hashed over every turn's response ids and log-probs. The hashes were recorded at
 // commit 8d1713c, before the decoding work of issue 47 (distinct prompts prefilled once, stopped
 // rows leaving the decode batch, the LM head laid out once a call): a change to decoding that
-// moves any token or any log-prob's last bit fails here.
+// moves any token or any log-prob's last bit fails here; so does a split of each turn over two
+// workers that does not give the one batch's numbers.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../core/config.js';
-import { disposeModel } from '../core/model/params.js';
+import { disposeModel, modelFromWeightValues } from '../core/model/params.js';
+import { sampleShare } from '../core/rl/referenceHost.js';
 import { rollout } from '../core/rl/rollout.js';
 import { rolloutSettings } from '../core/rl/runSchedule.js';
+import { type SampleApart, splitSampler } from '../core/rl/splitSample.js';
 import { Rng } from '../core/rng.js';
 import { inProcessPools } from '../envs/pools.js';
 import { setupNodeBackend } from '../workers/node/backend.js';
@@ -25,15 +28,32 @@ beforeAll(async () => {
 });
 afterAll(() => disposeModel(loaded.base.policy));
 
-/** sha-256 (first 16 hex digits) of every turn's response ids and log-probs, and the token count. */
-async function rolloutHash(temperature: number): Promise<{ hash: string; tokens: number }> {
+/** The second worker's half, sampled here on a copy of the policy (what criticService runs). */
+const apart: SampleApart = {
+  async sample(weights, share) {
+    const copy = modelFromWeightValues('policy', loaded.base.policy.config, weights, false);
+    try {
+      return await sampleShare(copy, loaded.base.tokenizer, share);
+    } finally {
+      disposeModel(copy);
+    }
+  },
+};
+
+/**
+ * sha-256 (first 16 hex digits) of every turn's response ids and log-probs, and the token count;
+ * with `split`, half of each turn's rows sampled by `apart` (splitSample.ts).
+ */
+async function rolloutHash(temperature: number, split = false): Promise<{ hash: string; tokens: number }> {
   const { pool } = inProcessPools(config.env);
   const starts = Array.from({ length: config.groups * config.groupSize }, (_, i) => {
     const group = Math.floor(i / config.groupSize);
     return { group, seed: 1000 + group };
   });
   const settings = { ...rolloutSettings(config, config.temperature), temperature };
-  const r = await rollout(loaded.base.policy, loaded.base.tokenizer, pool, starts, settings, new Rng(42));
+  const { policy, tokenizer } = loaded.base;
+  const sample = split ? splitSampler(policy, tokenizer, apart) : undefined;
+  const r = await rollout(policy, tokenizer, pool, starts, settings, new Rng(42), sample);
   const h = createHash('sha256');
   let tokens = 0;
   for (const t of r.trajectories)
@@ -52,5 +72,9 @@ describe('the echo-trap shape’s rollout on WASM', () => {
   });
   it('decodes the recorded greedy answers, to the bit', async () => {
     expect(await rolloutHash(0)).toEqual({ hash: '841e343ac46625d2', tokens: 5344 });
+  });
+  it('gives the same rollouts with half of every turn’s rows sampled by a second worker', async () => {
+    expect(await rolloutHash(config.temperature, true)).toEqual({ hash: '8b58ffdda70d85ab', tokens: 5207 });
+    expect(await rolloutHash(0, true)).toEqual({ hash: '841e343ac46625d2', tokens: 5344 });
   });
 });

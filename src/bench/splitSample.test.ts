@@ -24,7 +24,14 @@ describe('a turn split over two workers', () => {
   it.each([0.7, 0])('gives the one batch’s rows and stream at temperature %s', async (temperature) => {
     const { policy, tokenizer: tok } = loaded.base;
     const kinds = ['You see a yellow key 1 step right', 'get to the green goal', 'turn left', 'go forward'];
-    const prompts = Array.from({ length: 63 }, (_, i) => tok.encode(kinds[i % 4] as string)); // odd: halves differ
+    // 63 rows (the halves differ in size), the longest prompts all in the second half, so the
+    // halves' own padded lengths differ from the whole batch's.
+    const prompts = Array.from({ length: 63 }, (_, i) =>
+      tok.encode(i < 32 ? (kinds[(i % 3) + 1] as string) : (kinds[i % 4] as string)),
+    );
+    expect(Math.max(...prompts.slice(0, 32).map((p) => p.length))).toBeLessThan(
+      Math.max(...prompts.map((p) => p.length)),
+    );
     const opts = { maxNewTokens: 24, temperature };
     const [one, two] = [new Rng(5), new Rng(5)];
     one.float(); // somewhere along the stream

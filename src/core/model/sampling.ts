@@ -40,6 +40,12 @@ export interface SampleOptions {
    * which is then not touched — a share of the rows sampled elsewhere (splitSample.ts).
    */
   draws?: Float32Array;
+  /**
+   * Left-pad every prompt to at least this length: a share of a batch sampled elsewhere pads as
+   * the whole batch does (its padded length sets how many keys each softmax runs over, and on
+   * wasm a softmax of another width rounds its sum differently).
+   */
+  padTo?: number;
   /** A row stops after emitting one of these (default `</answer>` and `<eos>`). */
   stopIds?: readonly number[];
   /** Never sampled (default `<pad> <bos> <unk> <turn> <state> <reward> <cut>`). */
@@ -124,8 +130,13 @@ function pick(
 }
 
 /** The padded prompt length L; throws on an empty prompt or one that leaves no room to generate. */
-function promptLength(model: Model, prompts: readonly (readonly number[])[], maxNewTokens: number): number {
-  const L = Math.max(...prompts.map((p) => p.length));
+function promptLength(
+  model: Model,
+  prompts: readonly (readonly number[])[],
+  maxNewTokens: number,
+  padTo = 0,
+): number {
+  const L = Math.max(padTo, ...prompts.map((p) => p.length));
   if (Math.min(...prompts.map((p) => p.length)) < 1) throw new Error('sampleBatch: empty prompt');
   if (L + maxNewTokens > model.config.context) {
     throw new Error(
@@ -274,7 +285,7 @@ export async function sampleBatch(
   const s = tok.special;
   const B = prompts.length;
   if (B === 0) return [];
-  const L = promptLength(model, prompts, options.maxNewTokens);
+  const L = promptLength(model, prompts, options.maxNewTokens, options.padTo);
   const stop = new Set(options.stopIds ?? [s['</answer>'], s['<eos>']]);
   const banned = options.bannedIds ?? defaultBans(tok);
   const batch: Batch = { B, L, pads: prompts.map((p) => L - p.length) };

@@ -87,8 +87,8 @@ export async function referenceLogps(
  * the stream is not touched (the share's draws stand in for it).
  */
 export function sampleShare(policy: Model, tok: Tokenizer, share: SampleShare): Promise<SampledRow[]> {
-  const { prompts, maxNewTokens, temperature, draws } = share;
-  return sampleBatch(policy, tok, prompts, { maxNewTokens, temperature, draws, rng: new Rng(0) });
+  const { prompts, maxNewTokens, temperature, draws, padTo } = share;
+  return sampleBatch(policy, tok, prompts, { maxNewTokens, temperature, draws, padTo, rng: new Rng(0) });
 }
 
 /**

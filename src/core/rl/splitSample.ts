@@ -1,7 +1,9 @@
 // One turn's sampling on two workers (issue 47): the rows split in two, the first half decoded
 // here and the second by the run's second worker (its copy of the policy gets this iteration's
 // weights with the call), at once. The numbers are those of one batch: a row's tokens and
-// log-probs do not depend on the rows beside it (decodeRows.ts), and each row gets the uniforms
+// log-probs do not depend on the rows beside it (decodeRows.ts) once both halves pad to the whole
+// batch's prompt length (on wasm a softmax over another number of keys rounds its sum in another
+// order: a page run on two workers left the recorded run at iteration 109 until they did), and each row gets the uniforms
 // the one batch would have drawn for it — drawn ahead from a copy of the stream (turnUniforms),
 // the stream then advanced by the draws that batch makes (one a row a step, for as many steps as
 // the longest row took). bench/rolloutGolden.test.ts and bench/splitSample.test.ts hold it to the bit.
@@ -24,6 +26,8 @@ export interface SampleShare {
   temperature: number;
   /** The share's uniforms, step after step (rows of the share a step). */
   draws: Float32Array;
+  /** The whole batch's padded prompt length: the share pads to it as the one batch would. */
+  padTo: number;
 }
 
 /** A second worker that samples a share of a turn's rows with the weights it is sent. */
@@ -54,14 +58,21 @@ export function splitSampler(policy: Model, tok: Tokenizer, apart: SampleApart):
     const { maxNewTokens, temperature } = options;
     const draws = turnUniforms(options.rng, B, maxNewTokens);
     const cut = Math.ceil(B / 2);
+    // Both halves pad to the whole batch's length, so every softmax has the one batch's width.
+    const padTo = Math.max(...prompts.map((p) => p.length));
     const weights = await weightValues(policy);
     const [here, there] = await Promise.all([
-      sampleBatch(policy, tok, prompts.slice(0, cut), { ...options, draws: columns(draws, B, 0, cut) }),
+      sampleBatch(policy, tok, prompts.slice(0, cut), {
+        ...options,
+        draws: columns(draws, B, 0, cut),
+        padTo,
+      }),
       apart.sample(weights, {
         prompts: prompts.slice(cut).map((p) => [...p]),
         maxNewTokens,
         temperature,
         draws: columns(draws, B, cut, B),
+        padTo,
       }),
     ]);
     const rows = [...here, ...there];
