@@ -70,14 +70,15 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     algorithm: 'starpo-grpo',
     note: 'Vanilla StarPO (GRPO) on DoorKey at RAGEN’s horizon, where 7 of 8 fresh seeds rose and then collapsed: the echo trap. This seed (303) was trapped at iteration 122; change the seed to draw another.',
     overrides: { env: 'minigrid/DoorKey-5x5', ...TRAP_CELL, seed: 303 },
-    // In the page on 2 cores: 3.3 s an iteration (200 iterations in 11 minutes); a frozen control
-    // about 1.1 s (round 12's frozen arm: 3.7 minutes for 200 iterations).
-    perIteration: { learner: 3.3, frozen: 1.1 },
+    // In the page on 2 cores: 2.8 s an iteration (200 iterations in 9.4 minutes, idle machine,
+    // 2026-12-07: scripts/screenshot.ts); a frozen control about 1.1 s (round 12's frozen arm:
+    // 3.7 minutes for 200 iterations).
+    perIteration: { learner: 2.8, frozen: 1.1 },
     reasons: {
       ...TRAP_REASONS,
       seed: 'the seed round 11’s pre-registered rule picked from its confirmation: of the 7 trapped seeds, the one with the median fall (iteration 122); on WASM this page gives that recorded run row for row. On WebGPU the sums run in another order, so there it is a fresh draw',
     },
-    time: 'about 10 minutes alone on a 2-core laptop (WASM): 2.9 s an iteration on two workers, measured by npm run bench on an idle machine; 3.6–5.1 s an iteration when two runs share the 2 cores, as the 8 confirmation runs of this setting did',
+    time: 'about 9–10 minutes alone on a 2-core laptop (WASM): 2.8 s an iteration in the page (200 iterations in 9.4 minutes, the fall at iteration 122 about 6 minutes after Start), measured on an idle machine; 3.1–3.2 s an iteration when two runs share the 2 cores (npm run bench)',
   },
   stable: {
     name: 'stable',
