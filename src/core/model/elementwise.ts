@@ -5,26 +5,18 @@
 // returns new tensors; callers run them inside tf.tidy or a gradient.
 import * as tf from '@tensorflow/tfjs';
 import { leadingSums } from './leadingSums.js';
-import { layerNormWasm } from './wasmKernels.js';
+import { geluGateWasm, layerNormWasm, onePass } from './wasmInference.js';
 
 /** nanoGPT's LayerNorm ε. */
 export const LN_EPSILON = 1e-5;
 
 /**
- * Above this many values the ops' SIMD kernels beat the one pass (measured on 64 wide rows:
- * 64 rows 0.04 ms against 0.12, 256 rows 0.14 against 0.20, 1,024 rows 0.55 against 0.43).
- */
-const ONE_PASS_MAX_VALUES = 32_768;
-
-/**
  * LayerNorm for inference (no gradient): on wasm, for a decoding step's few rows, one pass a row
- * (wasmKernels.ts StarpoLayerNorm, the same bits as the ops below, in 1 kernel for ~10);
+ * (wasmInference.ts StarpoLayerNorm, the same bits as the ops below, in 1 kernel for ~10);
  * otherwise layerNorm's ops.
  */
 export function layerNormInference(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
-  return tf.getBackend() === 'wasm' && x.size <= ONE_PASS_MAX_VALUES
-    ? layerNormWasm(x, g, b, LN_EPSILON)
-    : layerNorm(x, g, b);
+  return onePass(x.size) ? layerNormWasm(x, g, b, LN_EPSILON) : layerNorm(x, g, b);
 }
 
 /**
@@ -112,4 +104,14 @@ export function gelu(x: tf.Tensor): tf.Tensor {
   if (tf.getBackend() === 'wasm') return geluWritten(x);
   const inner = x.add(x.pow(3).mul(0.044715)).mul(Math.sqrt(2 / Math.PI));
   return x.mul(tf.tanh(inner).add(1)).mul(0.5);
+}
+
+/**
+ * GELU for inference (no gradient): on wasm, for a decoding step's few values, the sigmoid's
+ * argument in one pass (wasmInference.ts StarpoGeluGate: geluGate's four ops, the same bits), then
+ * tfjs's sigmoid and product as geluWritten takes them; otherwise gelu.
+ */
+export function geluInference(x: tf.Tensor): tf.Tensor {
+  if (!onePass(x.size)) return gelu(x);
+  return x.mul(tf.sigmoid(geluGateWasm(x, GELU_A * GELU_C, GELU_C)));
 }

@@ -11,7 +11,7 @@
 // Ownership: every function here returns new tensors and keeps nothing; callers run them inside
 // tf.tidy (or a gradient function) and tf.keep what must outlive it (the KV cache).
 import * as tf from '@tensorflow/tfjs';
-import { gelu, layerNorm, layerNormInference } from './elementwise.js';
+import { gelu, geluInference, layerNorm, layerNormInference } from './elementwise.js';
 import {
   DECODE_MAX_KEYS,
   fusedAttentionFits,
@@ -25,6 +25,7 @@ import { addBias } from './leadingSums.js';
 import { matMulFast } from './matmul.js';
 import type { Model } from './params.js';
 import { gatherRows, selectRows } from './rows.js';
+import { onePass, scaleBiasWasm } from './wasmInference.js';
 import { splitHeadsWasm } from './wasmKernels.js';
 
 /** Keys and values of every layer from earlier calls, each [B, H, P, K]. */
@@ -122,13 +123,17 @@ function decodeAttention(
   bias: tf.Tensor,
   { B, H, K, S, D }: AttentionDims,
 ): tf.Tensor {
-  // [B, H, 1, K] * [B, H, S, K] -> sum -> [B, H, S] -> [B, H, 1, S]
-  const scores = q
-    .mul(k)
-    .sum(-1)
-    .mul(1 / Math.sqrt(K))
-    .reshape([B, H, 1, S])
-    .add(bias);
+  // [B, H, 1, K] * [B, H, S, K] -> sum -> [B, H, S] -> [B, H, 1, S], scaled, plus the key bias
+  // [B, 1, 1, S] (one pass for a decoding step's few values: wasmInference.ts, the same bits).
+  const dots = q.mul(k).sum(-1);
+  const keyShaped = bias.rank === 4 && bias.shape[0] === B && bias.shape[3] === S;
+  const scores =
+    keyShaped && onePass(dots.size)
+      ? scaleBiasWasm(dots.reshape([B, H, 1, S]), bias, 1 / Math.sqrt(K))
+      : dots
+          .mul(1 / Math.sqrt(K))
+          .reshape([B, H, 1, S])
+          .add(bias);
   // [B, H, S, 1] * [B, H, S, K] -> sum over S -> [B, H, K] -> [B, D]
   return (tf.softmax(scores) as tf.Tensor).reshape([B, H, S, 1]).mul(v).sum(2).reshape([B, D]);
 }
@@ -166,7 +171,8 @@ interface Trunk {
 
 /**
  * The trunk of one call: the fused kernels when `fused` (webgpu), tfjs's ops and matmul.ts's
- * otherwise, LayerNorm in one pass a row for an `inference` call on wasm (no gradient).
+ * otherwise, LayerNorm and GELU's sigmoid argument in one pass for a decoding step's few values
+ * on wasm (`inference`: no gradient).
  */
 function trunkOf(model: Model, dims: AttentionDims, fused: boolean, inference: boolean): Trunk {
   const linear = (a: tf.Tensor, wName: string, bName: string): tf.Tensor =>
@@ -178,7 +184,8 @@ function trunkOf(model: Model, dims: AttentionDims, fused: boolean, inference: b
         })
       : addBias(matMulFast(a, w(model, wName)), w(model, bName));
   const norm = fused ? fusedLayerNorm : inference ? layerNormInference : layerNorm;
-  return { model, dims, norm, act: fused ? fusedGelu : gelu, linear };
+  const act = fused ? fusedGelu : inference ? geluInference : gelu;
+  return { model, dims, norm, act, linear };
 }
 
 /** Token plus position embeddings, [B, T, D]; positions P, P+1, … unless the input gives them. */

@@ -2,15 +2,16 @@
 // of matmul.ts): a loss's gradients for every weight on wasm match the CPU backend's (tfjs's
 // plain kernels) on a model whose attention products take the in-place strided kernel, and the
 // written LayerNorm gradient matches tfjs's autodiff; the row gather equals tf.gather and names
-// a bad id; a shared clone outlives its source; inference's one-pass LayerNorm gives the ops'
-// bits; nothing is left behind.
+// a bad id; a shared clone outlives its source; inference's one-pass kernels (LayerNorm, GELU's
+// argument, the scores' scale and bias: wasmInference.ts) give the ops' bits; nothing is left behind.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { Rng } from '../rng.js';
-import { layerNorm, layerNormAutodiff, layerNormInference } from './elementwise.js';
+import { gelu, geluInference, layerNorm, layerNormAutodiff, layerNormInference } from './elementwise.js';
 import { createPolicy, disposeModel, type Model, modelVariables } from './params.js';
 import { policyLogProbs } from './scoring.js';
+import { scaleBiasWasm } from './wasmInference.js';
 import { gatherRowsWasm } from './wasmKernels.js';
 
 // Head width 8 and 100 tokens: 100·8·100 multiply-adds a head, above the split's threshold.
@@ -153,5 +154,29 @@ describe('wasm kernels', () => {
     for (let i = 0; i < p.length; i++) if (p[i] !== q[i]) apart++;
     expect(apart).toBe(0);
     tf.dispose([x, g, b, ours, ops]);
+  });
+
+  it("gives inference's one-pass GELU argument and score scaling the ops' bits", async () => {
+    const rng = new Rng(13);
+    const vals = (n: number, spread: number) =>
+      Float32Array.from({ length: n }, () => (rng.float() - 0.5) * Math.exp(spread * (rng.float() - 0.5)));
+    const bitsOf = async (t: tf.Tensor) => Array.from(new Uint32Array((await t.data()).buffer));
+    // GELU on a decoding step's MLP width: [64, 256].
+    const x = tf.tensor2d(vals(64 * 256, 6), [64, 256]);
+    const [ours, ops] = [geluInference(x), gelu(x)];
+    expect(await bitsOf(ours)).toEqual(await bitsOf(ops));
+    // Scores [B, H, 1, S] scaled and biased, for 1/√16 and a scale that is not a power of two.
+    const [B, H, S] = [8, 4, 37];
+    const scores = tf.tensor4d(vals(B * H * S, 8), [B, H, 1, S]);
+    const bias = tf.tensor4d(
+      Float32Array.from({ length: B * S }, (_, i) => (i % 5 === 0 ? -1e9 : 0)),
+      [B, 1, 1, S],
+    );
+    for (const scale of [0.25, 1 / Math.sqrt(12)]) {
+      const [a, b] = [scaleBiasWasm(scores, bias, scale), scores.mul(scale).add(bias)];
+      expect(await bitsOf(a)).toEqual(await bitsOf(b));
+      tf.dispose([a, b]);
+    }
+    tf.dispose([x, ours, ops, scores, bias]);
   });
 });

@@ -24,11 +24,7 @@
 // - StarpoLeadingSums: the column sums of [R, C] (a bias's gradient, LayerNorm's dγ and dβ), row
 //   after row into a float32 accumulator per column — the order and rounding of tfjs-wasm's
 //   Sum, which first transposes its input (~17 ms for the MLP's [6144, 256] bias gradient).
-// - StarpoLayerNorm: LayerNorm's forward for inference (decoding, scoring), row by row in one
-//   pass, each operation rounded to float32 in the order elementwise.ts's ops take — mean as a
-//   sum divided by D, variance as the mean of squared deviations, 1/√(σ² + ε), then
-//   (x − μ)·r·γ + β — where those ops are ~10 kernels a call: 50 of a decoding step's ~190.
-//   Bits checked against the ops in wasmKernels.test.ts. No gradient (training keeps the ops).
+// (The one-pass kernels of inference, LayerNorm among them, are in wasmInference.ts.)
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 
@@ -37,7 +33,6 @@ const GATHER_ROWS = 'StarpoGatherRows';
 const SPLIT_HEADS = 'StarpoSplitHeads';
 const MERGE_HEADS = 'StarpoMergeHeads';
 const LEADING_SUMS = 'StarpoLeadingSums';
-const LAYER_NORM = 'StarpoLayerNorm';
 
 /** The low-level parts of the wasm module the kernels use. */
 interface WasmModule {
@@ -106,7 +101,7 @@ function stridedMatMulKernel(): tf.KernelConfig {
 }
 
 /** Heap offset of a tensor's data, in float32 elements. */
-function at(w: BackendWasm, t: tf.TensorInfo): number {
+export function at(w: BackendWasm, t: tf.TensorInfo): number {
   return byteOffset(w, t) / 4;
 }
 
@@ -153,7 +148,7 @@ interface HeadShape {
 }
 
 /** The heap as floats (a fresh view: an allocation may have grown it). */
-function floats(w: BackendWasm): Float32Array {
+export function floats(w: BackendWasm): Float32Array {
   return new Float32Array((w.wasm as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer);
 }
 
@@ -262,47 +257,6 @@ export function leadingSumsWasm(x: tf.Tensor2D): tf.Tensor1D {
   return tf.engine().runKernel(LEADING_SUMS, { x }, {}) as tf.Tensor1D;
 }
 
-const layerNormKernel: tf.KernelConfig = {
-  kernelName: LAYER_NORM,
-  backendName: 'wasm',
-  kernelFunc: ({ inputs, backend, attrs }) => {
-    const w = backend as unknown as BackendWasm;
-    const { x, g, b } = inputs as Record<'x' | 'g' | 'b', tf.TensorInfo>;
-    const D = g.shape[0] as number;
-    const N = x.shape.reduce((p, q) => p * q, 1) / D;
-    const out = w.makeOutput(x.shape, 'float32');
-    const heap = floats(w);
-    const [xo, go, bo, oo] = [at(w, x), at(w, g), at(w, b), at(w, out)];
-    const f = Math.fround;
-    const eps = f((attrs as { epsilon: number }).epsilon);
-    for (let r = 0; r < N; r++) {
-      const row = xo + r * D;
-      let sum = 0;
-      for (let j = 0; j < D; j++) sum = f(sum + (heap[row + j] as number));
-      const mean = f(sum / D);
-      let sq = 0;
-      for (let j = 0; j < D; j++) {
-        const d = f((heap[row + j] as number) - mean);
-        sq = f(sq + f(d * d));
-      }
-      const inv = f(1 / f(Math.sqrt(f(f(sq / D) + eps))));
-      const dst = oo + r * D;
-      for (let j = 0; j < D; j++) {
-        const xhat = f(f((heap[row + j] as number) - mean) * inv);
-        heap[dst + j] = f(xhat * (heap[go + j] as number)) + (heap[bo + j] as number);
-      }
-    }
-    return out;
-  },
-};
-
-/** LayerNorm of x [..., D] with γ, β [D] (ε as elementwise.ts's), inference only, on wasm. */
-export function layerNormWasm(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor, epsilon: number): tf.Tensor {
-  installWasmKernels();
-  const attrs = { epsilon } as unknown as tf.NamedAttrMap;
-  return tf.engine().runKernel(LAYER_NORM, { x, g, b }, attrs) as tf.Tensor;
-}
-
 function sharedIdentityKernel(copy: tf.KernelFunc): tf.KernelConfig {
   return {
     kernelName: 'Identity',
@@ -329,7 +283,6 @@ export function installWasmKernels(): void {
   tf.registerKernel(splitHeadsKernel);
   tf.registerKernel(mergeHeadsKernel);
   tf.registerKernel(leadingSumsKernel);
-  tf.registerKernel(layerNormKernel);
   tf.registerGradient({
     kernelName: SPLIT_HEADS,
     gradFunc: (dys: tf.Tensor | tf.Tensor[]) => {
