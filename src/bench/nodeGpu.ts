@@ -2,7 +2,8 @@
 // machine without a GPU the one that works is SwiftShader's, shipped with Chromium.
 // Dawn loads the Vulkan loader when the process starts, so
 // the webgpu measurements run in a child process started with the loader's directory on
-// LD_LIBRARY_PATH and VK_ICD_FILENAMES pointing at the SwiftShader ICD.
+// LD_LIBRARY_PATH and VK_ICD_FILENAMES pointing at the SwiftShader ICD. The child runner itself
+// (runJsonChild) serves every benchmark child, the WASM ones of throughputBench.ts too.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -33,6 +34,63 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** The benchmark's own child entry (kernel check, webgpu part). */
 export const GPU_CHILD = fileURLToPath(new URL('./gpuChild.ts', import.meta.url));
 
+/** How a benchmark child runs and what it names itself in errors. */
+export interface ChildOptions {
+  /** In errors: "webgpu child", "presetChild echo-trap". */
+  who: string;
+  env?: NodeJS.ProcessEnv;
+  /** stderr lines that start with "bench" (progress). */
+  onLine?: (line: string) => void;
+  /** Killed after this long (default: never). */
+  timeoutMs?: number;
+  /** A child that failed still hands over a last JSON line marked `"partial":true`. */
+  acceptPartial?: boolean;
+}
+
+/**
+ * Runs `node --import tsx <script> <args>` from the repository root; resolves to the last JSON
+ * line of its stdout (on failure only if `acceptPartial` and marked `"partial":true`).
+ */
+export function runJsonChild(script: string, args: readonly string[], o: ChildOptions): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: repoRoot,
+      ...(o.env ? { env: o.env } : {}),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      const text = d.toString();
+      err += text;
+      if (o.onLine)
+        for (const line of text.split('\n')) if (line.trim().startsWith('bench')) o.onLine(line.trim());
+    });
+    const timer = o.timeoutMs !== undefined ? setTimeout(() => child.kill('SIGTERM'), o.timeoutMs) : null;
+    child.on('close', (code) => {
+      if (timer) clearTimeout(timer);
+      const last = out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .pop();
+      // A child that ran out of time still hands over its last complete part (marked partial).
+      if (last !== undefined && (code === 0 || (o.acceptPartial && last.includes('"partial":true')))) {
+        try {
+          resolve(JSON.parse(last));
+          return;
+        } catch {
+          // fall through to the error below
+        }
+      }
+      reject(new Error(`${o.who} exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
+    });
+  });
+}
+
 /**
  * Runs `script <args>` (by default gpuChild.ts) in a child process with the SwiftShader
  * environment; resolves to the last JSON line of its stdout (on failure only if marked
@@ -45,40 +103,11 @@ export function runGpuChild(
   timeoutMs: number,
   script = GPU_CHILD,
 ): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: repoRoot,
-      env: gpuChildEnv(icd),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      const text = d.toString();
-      err += text;
-      for (const line of text.split('\n')) if (line.trim().startsWith('bench')) onLine(line.trim());
-    });
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const last = out
-        .trim()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .pop();
-      // A child that ran out of time still hands over its last complete part (marked partial).
-      if (last !== undefined && (code === 0 || last.includes('"partial":true'))) {
-        try {
-          resolve(JSON.parse(last));
-          return;
-        } catch {
-          // fall through to the error below
-        }
-      }
-      reject(new Error(`webgpu child exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
-    });
+  return runJsonChild(script, args, {
+    who: 'webgpu child',
+    env: gpuChildEnv(icd),
+    onLine,
+    timeoutMs,
+    acceptPartial: true,
   });
 }

@@ -5,17 +5,16 @@
 // roofline: their matrix products' GFLOP (flopMeter.ts) over their time, against the 2-D product
 // rate measured in the same run. And the kernels a decoding step runs on the preset's model (a
 // count, not a time): sampleBatch for n and n + 1 new tokens on 64 prompts, the difference.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import { disposeModel } from '../core/model/params.js';
 import { sampleBatch } from '../core/model/sampling.js';
 import { Rng } from '../core/rng.js';
 import type { BackendName } from '../workers/backend.js';
+import { runJsonChild } from './nodeGpu.js';
 import { PRESET_TARGET_ITERATIONS, type PresetBench, presetSetup } from './presetBench.js';
 import { measureMatmul } from './roofline.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./presetChild.ts', import.meta.url));
 
 /** One presetChild.ts run; resolves to its figures. */
@@ -25,26 +24,8 @@ function childRun(
   iterations: number,
   flags: readonly ('two' | 'meter')[] = [],
 ): Promise<PresetBench> {
-  const args = [CHILD, preset, backend, String(iterations), ...flags];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    child.on('close', (code) => {
-      const last = out.trim().split('\n').pop() ?? '';
-      if (code === 0 && last.startsWith('{')) resolve(JSON.parse(last) as PresetBench);
-      else reject(new Error(`presetChild ${preset} exited with ${code}: ${err.trim().slice(-400)}`));
-    });
-  });
+  const args = [preset, backend, String(iterations), ...flags];
+  return runJsonChild(CHILD, args, { who: `presetChild ${preset}` }) as Promise<PresetBench>;
 }
 
 export interface ThroughputSection {
