@@ -5,26 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.js';
 import { UsageError } from '../command.js';
 import { parseFlags } from '../flags.js';
-import { runCommand, usageErrorOf } from '../testing.js';
+import { runCommand, TINY_ROLLOUT_FLAGS, usageErrorOf } from '../testing.js';
 import { trainMetrics } from '../trainTesting.js';
 import { resolveTrainConfig, trainCommand } from './train.js';
 
 const noBase = async () => null;
 
 /** A run small enough for a test: random base, CPU, 2 × 2 one-turn rollouts, short answers, no measurements. */
-const SMALL = [
-  '--base',
-  'random',
-  '--backend',
-  'cpu',
-  '--groups',
-  '2',
-  '--group-size',
-  '2',
-  '--max-turns',
-  '1',
-];
-const TINY = ['--max-tokens', '6', '--context', '128', '--eval-every', '0', '--mi-every', '0', '--quiet'];
+const SMALL = ['--base', 'random', '--backend', 'cpu', ...TINY_ROLLOUT_FLAGS];
+const TINY = ['--eval-every', '0', '--mi-every', '0', '--quiet'];
 
 describe('train config resolution', () => {
   it('layers base settings, algorithm switches, file and flags in that order', async () => {
