@@ -3,8 +3,9 @@
 // prefill — each distinct prompt once, in chunks that fit the backend's memory — whose logits
 // and cache rows are copied to every row that repeats a prompt or picked for the rows still
 // decoding. A row's numbers never depend on the rows beside it (every product, LayerNorm and
-// softmax works row by row), so any subset or copy of rows holds the numbers a forward of all
-// of them would give; bench/rolloutGolden.test.ts holds that to the bit on WASM.
+// softmax works row by row), so any subset or copy of rows at the same padded length L holds the
+// numbers a forward of all of them would give (another L changes how many keys each softmax
+// sums over, and on WASM its rounding); bench/rolloutGolden.test.ts holds that to the bit.
 // B = rows, L = padded prompt length, S = keys so far, V = vocabulary.
 import * as tf from '@tensorflow/tfjs';
 import type { Model } from './params.js';
