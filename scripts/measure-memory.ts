@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import * as tf from '@tensorflow/tfjs';
 import { flagStrings } from '../src/cli/flags.js';
 import { defaultConfig } from '../src/core/config.js';
+import { Adam } from '../src/core/model/adam.js';
 import { type ModelSize, modelConfig } from '../src/core/model/config.js';
 import { createCritic, createPolicy } from '../src/core/model/params.js';
 import { forwardRowBytes, updateRowBytes } from '../src/core/model/rowBytes.js';
@@ -47,7 +48,7 @@ async function measureOne(shape: string): Promise<object> {
   const before = heap();
   if (phase === 'update') {
     const z = () => new Float32Array(rows * W);
-    const opt = tf.train.adam(1e-4, 0.9, 0.999, 1e-8);
+    const opt = new Adam({ epsilon: 1e-8 });
     const mb = {
       b: rows,
       T,
@@ -59,7 +60,7 @@ async function measureOne(shape: string): Promise<object> {
       returns: z(),
       oldValues: z(),
     };
-    await policyStep(policy, opt, mb, policyStepSettings(defaultConfig()));
+    await policyStep(policy, opt, mb, policyStepSettings(defaultConfig(), 1e-4));
   } else {
     const reference = createPolicy(mc, rng.fork('reference'));
     const critic = createCritic(mc, rng.fork('critic'));

@@ -1,16 +1,11 @@
-// Correctness of the fused optimizer step (src/core/model/kernels/adam.ts) against tfjs: the
-// one-dispatch global norm against √Σ square; weights after three fused Adam steps (one with a
-// clipping scale) against tf.train.adam on the same gradients; the state handed over between
-// the fused and the unfused path mid-run; and two real policy steps of update.ts (loss, norm,
+// Correctness of the fused optimizer step (src/core/model/kernels/adam.ts, stepped by
+// src/core/model/adam.ts) against tfjs: the one-dispatch global norm against √Σ square; weights
+// after three fused Adam steps (one with a clipping scale) against tf.train.adam on the same
+// gradients; the moments moved between the fused and the unfused layout mid-run; and two real policy steps of update.ts (loss, norm,
 // clipping, Adam) with every fused kernel on against all of them off. webgpu backend only.
 import * as tf from '@tensorflow/tfjs';
-import {
-  flattenGradients,
-  fusedAdamApply,
-  fusedGlobalNorm,
-  releaseFusedAdam,
-  setFusedKernels,
-} from '../core/model/kernels/index.js';
+import { Adam } from '../core/model/adam.js';
+import { flattenGradients, fusedGlobalNorm, setFusedKernels } from '../core/model/kernels/index.js';
 import { createPolicy, disposeModel, modelVariables } from '../core/model/params.js';
 import { policyStep } from '../core/rl/update.js';
 import { Rng } from '../core/rng.js';
@@ -47,7 +42,7 @@ function weights(init: readonly tf.Tensor[]): tf.Variable[] {
   return init.map((t, i) => tf.tidy(() => tf.variable(t.clone(), true, `adamCheck${serial}_${i}`)));
 }
 
-type StepKind = 'fused' | 'unfused';
+type StepKind = 'fused' | 'unfused' | 'tf';
 
 /** Runs one optimizer per plan on its own copy of the weights; the same gradients each step. */
 function runPlans(
@@ -57,25 +52,26 @@ function runPlans(
 ): tf.Variable[][] {
   return plans.map((plan) => {
     const vars = weights(init);
-    const opt: tf.Optimizer = tf.train.adam(0.01, 0.9, 0.999, 1e-8);
+    const ours = new Adam({ epsilon: 1e-8 });
+    const reference: tf.Optimizer = tf.train.adam(0.01, 0.9, 0.999, 1e-8);
     plan.forEach((kind, step) => {
       const scale = SCALES[step] as number;
       const g = grads[step] as tf.Tensor[];
       const named: tf.NamedTensorMap = Object.fromEntries(vars.map((v, i) => [v.name, g[i] as tf.Tensor]));
-      if (kind === 'fused') {
-        const flat = flattenGradients(named);
-        fusedAdamApply(opt, named, flat, scale);
-        flat.dispose();
-      } else {
-        releaseFusedAdam(opt);
+      if (kind === 'tf') {
         const scaled = tf.tidy(() =>
           Object.fromEntries(Object.entries(named).map(([k, t]) => [k, tf.mul(t, scale)])),
         );
-        opt.applyGradients(scaled);
+        reference.applyGradients(scaled);
         tf.dispose(Object.values(scaled));
+        return;
       }
+      setFusedKernels(kind === 'fused');
+      ours.step(named, 0.01, scale);
+      setFusedKernels(true);
     });
-    opt.dispose();
+    ours.dispose();
+    reference.dispose();
     return vars;
   });
 }
@@ -85,7 +81,7 @@ async function checkAdam(rng: Rng, tol: number): Promise<KernelCheckRow[]> {
   const init = SHAPES.map((s) => randn(rng, s, 0.5));
   const grads = SCALES.map(() => SHAPES.map((s) => randn(rng, s)));
   const [ref, fused, toUnfused, toFused] = runPlans(init, grads, [
-    ['unfused', 'unfused', 'unfused'],
+    ['tf', 'tf', 'tf'],
     ['fused', 'fused', 'fused'],
     ['fused', 'fused', 'unfused'],
     ['unfused', 'fused', 'fused'],
@@ -118,6 +114,7 @@ async function checkPolicySteps(rng: Rng, tol: number): Promise<KernelCheckRow> 
   const config = { vocabSize: 37, dModel: 32, nLayers: 2, nHeads: 4, context: 24, mlpRatio: 4 };
   const mb = syntheticMinibatch(rng, 3, 12, config.vocabSize);
   const settings = {
+    lr: 0.003,
     clipLow: 0.2,
     clipHigh: 0.28,
     entropyCoef: 0.01,
@@ -128,7 +125,7 @@ async function checkPolicySteps(rng: Rng, tol: number): Promise<KernelCheckRow> 
   const run = async (fusedOn: boolean) => {
     setFusedKernels(fusedOn);
     const policy = createPolicy(config, new Rng(11));
-    const opt = tf.train.adam(0.003, 0.9, 0.999, 1e-8);
+    const opt = new Adam({ epsilon: 1e-8 });
     const norms: number[] = [];
     for (let i = 0; i < 2; i++) norms.push((await policyStep(policy, opt, mb, settings)).gradNorm);
     opt.dispose();

@@ -8,6 +8,7 @@
 // Both on the same demonstrations (the base model's episode settings) and the same model size,
 // on the active backend; the first step of each is a warm-up, left out of the median.
 import * as tf from '@tensorflow/tfjs';
+import { Adam } from '../core/model/adam.js';
 import { modelConfig } from '../core/model/config.js';
 import { createPolicy, disposeModel, modelVariables } from '../core/model/params.js';
 import { bucketLength, padRows, policyLogProbs } from '../core/model/scoring.js';
@@ -69,7 +70,7 @@ async function timeLegacy(
   s: WebshopBenchSettings,
 ): Promise<WebshopSftRow> {
   const policy = createPolicy(modelConfig('nano', tok.size, EPISODE.context), new Rng(1).fork('weights'));
-  const optimizer = tf.train.adam(2e-3, 0.9, 0.999, 1e-8);
+  const optimizer = new Adam({ epsilon: 1e-8 });
   const vars = modelVariables(policy);
   const rng = new Rng(2);
   const times: number[] = [];
@@ -97,11 +98,11 @@ async function timeLegacy(
           entropy.dispose();
           return tf.neg(maskedMean(logp, mask)) as tf.Scalar;
         },
-        true,
         vars,
+        2e-3,
       );
-      await (loss as tf.Scalar).data();
-      tf.dispose([tokens, mask, loss as tf.Tensor]);
+      await loss.data();
+      tf.dispose([tokens, mask, loss]);
       if (step > 0) {
         times.push(performance.now() - t0);
         lengths.push(T);

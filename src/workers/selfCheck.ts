@@ -3,6 +3,7 @@
 // a fixed batch on each backend, and the per-step losses are compared. Leaves tfjs on the
 // backend it started on.
 import * as tf from '@tensorflow/tfjs';
+import { Adam } from '../core/model/adam.js';
 import { modelConfig } from '../core/model/config.js';
 import { createPolicy, disposeModel, modelVariables } from '../core/model/params.js';
 import { policyLogProbs } from '../core/model/scoring.js';
@@ -26,7 +27,7 @@ export async function trainProbe(steps: number, seed: number): Promise<number[]>
     [B, T],
     'int32',
   );
-  const optimizer = tf.train.adam(1e-2, 0.9, 0.999, 1e-8);
+  const optimizer = new Adam({ epsilon: 1e-8 });
   const losses: number[] = [];
   try {
     for (let s = 0; s < steps; s++) {
@@ -36,10 +37,9 @@ export async function trainProbe(steps: number, seed: number): Promise<number[]>
           entropy.dispose();
           return tf.neg(tf.mean(logp)) as tf.Scalar;
         },
-        true,
         modelVariables(model),
+        1e-2,
       );
-      if (!loss) throw new Error('selfCheck: optimizer returned no loss');
       losses.push((await loss.data())[0] as number);
       loss.dispose();
     }

@@ -2,7 +2,7 @@
 // data shaped like a real minibatch: the unit the backend probe, the model table and the
 // dispatch counts of the benchmark are built from. The step is update.ts policyStep (forward,
 // backward, global-norm clip, Adam, one readback), exactly what the trainer runs.
-import * as tf from '@tensorflow/tfjs';
+import { Adam } from '../core/model/adam.js';
 import { type ModelSize, modelConfig } from '../core/model/config.js';
 import { createPolicy, disposeModel, type Model, parameterCount } from '../core/model/params.js';
 import { scoreSequences } from '../core/model/scoring.js';
@@ -21,6 +21,7 @@ export interface StepShape {
 }
 
 export const STEP_SETTINGS = {
+  lr: 1e-4,
   clipLow: 0.2,
   clipHigh: 0.2,
   entropyCoef: 0.001,
@@ -47,17 +48,13 @@ export function syntheticMinibatch(rng: Rng, b: number, T: number, vocab: number
 }
 
 /** A random policy of `size` for the shape, with its optimizer (explicit epsilon). */
-export function stepModel(
-  size: ModelSize,
-  shape: StepShape,
-  seed = 0,
-): { policy: Model; optimizer: tf.Optimizer } {
+export function stepModel(size: ModelSize, shape: StepShape, seed = 0): { policy: Model; optimizer: Adam } {
   const policy = createPolicy(modelConfig(size, shape.vocab, Math.max(64, shape.T)), new Rng(seed));
-  return { policy, optimizer: tf.train.adam(1e-4, 0.9, 0.999, 1e-8) };
+  return { policy, optimizer: new Adam({ epsilon: 1e-8 }) };
 }
 
 /** Runs one training step; resolves when its readback is done. */
-export async function trainingStep(policy: Model, optimizer: tf.Optimizer, mb: Minibatch): Promise<void> {
+export async function trainingStep(policy: Model, optimizer: Adam, mb: Minibatch): Promise<void> {
   await policyStep(policy, optimizer, mb, STEP_SETTINGS);
 }
 

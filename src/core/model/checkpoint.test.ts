@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../rng.js';
 import { buildVocabulary, Tokenizer } from '../tokenizer.js';
-import { readAdamState, writeAdamState } from './adamState.js';
+import { Adam } from './adam.js';
 import { type CheckpointManifest, loadCheckpoint, saveCheckpoint } from './checkpoint.js';
 import type { ModelConfig } from './config.js';
 import { createCritic, createPolicy, disposeModel, type Model, modelVariables } from './params.js';
@@ -69,19 +69,21 @@ describe('checkpoints', () => {
 
   it("carry Adam's state: a step after loading lands on the weights the original run's step gives", async () => {
     // A loss that touches every weight; two steps before saving, one after, on both copies.
-    const step = (m: Model, opt: tf.Optimizer) =>
-      opt.minimize(
-        () => tf.addN(modelVariables(m).map((v, i) => tf.sum(tf.mul(tf.sin(v), i + 1)))) as tf.Scalar,
-        false,
-        modelVariables(m),
-      );
+    const step = (m: Model, opt: Adam) =>
+      opt
+        .minimize(
+          () => tf.addN(modelVariables(m).map((v, i) => tf.sum(tf.mul(tf.sin(v), i + 1)))) as tf.Scalar,
+          modelVariables(m),
+          0.01,
+        )
+        .dispose();
     const values = async (m: Model) =>
       Promise.all(modelVariables(m).map(async (v) => Array.from(await v.data())));
     const policy = createPolicy(config, new Rng(1));
-    const opt = tf.train.adam(0.01, 0.9, 0.999, 1e-8);
+    const opt = new Adam({ epsilon: 1e-8 });
     step(policy, opt);
     step(policy, opt);
-    const state = await readAdamState(opt, policy);
+    const state = await opt.state(policy);
     expect(state.steps).toBe(2);
     expect(state.first).toHaveLength(policy.names.length);
     const position = { iteration: 2, note: 'plain data' };
@@ -93,8 +95,8 @@ describe('checkpoints', () => {
     const [manifest, blob] = viaFile(saved);
     const loaded = loadCheckpoint(manifest, blob);
     expect(loaded.training?.position).toEqual(position);
-    const opt2 = tf.train.adam(0.01, 0.9, 0.999, 1e-8);
-    writeAdamState(opt2, loaded.policy, loaded.training!.optimizers.policy);
+    const opt2 = new Adam({ epsilon: 1e-8 });
+    opt2.restore(loaded.policy, loaded.training!.optimizers.policy);
     step(policy, opt);
     step(loaded.policy, opt2);
     expect(await values(loaded.policy)).toEqual(await values(policy));

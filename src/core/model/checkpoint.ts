@@ -7,7 +7,7 @@
 // holding NaN or ±Inf are refused, so an imported file can neither crash nor poison a run.
 import type * as tf from '@tensorflow/tfjs';
 import { Tokenizer, type Vocabulary } from '../tokenizer.js';
-import type { AdamState } from './adamState.js';
+import type { AdamState } from './adam.js';
 import { type ModelConfig, validateConfig } from './config.js';
 import { MAX_CHECKPOINT_BYTES, parseManifest } from './manifest.js';
 import { type Model, type ModelKind, modelFromValues, paramSpecs } from './params.js';

@@ -8,8 +8,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { now } from '../clock.js';
 import { Rng } from '../rng.js';
+import { Adam } from './adam.js';
 import type { ModelConfig } from './config.js';
-import { flattenGradients, fusedAdamActive, fusedAdamApply, fusedGlobalNorm } from './kernels/adam.js';
+import { flattenGradients, fusedGlobalNorm } from './kernels/adam.js';
 import { createPolicy, disposeModel, modelVariables } from './params.js';
 import { policyLogProbs } from './scoring.js';
 import { forward, lmLogits } from './transformer.js';
@@ -38,7 +39,7 @@ interface CompilingBackend {
 /** Records (without running) the kernels of one training step and one decode step. */
 function recordWarmup(config: ModelConfig, shape: PrecompileShape): void {
   const policy = createPolicy(config, new Rng(0).fork('warm-up'));
-  const optimizer = tf.train.adam(1e-4, 0.9, 0.999, 1e-8);
+  const optimizer = new Adam({ epsilon: 1e-8 });
   try {
     tf.tidy(() => {
       const tokens = tf.zeros([shape.rows, shape.T], 'int32') as tf.Tensor2D;
@@ -46,17 +47,17 @@ function recordWarmup(config: ModelConfig, shape: PrecompileShape): void {
         const { logp, entropy } = policyLogProbs(policy, tokens);
         return logp.mean().add(entropy.mean()) as tf.Scalar;
       }, modelVariables(policy));
-      if (fusedAdamActive(optimizer)) {
+      if (optimizer.fused) {
         // The fused path of update.ts: flat gradients, one-dispatch norm, fused Adam.
         const flat = flattenGradients(grads);
         fusedGlobalNorm(flat);
-        fusedAdamApply(optimizer, grads, flat, 0.5);
+        optimizer.step(grads, 1e-4, 0.5, flat);
       } else {
         // Pairwise adds: an addN of every gradient needs more storage buffers than one stage may bind.
-        const norm = tf.sqrt(
+        tf.sqrt(
           Object.values(grads).reduce((acc: tf.Tensor, g) => acc.add(tf.sum(tf.square(g))), tf.scalar(0)),
         );
-        optimizer.applyGradients(Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, g.mul(norm)])));
+        optimizer.step(grads, 1e-4, 0.5);
       }
       const B = shape.decodeRows;
       const L = shape.promptTokens;

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../rng.js';
+import { Adam } from './adam.js';
 import { MODEL_PRESETS, type ModelConfig, modelConfig } from './config.js';
 import {
   cloneModel,
@@ -55,7 +56,7 @@ describe('training', () => {
   it('lowers the masked loss of a few fixed sequences with Adam (gradients reach every weight)', async () => {
     const policy = createPolicy(config, new Rng(3));
     const reference = cloneModel(policy);
-    const optimizer = tf.train.adam(1e-2, 0.9, 0.999, 1e-8);
+    const optimizer = new Adam({ epsilon: 1e-8 });
     const tokens = tf.tensor2d(seqs, [2, 10], 'int32');
     const m = tf.tensor2d([mask, mask], [2, 9]);
     const loss = () =>
@@ -70,9 +71,10 @@ describe('training', () => {
       expect((await g.abs().sum().data())[0], name).toBeGreaterThan(0);
     }
     tf.dispose(grads);
-    optimizer.minimize(loss, false, modelVariables(policy)); // creates Adam's moment variables
+    const step = () => optimizer.minimize(loss, modelVariables(policy), 1e-2).dispose();
+    step(); // creates Adam's moments
     const before = tf.memory().numTensors;
-    for (let step = 1; step < 30; step++) optimizer.minimize(loss, false, modelVariables(policy));
+    for (let i = 1; i < 30; i++) step();
     expect(tf.memory().numTensors).toBe(before);
     const last = (await loss().data())[0] as number;
     expect(last).toBeLessThan(first * 0.3);
@@ -89,7 +91,7 @@ describe('training', () => {
 
   it('fits critic values to fixed returns', async () => {
     const critic = createCritic(config, new Rng(4));
-    const optimizer = tf.train.adam(1e-2, 0.9, 0.999, 1e-8);
+    const optimizer = new Adam({ epsilon: 1e-8 });
     const tokens = tf.tensor2d(seqs, [2, 10], 'int32');
     const targets = tf.tensor2d([new Array(10).fill(1), new Array(10).fill(-0.5)], [2, 10]);
     // Position 0 is <bos> in both rows, so only later positions can tell the rows apart.
@@ -98,7 +100,7 @@ describe('training', () => {
         () => criticValues(critic, tokens).sub(targets).slice([0, 1], [2, 9]).square().mean() as tf.Scalar,
       );
     const first = (await loss().data())[0] as number;
-    for (let step = 0; step < 30; step++) optimizer.minimize(loss, false, modelVariables(critic));
+    for (let step = 0; step < 30; step++) optimizer.minimize(loss, modelVariables(critic), 1e-2).dispose();
     expect((await loss().data())[0]).toBeLessThan(first * 0.1);
     tf.dispose([tokens, targets]);
     optimizer.dispose();

@@ -5,9 +5,8 @@
 // values for the samples, a run of steps on the minibatches the policy reached, a snapshot to go
 // back to after a non-finite step, its Adam state for a checkpoint — and gets the same numbers:
 // the same kernels on the same inputs, only on another thread.
-import * as tf from '@tensorflow/tfjs';
 import { now } from '../clock.js';
-import { type AdamState, readAdamState, writeAdamState } from '../model/adamState.js';
+import { Adam, type AdamSettings, type AdamState } from '../model/adam.js';
 import { cloneModel, copyWeights, disposeModel, type Model } from '../model/params.js';
 import { scoreBatch } from '../model/scoreBatch.js';
 import { weightsFinite } from './faults.js';
@@ -26,6 +25,8 @@ export interface CriticStepsReport {
 
 /** The step settings of a run of critic steps (the config's, as they are). */
 export interface CriticStepSettings {
+  /** The critic's Adam step size (config.criticLr). */
+  lr: number;
   valueClip: number;
   gradClip: number;
 }
@@ -62,12 +63,7 @@ export interface CriticHost {
 }
 
 /** Makes the critic host of a run from its critic and the Adam settings of its optimizer. */
-export type CriticHostFactory = (critic: Model, adam: { lr: number; epsilon: number }) => CriticHost;
-
-/** The critic's Adam optimizer, wherever it lives (the same settings as the policy's but its rate). */
-export function criticOptimizer(adam: { lr: number; epsilon: number }): tf.Optimizer {
-  return tf.train.adam(adam.lr, 0.9, 0.999, adam.epsilon);
-}
+export type CriticHostFactory = (critic: Model, adam: AdamSettings) => CriticHost;
 
 /**
  * A run of critic steps on `model` with `optimizer`, in this thread: `step` takes one minibatch
@@ -78,15 +74,14 @@ export class CriticStepRun {
 
   constructor(
     private readonly model: Model,
-    private readonly optimizer: tf.Optimizer,
+    private readonly optimizer: Adam,
     private readonly settings: CriticStepSettings,
   ) {}
 
   async step(mb: Minibatch, microRows: number): Promise<void> {
     if (this.report.nonFinite) return;
     const t0 = now();
-    const { valueClip, gradClip } = this.settings;
-    const c = await criticStep(this.model, this.optimizer, mb, valueClip, gradClip, microRows);
+    const c = await criticStep(this.model, this.optimizer, mb, this.settings, microRows);
     this.report.ms += now() - t0;
     if (!c.ok) {
       this.report.nonFinite = `critic loss or gradient was ${c.loss}/${c.gradNorm}`;
@@ -117,14 +112,14 @@ export async function criticValues(
  */
 export class LocalCritic implements CriticHost {
   readonly inThread = true;
-  private readonly optimizer: tf.Optimizer;
+  private readonly optimizer: Adam;
   private readonly copy: Model;
 
   constructor(
     readonly model: Model,
-    adam: { lr: number; epsilon: number },
+    adam: AdamSettings,
   ) {
-    this.optimizer = criticOptimizer(adam);
+    this.optimizer = new Adam(adam);
     this.copy = cloneModel(model, false);
   }
 
@@ -157,11 +152,11 @@ export class LocalCritic implements CriticHost {
   }
 
   readAdam(): Promise<AdamState> {
-    return readAdamState(this.optimizer, this.model);
+    return this.optimizer.state(this.model);
   }
 
   writeAdam(state: AdamState): void {
-    writeAdamState(this.optimizer, this.model, state);
+    this.optimizer.restore(this.model, state);
   }
 
   push(): void {}

@@ -6,7 +6,7 @@
 // answer (a step, a snapshot) is only posted, and a failure in one comes back with the next call
 // that waits for an answer.
 import type { Config } from '../config.js';
-import type { AdamState } from '../model/adamState.js';
+import type { AdamSettings, AdamState } from '../model/adam.js';
 import type { ModelConfig } from '../model/config.js';
 import { assignWeightValues, type Model, weightValues } from '../model/params.js';
 import type { SampledRow } from '../model/sampling.js';
@@ -38,7 +38,7 @@ import type { SampleShare } from './splitSample.js';
  * with that id.
  */
 export type ToCritic =
-  | { op: 'init'; id: number; config: ModelConfig; weights: Float32Array[]; lr: number; epsilon: number }
+  | { op: 'init'; id: number; config: ModelConfig; weights: Float32Array[]; epsilon: number }
   | { op: 'load'; weights: Float32Array[] }
   | { op: 'values'; id: number; rows: number[][]; maxRows: number }
   | { op: 'begin'; settings: CriticStepSettings }
@@ -182,7 +182,7 @@ export class RemoteCritic implements CriticHost {
   constructor(
     readonly model: Model,
     port: CriticPort,
-    adam: { lr: number; epsilon: number },
+    adam: AdamSettings,
   ) {
     this.link = new PortClient(port, 'critic worker');
     void this.request(async (id) => ({

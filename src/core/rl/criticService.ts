@@ -3,8 +3,7 @@
 // measures — and answers criticPort.ts's messages one at a time, in the order they came. Steps go
 // through the same CriticStepRun as the serial schedule's critic, so the numbers are the same.
 // A message that needs no answer and fails is answered with the next one that does.
-import type * as tf from '@tensorflow/tfjs';
-import { readAdamState, writeAdamState } from '../model/adamState.js';
+import { Adam } from '../model/adam.js';
 import {
   assignWeightValues,
   cloneModel,
@@ -15,7 +14,7 @@ import {
   weightValues,
 } from '../model/params.js';
 import { Tokenizer } from '../tokenizer.js';
-import { CriticStepRun, criticOptimizer, criticValues } from './criticHost.js';
+import { CriticStepRun, criticValues } from './criticHost.js';
 import type { FromCritic, ToCritic } from './criticPort.js';
 import type { EnvPool } from './envPool.js';
 import { weightsFinite } from './faults.js';
@@ -25,7 +24,7 @@ import { baseRollout, referenceLogps, sampleShare } from './referenceHost.js';
 interface Held {
   model: Model;
   copy: Model;
-  optimizer: tf.Optimizer;
+  optimizer: Adam;
   run: CriticStepRun | null;
 }
 
@@ -113,7 +112,7 @@ async function handle(msg: ToCritic, held: Held | null): Promise<{ held: Held | 
     if (held) dispose(held);
     const model = modelFromWeightValues('critic', msg.config, msg.weights);
     const copy = cloneModel(model, false);
-    return { held: { model, copy, optimizer: criticOptimizer(msg), run: null } };
+    return { held: { model, copy, optimizer: new Adam({ epsilon: msg.epsilon }), run: null } };
   }
   if (!held) throw new Error(`"${msg.op}" before the critic was sent`);
   switch (msg.op) {
@@ -144,9 +143,9 @@ async function handle(msg: ToCritic, held: Held | null): Promise<{ held: Held | 
       copyWeights(held.model, held.copy);
       return { held };
     case 'readAdam':
-      return { held, value: await readAdamState(held.optimizer, held.model) };
+      return { held, value: await held.optimizer.state(held.model) };
     case 'writeAdam':
-      writeAdamState(held.optimizer, held.model, msg.state);
+      held.optimizer.restore(held.model, msg.state);
       return { held };
     case 'weights':
       return { held, value: await weightValues(held.model) };

@@ -3,6 +3,7 @@
 // over its windows, and the step reports its own loss, margin and accuracy.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Adam } from '../model/adam.js';
 import { createPolicy, disposeModel, type Model } from '../model/params.js';
 import { scoreSequences } from '../model/scoring.js';
 import { Rng } from '../rng.js';
@@ -63,8 +64,8 @@ describe('DPO on windows', () => {
     expect([batch.pairs, batch.rows]).toEqual([1, 3]);
     expect(Array.from(batch.owner)).toEqual([1, 1, 0, 0, 0, 1]);
     expect(batch.refChosen[0]).toBeCloseTo(refSeq(0) + refSeq(1), 5);
-    const opt = tf.train.adam(0, 0.9, 0.999, 1e-8);
-    const r = await dpoStep(policy, opt, batch, beta, 1);
+    const opt = new Adam({ epsilon: 1e-8 });
+    const r = await dpoStep(policy, opt, batch, { lr: 0, beta, gradClip: 1 });
     opt.dispose();
     expect(r.ok).toBe(true);
     expect(r.metrics['actor/dpoMargin']).toBeCloseTo(z, 4);

@@ -2,6 +2,7 @@
 // trajectory), checked as every step is (update.ts applyChecked): gradients, the global norm, one
 // readback, and nothing applied when anything is not finite.
 import * as tf from '@tensorflow/tfjs';
+import type { Adam } from '../model/adam.js';
 import type { Model } from '../model/params.js';
 import { modelVariables } from '../model/params.js';
 import { maskedRows, policyLogProbs } from '../model/scoring.js';
@@ -65,24 +66,23 @@ function pairLoss(
 }
 
 /**
- * One DPO step on chosen/rejected pairs; log-probs at `temperature` (the rollout's, as the
- * reference scores were taken). Metrics: actor/dpoLoss, dpoMargin, dpoAccuracy, entropy, gradNorm.
+ * One DPO step on chosen/rejected pairs at step size `lr`, β `beta`, clipped to `gradClip`;
+ * log-probs at `temperature` (the rollout's, as the reference scores were taken; 1 by default). Metrics: actor/dpoLoss, dpoMargin, dpoAccuracy, entropy, gradNorm.
  * Given several batches (micro-batches of the step's pairs), each is weighted by its share of
  * the pairs, so the sum is the mean over all of them as one batch would give.
  */
 export async function dpoStep(
   policy: Model,
-  optimizer: tf.Optimizer,
+  optimizer: Adam,
   batch: DpoBatch | readonly DpoBatch[],
-  beta: number,
-  gradClip: number,
-  temperature = 1,
+  s: { lr: number; beta: number; gradClip: number; temperature?: number },
 ): Promise<StepResult> {
+  const { beta, temperature = 1 } = s;
   const pieces = Array.isArray(batch) ? (batch as readonly DpoBatch[]) : [batch as DpoBatch];
   const weights = shares(pieces.map((p) => p.pairs));
   const micro = pieces.map((p, i) => pairLoss(policy, p, beta, temperature, weights[i] as number));
   try {
-    return await applyChecked(optimizer, micro, modelVariables(policy), gradClip, {
+    return await applyChecked(optimizer, s.lr, micro, modelVariables(policy), s.gradClip, {
       loss: 'actor/dpoLoss',
       gradNorm: 'actor/gradNorm',
     });

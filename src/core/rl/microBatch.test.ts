@@ -4,6 +4,7 @@
 // rows (GRPO's seq-mean, GSPO's sequence ratio), the critic's value loss and DPO's pairs.
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Adam } from '../model/adam.js';
 import { createCritic, createPolicy, disposeModel, type Model, modelVariables } from '../model/params.js';
 import { Rng } from '../rng.js';
 import { dpoStep } from './dpoStep.js';
@@ -42,6 +43,7 @@ function minibatch(): Minibatch {
 }
 
 const settings = (over: Partial<PolicyStepSettings> = {}): PolicyStepSettings => ({
+  lr: 1e-2,
   clipLow: 0.2,
   clipHigh: 0.28,
   entropyCoef: 0.01,
@@ -59,10 +61,10 @@ async function weights(model: Model): Promise<Float32Array[]> {
 /** Runs `step` on a fresh copy of a model (same seed) with a fresh Adam; returns its result and weights. */
 async function stepped(
   make: () => Model,
-  step: (m: Model, opt: tf.Optimizer) => Promise<StepResult>,
+  step: (m: Model, opt: Adam) => Promise<StepResult>,
 ): Promise<{ r: StepResult; w: Float32Array[] }> {
   const model = make();
-  const opt = tf.train.adam(1e-2, 0.9, 0.999, 1e-8);
+  const opt = new Adam({ epsilon: 1e-8 });
   const r = await step(model, opt);
   const w = await weights(model);
   opt.dispose();
@@ -118,8 +120,9 @@ describe('micro-batches', () => {
   it('a critic step is the whole minibatch’s in pieces', async () => {
     const mb = minibatch();
     const make = () => createCritic(mc, new Rng(4));
-    const whole = await stepped(make, (m, o) => criticStep(m, o, mb, 0.2, 0.5));
-    expectSame(whole, await stepped(make, (m, o) => criticStep(m, o, mb, 0.2, 0.5, 2)));
+    const s = { lr: 1e-2, valueClip: 0.2, gradClip: 0.5 };
+    const whole = await stepped(make, (m, o) => criticStep(m, o, mb, s));
+    expectSame(whole, await stepped(make, (m, o) => criticStep(m, o, mb, s, 2)));
   });
 
   it('a DPO step is the whole batch’s in chunks of pairs', async () => {
@@ -133,10 +136,11 @@ describe('micro-batches', () => {
     const pairs = [0, 1, 2].map((g) => ({ chosen: [2 * g + 1], rejected: [2 * g] }));
     expect(pairChunks(pairs, 4).map((c) => c.length)).toEqual([2, 1]);
     const make = () => createPolicy(mc, new Rng(5));
-    const whole = await stepped(make, (m, o) => dpoStep(m, o, packDpoBatch(samples, pairs, 16), 0.5, 1));
+    const s = { lr: 1e-2, beta: 0.5, gradClip: 1 };
+    const whole = await stepped(make, (m, o) => dpoStep(m, o, packDpoBatch(samples, pairs, 16), s));
     const pieces = pairChunks(pairs, 2).map((c) => packDpoBatch(samples, c, 16));
     expect(pieces).toHaveLength(3);
-    expectSame(whole, await stepped(make, (m, o) => dpoStep(m, o, pieces, 0.5, 1)));
+    expectSame(whole, await stepped(make, (m, o) => dpoStep(m, o, pieces, s)));
   });
 });
 

@@ -4,8 +4,8 @@
 // trajectory. Each update loop reads top to bottom in optimize.ts. A config's objective is named
 // by its advantage estimator's row (estimators.ts `objective`): the `none` estimator feeds DPO,
 // which scores pairs, not advantages; nothing here reads the switch's strings.
-import type * as tf from '@tensorflow/tfjs';
 import type { Config } from '../config.js';
+import type { Adam } from '../model/adam.js';
 import type { Model } from '../model/params.js';
 import type { Rng } from '../rng.js';
 import type { CriticHost } from './criticHost.js';
@@ -16,7 +16,7 @@ import type { PreparedSample } from './samples.js';
 /** The models an update may use: the policy and its optimizer, the critic where it lives (null without one). */
 export interface UpdateModels {
   policy: Model;
-  policyOpt: tf.Optimizer;
+  policyOpt: Adam;
   critic: CriticHost | null;
 }
 
@@ -47,8 +47,8 @@ export const OBJECTIVES: Readonly<Record<ObjectiveName, ObjectiveSpec>> = {
   dpo: {
     name: 'dpo',
     label: 'online DPO on each group’s best and worst trajectory against the reference',
-    update: (prepared, m, config, _trainPolicy, rng) =>
-      dpoUpdate(prepared, m.policy, m.policyOpt, config, rng),
+    update: (prepared, m, config, _trainPolicy, rng, opts) =>
+      dpoUpdate(prepared, m.policy, m.policyOpt, config, rng, opts?.lr ?? config.lr),
   },
 };
 

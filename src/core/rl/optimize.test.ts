@@ -3,6 +3,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../config.js';
+import { Adam } from '../model/adam.js';
 import { createCritic, createPolicy, disposeModel } from '../model/params.js';
 import { Rng } from '../rng.js';
 import { LocalCritic } from './criticHost.js';
@@ -89,8 +90,10 @@ describe('what an update reads of the config', () => {
       klCovRatio: 0.02,
       klCovCoef: 0.7,
     };
-    expect(policyStepSettings({ ...c, klMode: 'loss' })).toEqual({ ...fields, klLossCoef: 0.04 });
-    expect(policyStepSettings({ ...c, klMode: 'reward' })).toEqual({ ...fields, klLossCoef: 0 });
+    expect(policyStepSettings({ ...c, klMode: 'loss' })).toEqual({ ...fields, klLossCoef: 0.04, lr: c.lr });
+    expect(policyStepSettings({ ...c, klMode: 'reward' })).toEqual({ ...fields, klLossCoef: 0, lr: c.lr });
+    // The step size is the caller's when it gives one (the trainer's warm-up), else the config's.
+    expect(policyStepSettings(c, 2e-5).lr).toBe(2e-5);
   });
 });
 
@@ -106,8 +109,8 @@ describe('ppoUpdate: the policy’s steps, then the critic’s on the minibatche
     await tf.setBackend('cpu');
     const policy = createPolicy(mc, new Rng(1));
     const critic = createCritic(mc, new Rng(2));
-    const policyOpt = tf.train.adam(1e-2, 0.9, 0.999, 1e-8);
-    const host = new LocalCritic(critic, { lr: 1e-2, epsilon: 1e-8 });
+    const policyOpt = new Adam({ epsilon: 1e-8 });
+    const host = new LocalCritic(critic, { epsilon: 1e-8 });
     const c = { ...defaultConfig(), epochs: 1, minibatch: 2, stepsPerIteration: 0, ...config };
     const r = await ppoUpdate(batch(), { policy, policyOpt, critic: host }, c, trainPolicy, new Rng(4));
     policyOpt.dispose();

@@ -5,10 +5,11 @@
 // beside them in the critic's worker (criticHost.ts); during the critic's warm-up only the critic
 // steps.
 // Optional KL early stop ends the pass when a step's approx KL exceeds the threshold.
-import type * as tf from '@tensorflow/tfjs';
+
 import { now } from '../clock.js';
 import type { Config } from '../config.js';
 import type { MetricKey } from '../metrics/keys.js';
+import type { Adam } from '../model/adam.js';
 import type { Model } from '../model/params.js';
 import type { Rng } from '../rng.js';
 import { indicesBy } from './advantages.js';
@@ -84,7 +85,7 @@ function averaged(sums: StepMetrics, n: number): StepMetrics {
  * the step, its time added to `report.policyMs`.
  */
 async function takePolicyStep(
-  models: { policy: Model; policyOpt: tf.Optimizer },
+  models: { policy: Model; policyOpt: Adam },
   whole: Minibatch,
   settings: PolicyStepSettings,
   microRows: number,
@@ -104,6 +105,8 @@ async function takePolicyStep(
 
 /** What an update measures besides its steps. */
 export interface UpdateOptions {
+  /** The policy's step size this iteration (the trainer's warm-up: runSchedule.ts); the config's `lr` if not given. */
+  lr?: number;
   /** RAGEN-2's gradient split on the first minibatch, before its step (gradSplit.ts). */
   gradientSplit?: boolean;
 }
@@ -114,14 +117,14 @@ export interface UpdateOptions {
  */
 export async function ppoUpdate(
   samples: readonly PreparedSample[],
-  models: { policy: Model; policyOpt: tf.Optimizer; critic: CriticHost | null },
+  models: { policy: Model; policyOpt: Adam; critic: CriticHost | null },
   config: Config,
   trainPolicy: boolean,
   rng: Rng,
   opts: UpdateOptions = {},
 ): Promise<UpdateReport> {
   const plan = planTrajectoryMinibatches(samples, config, rng);
-  const settings = policyStepSettings(config);
+  const settings = policyStepSettings(config, opts.lr ?? config.lr);
   const report: UpdateReport = {
     policySteps: 0,
     criticSteps: 0,
@@ -148,7 +151,9 @@ export async function ppoUpdate(
   // another worker, gives the numbers of stepping both on each minibatch in turn (issue 40).
   // The critic is handed each minibatch as the policy reaches it (all of them during its warm-up):
   // in this thread it steps after the policy (criticHost.ts LocalCritic), in its own worker beside it.
-  const critic = models.critic?.steps({ valueClip: config.valueClip, gradClip: config.gradClip }) ?? null;
+  const critic =
+    models.critic?.steps({ lr: config.criticLr, valueClip: config.valueClip, gradClip: config.gradClip }) ??
+    null;
   let reached = minibatches.length;
   if (!trainPolicy) for (const [k, mb] of minibatches.entries()) critic?.post(mb, micro[k] as number);
   else
@@ -282,9 +287,10 @@ export function pairChunks(pairs: readonly DpoPair[], rows: number): DpoPair[][]
 export async function dpoUpdate(
   samples: readonly PreparedSample[],
   policy: Model,
-  optimizer: tf.Optimizer,
+  optimizer: Adam,
   config: Config,
   rng: Rng,
+  lr = config.lr,
 ): Promise<UpdateReport> {
   const pairs = dpoPairs(samples);
   const report: UpdateReport = {
@@ -314,7 +320,8 @@ export async function dpoUpdate(
         ? whole
         : pairChunks(stepPairs, micro).map((chunk) => packDpoBatch(samples, chunk, policy.config.context));
     const t0 = now();
-    const r = await dpoStep(policy, optimizer, batch, config.dpoBeta, config.gradClip, config.temperature);
+    const { dpoBeta: beta, gradClip, temperature } = config;
+    const r = await dpoStep(policy, optimizer, batch, { lr, beta, gradClip, temperature });
     report.policyMs += now() - t0;
     if (!r.ok) {
       report.nonFinite = `DPO loss ${r.loss}, gradient norm ${r.gradNorm}`;

@@ -15,6 +15,7 @@ import { type Config, formatErrors, validateConfig } from '../config.js';
 import { detectorOptionsFor, EchoTrapDetector, type RunSummary } from '../metrics/detector.js';
 import type { MetricRow } from '../metrics/keys.js';
 import { pairedSuccess, rolloutMetrics } from '../metrics/rolloutMetrics.js';
+import { Adam } from '../model/adam.js';
 import { gpuBytes } from '../model/gpuMemory.js';
 import { cloneModel, disposeModel, type Model } from '../model/params.js';
 import { NonFiniteError } from '../model/sampling.js';
@@ -77,7 +78,7 @@ export class Trainer {
   private readonly referenceApart: ReferenceApart | null;
   /** The weights each update started from, to go back to after a non-finite step. */
   private readonly lastGood: LastGoodWeights;
-  private readonly policyOpt: tf.Optimizer;
+  private readonly policyOpt: Adam;
   /** Where each group's start seed comes from (runSchedule.ts). */
   private readonly seeds: StartSeeds;
   /**
@@ -114,13 +115,13 @@ export class Trainer {
     const eps = setup.config.adamEpsilon;
     this.critic =
       usesCritic(setup.config) && setup.critic
-        ? (setup.criticHost ?? localCritic)(setup.critic, { lr: setup.config.criticLr, epsilon: eps })
+        ? (setup.criticHost ?? localCritic)(setup.critic, { epsilon: eps })
         : null;
     const here = { reference: this.reference, tok: this.tok, pool: setup.pool, evalPool: setup.evalPool };
     const warn = (message: string) => setup.callbacks?.onWarning?.(message);
     this.referenceApart = this.critic ? null : secondWorkerOf(setup.referenceHost, here, warn);
     this.lastGood = new LastGoodWeights(this.policy, this.critic);
-    this.policyOpt = tf.train.adam(setup.config.lr, 0.9, 0.999, eps);
+    this.policyOpt = new Adam({ epsilon: eps });
     this.seeds = startSeedsOf(setup.config);
     const rng = new Rng(setup.config.seed);
     this.streams = {
@@ -348,13 +349,11 @@ export class Trainer {
     // 4. Update, from a snapshot we can return to; the LR warm-up counts policy updates.
     this.lastGood.save();
     const trainPolicy = it >= c.criticWarmup || !this.critic;
-    (this.policyOpt as unknown as { learningRate: number }).learningRate = warmupLearningRate(
-      c,
-      this.policyUpdates,
-    );
+    const lr = warmupLearningRate(c, this.policyUpdates);
     if (trainPolicy) this.policyUpdates++;
     // On MI iterations the update also measures RAGEN-2's gradient split (gradSplit.ts).
     const report = await checkedUpdate(prepared, this.parts(), c, trainPolicy, this.streams.minibatches, {
+      lr,
       gradientSplit: miDue(c, it),
     });
     if (report.nonFinite) {

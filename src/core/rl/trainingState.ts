@@ -2,9 +2,8 @@
 // and the random streams' positions as plain data, and Adam's moments — what a checkpoint must
 // carry for a resumed run to write the rows the uninterrupted run would have written. Reading it
 // back from a file checks it field by field; capture and restore go through the trainer's parts.
-import type * as tf from '@tensorflow/tfjs';
 import { type Config, FIELDS, formatErrors, validateConfig } from '../config.js';
-import { type AdamState, readAdamState, writeAdamState } from '../model/adamState.js';
+import type { Adam, AdamState } from '../model/adam.js';
 import type { Model } from '../model/params.js';
 import { Rng, type RngState } from '../rng.js';
 import type { CriticHost } from './criticHost.js';
@@ -74,7 +73,7 @@ export type TrainerCounters = Pick<
 export interface TrainerParts {
   policy: Model;
   critic: CriticHost | null;
-  policyOpt: tf.Optimizer;
+  policyOpt: Adam;
   streams: Readonly<Record<StreamName, Rng>>;
 }
 
@@ -100,7 +99,7 @@ export async function captureTrainingState(
       >,
     },
     optimizers: {
-      policy: await readAdamState(parts.policyOpt, parts.policy),
+      policy: await parts.policyOpt.state(parts.policy),
       ...(parts.critic ? { critic: await parts.critic.readAdam() } : {}),
     },
   };
@@ -124,7 +123,7 @@ export function restoreTrainingState(
     );
   const r = validateConfig({ ...config, ...p.live });
   if (!r.ok) throw new Error(`resume: ${formatErrors(r.errors)}`);
-  writeAdamState(parts.policyOpt, parts.policy, training.optimizers.policy);
+  parts.policyOpt.restore(parts.policy, training.optimizers.policy);
   if (parts.critic) {
     if (!training.optimizers.critic) throw new Error('resume: the training state has no critic optimizer');
     parts.critic.writeAdam(training.optimizers.critic);

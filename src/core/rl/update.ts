@@ -8,13 +8,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { type Config, defaultConfig } from '../config.js';
 import type { MetricKey } from '../metrics/keys.js';
-import {
-  flattenGradients,
-  fusedAdamActive,
-  fusedAdamApply,
-  fusedGlobalNorm,
-  releaseFusedAdam,
-} from '../model/kernels/adam.js';
+import type { Adam } from '../model/adam.js';
+import { flattenGradients, fusedGlobalNorm } from '../model/kernels/adam.js';
 import type { Model } from '../model/params.js';
 import { modelVariables } from '../model/params.js';
 import { criticValues, maskedRows, policyLogProbs } from '../model/scoring.js';
@@ -64,18 +59,22 @@ const POLICY_STEP_FIELDS = [...REQUIRED_STEP_FIELDS, ...DEFAULTED_STEP_FIELDS] a
  * the distribution that was sampled; 1), lossAgg (how the surrogate, entropy and KL losses
  * average their tokens; token-mean), ratioLevel (token, or sequence as GSPO), policyLoss and the
  * entropy-mechanism losses' settings (clip, or Clip-Cov / KL-Cov: covLosses.ts). Plus klLossCoef,
- * the KL-to-reference coefficient in the loss (0 when KL goes in the reward or is off).
+ * the KL-to-reference coefficient in the loss (0 when KL goes in the reward or is off), and lr,
+ * the step size Adam takes (the trainer's, after its warm-up: runSchedule.ts).
  */
 export type PolicyStepSettings = Pick<Config, (typeof REQUIRED_STEP_FIELDS)[number]> &
-  Partial<Pick<Config, (typeof DEFAULTED_STEP_FIELDS)[number]>> & { klLossCoef: number };
+  Partial<Pick<Config, (typeof DEFAULTED_STEP_FIELDS)[number]>> & { klLossCoef: number; lr: number };
 
-/** A config's policy-step settings: its fields as they are, and KL's coefficient when it goes in the loss. */
-export function policyStepSettings(config: Config): PolicyStepSettings {
+/**
+ * A config's policy-step settings: its fields as they are, KL's coefficient when it goes in the
+ * loss, and the step size `lr` (the config's own unless the caller's schedule says otherwise).
+ */
+export function policyStepSettings(config: Config, lr = config.lr): PolicyStepSettings {
   const copied = Object.fromEntries(POLICY_STEP_FIELDS.map((k) => [k, config[k]])) as Pick<
     Config,
     (typeof POLICY_STEP_FIELDS)[number]
   >;
-  return { ...copied, klLossCoef: config.klMode === 'loss' ? config.klCoef : 0 };
+  return { ...copied, klLossCoef: config.klMode === 'loss' ? config.klCoef : 0, lr };
 }
 
 /** Metric-row values by key (core/metrics/keys.ts). */
@@ -124,8 +123,13 @@ export function globalNorm(grads: tf.NamedTensorMap): tf.Scalar {
   );
 }
 
+/**
+ * The step of `vars` on the summed gradient of `micro`, at step size `lr`, clipped to a global
+ * norm of `gradClip` (0: none) — applied only if the loss, the norm and every metric are finite.
+ */
 export async function applyChecked(
-  optimizer: tf.Optimizer,
+  optimizer: Adam,
+  lr: number,
   micro: readonly MicroLoss[],
   vars: tf.Variable[],
   gradClip: number,
@@ -133,7 +137,7 @@ export async function applyChecked(
 ): Promise<StepResult> {
   const { value, grads, named } = accumulatedGrads(micro, vars);
   // webgpu: flat gradients, a one-dispatch norm and a fused Adam step (model/kernels/adam.ts).
-  const flat = fusedAdamActive(optimizer) ? flattenGradients(grads) : null;
+  const flat = optimizer.fused ? flattenGradients(grads) : null;
   const norm = flat ? fusedGlobalNorm(flat) : globalNorm(grads);
   const keys = Object.keys(named) as MetricKey[];
   const packed = tf.stack([value, norm, ...keys.map((k) => named[k] as tf.Scalar)]);
@@ -152,16 +156,7 @@ export async function applyChecked(
     Number.isFinite(loss) && Number.isFinite(gradNorm) && Object.values(metrics).every(Number.isFinite);
   if (ok) {
     const scale = gradClip > 0 && gradNorm > gradClip ? gradClip / gradNorm : 1;
-    if (flat) fusedAdamApply(optimizer, grads, flat, scale);
-    else {
-      releaseFusedAdam(optimizer);
-      const clipped =
-        scale === 1
-          ? grads
-          : tf.tidy(() => Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, tf.mul(g, scale)])));
-      optimizer.applyGradients(clipped);
-      if (clipped !== grads) tf.dispose(Object.values(clipped));
-    }
+    optimizer.step(grads, lr, scale, flat ?? undefined);
   }
   tf.dispose([value, norm, ...Object.values(grads)]);
   flat?.dispose();
@@ -279,14 +274,14 @@ export function policyLoss(policy: Model, p: Piece, s: PolicyStepSettings, part?
  */
 export async function policyStep(
   policy: Model,
-  optimizer: tf.Optimizer,
+  optimizer: Adam,
   mb: Minibatch,
   s: PolicyStepSettings,
   microRows = mb.b,
 ): Promise<StepResult> {
   const micro = microBatches(mb, microRows).map((p) => policyLoss(policy, p, s));
   try {
-    return await applyChecked(optimizer, micro, modelVariables(policy), s.gradClip, {
+    return await applyChecked(optimizer, s.lr, micro, modelVariables(policy), s.gradClip, {
       gradNorm: 'actor/gradNorm',
     });
   } finally {
@@ -313,15 +308,16 @@ function valueLoss(critic: Model, mb: Minibatch, valueClip: number, weight: numb
  */
 export async function criticStep(
   critic: Model,
-  optimizer: tf.Optimizer,
+  optimizer: Adam,
   mb: Minibatch,
-  valueClip: number,
-  gradClip: number,
+  s: { lr: number; valueClip: number; gradClip: number },
   microRows = mb.b,
 ): Promise<StepResult> {
-  const micro = microBatches(mb, microRows).map((p) => valueLoss(critic, p.piece, valueClip, p.tokens));
+  const micro = microBatches(mb, microRows).map((p) => valueLoss(critic, p.piece, s.valueClip, p.tokens));
   try {
-    return await applyChecked(optimizer, micro, modelVariables(critic), gradClip, { loss: 'critic/vfLoss' });
+    return await applyChecked(optimizer, s.lr, micro, modelVariables(critic), s.gradClip, {
+      loss: 'critic/vfLoss',
+    });
   } finally {
     tf.dispose(micro.flatMap((m) => m.tensors));
   }

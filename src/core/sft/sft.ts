@@ -9,7 +9,7 @@
 // gather gradient) and runs the tied LM head and log-softmax on those rows alone, with no
 // entropy. Optionally the environment's tokens are targets too, with their own weight. Batches are drawn from one length bucket, so a batch is padded to its own length.
 import * as tf from '@tensorflow/tfjs';
-import { fusedAdamActive, fusedMinimize } from '../model/kernels/adam.js';
+import { Adam } from '../model/adam.js';
 import { type Model, modelVariables } from '../model/params.js';
 import { selectRows } from '../model/rows.js';
 import { bucketLength, padRows } from '../model/scoring.js';
@@ -269,12 +269,11 @@ export async function sftTrain(
   const buckets = bucketed(sequences, context);
   const drills = o.drills && o.drills.sequences.length > 0 ? o.drills : null;
   const drillBuckets = drills ? bucketed(drills.sequences, context) : null;
-  const optimizer = tf.train.adam(o.lr, 0.9, 0.999, o.epsilon);
+  const optimizer = new Adam({ epsilon: o.epsilon });
   const vars = modelVariables(policy);
   const losses: number[] = [];
   try {
     for (let step = 0; step < o.steps; step++) {
-      (optimizer as unknown as { learningRate: number }).learningRate = sftLearningRate(o, step);
       const drill = drills !== null && (step < drills.steps || o.rng.bool(drills.share));
       const pool = drill ? (drills?.sequences as readonly SftSequence[]) : sequences;
       const b = sftBatch(
@@ -293,12 +292,9 @@ export async function sftTrain(
       const targets = tf.tensor1d(b.targets, 'int32');
       const weights = tf.tensor1d(b.weights);
       const nll = () => sftLoss(policy, tokens, positions, targets, weights);
-      // webgpu: the fused Adam step (model/kernels/adam.ts); elsewhere tfjs's own.
-      const loss = fusedAdamActive(optimizer)
-        ? fusedMinimize(optimizer, nll, vars)
-        : optimizer.minimize(nll, true, vars);
-      const value = loss ? ((await loss.data())[0] as number) : Number.NaN;
-      tf.dispose([tokens, positions, targets, weights, loss as tf.Tensor]);
+      const loss = optimizer.minimize(nll, vars, sftLearningRate(o, step));
+      const value = (await loss.data())[0] as number;
+      tf.dispose([tokens, positions, targets, weights, loss]);
       if (!Number.isFinite(value))
         throw new Error(`sftTrain: loss became ${value} at step ${step}; lower the learning rate`);
       losses.push(value);
