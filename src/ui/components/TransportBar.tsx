@@ -8,6 +8,7 @@ import { isSoftwareAdapter } from '../../workers/backendInfo.js';
 import { STOP_GRACE_MS } from '../../workers/client.js';
 import { useController } from '../controller/context.js';
 import { useApp } from '../store/index.js';
+import { RUN_STATUS } from '../store/runStatus.js';
 import { etaText, msPerIteration } from './eta.js';
 
 const PHASE_TEXT: Record<string, string> = {
@@ -37,13 +38,9 @@ function useStartState() {
         : sweeping
           ? 'A sweep is running: stop it or wait for it to finish'
           : '';
-  const active =
-    status === 'running' || status === 'paused' || status === 'starting' || status === 'stopping';
-  const canStart =
-    !blocked &&
-    !busy &&
-    (status === 'idle' || status === 'finished' || status === 'failed' || status === 'paused');
-  return { status, busy, blocked, reason, active, canStart };
+  const can = RUN_STATUS[status];
+  const canStart = !blocked && !busy && can.canStart;
+  return { status, can, busy, blocked, reason, active: can.active, canStart };
 }
 
 /**
@@ -65,7 +62,7 @@ function usePauseFocus(status: string, busy: boolean) {
 /** Start (Resume), Pause, Step, Stop, Reset. */
 function RunButtons() {
   const { pauseRun, resetRun, resumeRun, startRun, stepRun, stopRun } = useController();
-  const { status, busy, blocked, reason, active, canStart } = useStartState();
+  const { status, can, busy, blocked, reason, canStart } = useStartState();
   // A pause takes effect after the iteration in flight: say so until the run has paused.
   const [pausing, setPausing] = useState(false);
   useEffect(() => {
@@ -79,26 +76,19 @@ function RunButtons() {
         className="primary"
         data-testid="btn-start"
         disabled={!canStart}
-        title={
-          reason ||
-          (status === 'paused'
-            ? 'Continue training'
-            : status === 'failed'
-              ? 'Start a new run with this setup (a failed run is not resumed where it failed: its saved rows and last checkpoint stay in the run list, and the checkpoint can be chosen as the base model)'
-              : 'Start a new run with this setup')
-        }
+        title={reason || can.startTitle}
         onClick={() => {
           setFocusPause(true);
-          return status === 'paused' ? resumeRun() : startRun();
+          return can.resumes ? resumeRun() : startRun();
         }}
       >
-        {status === 'paused' ? 'Resume' : 'Start'}
+        {can.resumes ? 'Resume' : 'Start'}
       </button>
       <button
         type="button"
         data-testid="btn-pause"
         ref={pauseRef}
-        disabled={status !== 'running' || busy || pausing}
+        disabled={!can.canPause || busy || pausing}
         data-pausing={pausing}
         onClick={() => {
           setPausing(true);
@@ -111,7 +101,7 @@ function RunButtons() {
       <button
         type="button"
         data-testid="btn-step"
-        disabled={blocked || busy || status === 'running' || status === 'starting' || status === 'stopping'}
+        disabled={!can.canStep || blocked || busy}
         onClick={() => stepRun()}
         title="Run exactly one iteration (rollout + update), then pause"
       >
@@ -120,7 +110,7 @@ function RunButtons() {
       <button
         type="button"
         data-testid="btn-stop"
-        disabled={!active || busy || status === 'stopping'}
+        disabled={!can.canStop || busy}
         onClick={() => stopRun()}
         title="End the run: save the final checkpoint and summary"
       >
@@ -129,7 +119,7 @@ function RunButtons() {
       <button
         type="button"
         data-testid="btn-reset"
-        disabled={status === 'idle' || busy}
+        disabled={!can.canReset || busy}
         onClick={() => resetRun()}
         title="Clear the current run from the view (stored runs stay in the run list)"
       >
