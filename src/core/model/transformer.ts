@@ -258,14 +258,28 @@ function block(
   const v = past ? tf.concat([past.values[l] as tf.Tensor4D, vNew], 2) : vNew;
   cache.keys.push(k);
   cache.values.push(v);
-  const att =
-    a.path === 'fused-decode'
-      ? fusedDecodeAttention(q, k, v, input.keyBias as tf.Tensor4D) // [B, D], inference only
-      : a.path === 'wasm-decode'
-        ? decodeAttention(queries(), k, v, a.bias, t.dims)
-        : batchedAttention(queries(), k, v, a.bias, t.dims);
+  const att = ATTEND[a.path]({ q, queries, k, v, bias: a.bias, keyBias: input.keyBias, dims: t.dims });
   return mlpBlock(t, p, x, att);
 }
+
+/** What a path that attends over the cache reads: q flat [B·T, D] or as heads, k, v [B, H, S, K], the biases. */
+interface AttendInput {
+  q: tf.Tensor;
+  queries: () => tf.Tensor4D;
+  k: tf.Tensor4D;
+  v: tf.Tensor4D;
+  bias: tf.Tensor;
+  keyBias: tf.Tensor4D | undefined;
+  dims: AttentionDims;
+}
+
+/** Each path's attention over the cache, as a table (fused-causal reads no cache: `block` takes it first). */
+const ATTEND: Readonly<Record<Exclude<AttentionPath, 'fused-causal'>, (i: AttendInput) => tf.Tensor>> = {
+  // [B, D], inference only
+  'fused-decode': (i) => fusedDecodeAttention(i.q, i.k, i.v, i.keyBias as tf.Tensor4D),
+  'wasm-decode': (i) => decodeAttention(i.queries(), i.k, i.v, i.bias, i.dims),
+  batched: (i) => batchedAttention(i.queries(), i.k, i.v, i.bias, i.dims),
+};
 
 /** Runs the shared trunk: embeddings, blocks, final LayerNorm. */
 export function forward(model: Model, input: ForwardInput): ForwardOutput {
