@@ -301,6 +301,7 @@ export class Trainer {
     const mi = writeMeasurements(row, measured, this.tok);
     Object.assign(row, learned);
 
+    // 6. The row: timings, throughput and memory beside the metrics; then the detector's events.
     row['time/rolloutMs'] = rolloutMs;
     row['time/updateMs'] = updateMs;
     row['time/measureMs'] = measureMs;
@@ -324,8 +325,8 @@ export class Trainer {
   }
 
   /**
-   * The learning half of an iteration (steps 2–4): the StarPO-S filter, the samples and their
-   * scores, advantages, and the update from a snapshot the weights can return to.
+   * The learning half of an iteration (steps 3–5 of `iterate`): the StarPO-S filter, the samples
+   * and their scores, advantages, and the update from a snapshot the weights can return to.
    */
   private async learn(
     row: MetricRow,
@@ -334,7 +335,7 @@ export class Trainer {
     shareReference: boolean,
   ): Promise<void> {
     const c = this.config;
-    // 2. The rollout filter (filter.ts FILTERS: StarPO-S, top-p, dynamic sampling), then the 2σ drop.
+    // 3. The rollout filter (filter.ts FILTERS: StarPO-S, top-p, dynamic sampling), then the 2σ drop.
     const { kept, keptRatio } = keptTrajectories(rolledOut, c, this.streams.filter);
     row['rollout/filterKeptRatio'] = keptRatio;
     // Nothing kept (the top-p or dynamic filter found no group with any reward spread): no update.
@@ -343,10 +344,10 @@ export class Trainer {
       row['actor/samplesPerStep'] = 0;
       return;
     }
-    // 3. Samples, scores, advantages (the policy still has the weights that sampled).
+    // 4. Samples, scores, advantages (the policy still has the weights that sampled).
     const models = shareReference ? this.parts() : { ...this.parts(), referenceApart: null };
     const prepared = await preparedBatch(row, kept, models, this.tok, c);
-    // 4. Update, from a snapshot we can return to; the LR warm-up counts policy updates.
+    // 5. Update, from a snapshot we can return to; the LR warm-up counts policy updates.
     this.lastGood.save();
     const trainPolicy = it >= c.criticWarmup || !this.critic;
     const lr = warmupLearningRate(c, this.policyUpdates);
