@@ -48,7 +48,7 @@ export const OBJECTIVES: Readonly<Record<ObjectiveName, ObjectiveSpec>> = {
     name: 'dpo',
     label: 'online DPO on each group’s best and worst trajectory against the reference',
     update: (prepared, m, config, _trainPolicy, rng, opts) =>
-      dpoUpdate(prepared, m.policy, m.policyOpt, config, rng, opts?.lr ?? config.lr),
+      dpoUpdate(prepared, m.policy, m.policyOpt, config, rng, opts?.lr),
   },
 };
 

@@ -5,7 +5,6 @@
 // beside them in the critic's worker (criticHost.ts); during the critic's warm-up only the critic
 // steps.
 // Optional KL early stop ends the pass when a step's approx KL exceeds the threshold.
-
 import { now } from '../clock.js';
 import type { Config } from '../config.js';
 import type { MetricKey } from '../metrics/keys.js';
@@ -124,7 +123,7 @@ export async function ppoUpdate(
   opts: UpdateOptions = {},
 ): Promise<UpdateReport> {
   const plan = planTrajectoryMinibatches(samples, config, rng);
-  const settings = policyStepSettings(config, opts.lr ?? config.lr);
+  const settings = policyStepSettings(config, opts.lr);
   const report: UpdateReport = {
     policySteps: 0,
     criticSteps: 0,
