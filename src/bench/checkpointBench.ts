@@ -1,11 +1,11 @@
 // What resuming by default costs (issue 39): the echo-trap preset as a user runs it, a checkpoint
 // taken after every timed iteration by the function the train worker and the CLI take theirs with
-// (core/rl/session.ts saveRunCheckpoint: the trainer's state — optimizer moments and random
+// (core/rl/runSession.ts checkpoint: the trainer's state — optimizer moments and random
 // streams — and the weights, serialized to a manifest and one blob), and the cost at the preset's
 // own interval as a share of the iterations between two checkpoints. Storing the blob (IndexedDB
 // in the page, a file in the CLI) is not in the figure.
 import { disposeModel } from '../core/model/params.js';
-import { createTrainer, saveRunCheckpoint } from '../core/rl/session.js';
+import { RunSession } from '../core/rl/runSession.js';
 import { median } from '../core/stats.js';
 import { inProcessPools } from '../envs/pools.js';
 import type { BackendName } from '../workers/backend.js';
@@ -35,16 +35,16 @@ export async function benchCheckpoint(
   baseChoice?: 'random',
 ): Promise<CheckpointBench> {
   const { config, loaded } = await presetSetup(name, backend, iterations + 1, {}, baseChoice);
-  const { trainer, models } = createTrainer(config, loaded.base, inProcessPools(config.env));
+  const session = new RunSession({ config, base: loaded.base, pools: inProcessPools(config.env) });
   const iterationMs: number[] = [];
   const checkpointMs: number[] = [];
   let bytes = 0;
   try {
     for (let i = 0; i <= iterations; i++) {
       const t0 = performance.now();
-      await trainer.step();
+      await session.step();
       const t1 = performance.now();
-      const saved = await saveRunCheckpoint(trainer, models, loaded.base.tokenizer, config);
+      const saved = await session.checkpoint();
       const t2 = performance.now();
       bytes = JSON.stringify(saved.manifest).length + saved.blob.byteLength;
       if (i === 0) continue; // warm-up
@@ -52,8 +52,7 @@ export async function benchCheckpoint(
       checkpointMs.push(t2 - t1);
     }
   } finally {
-    trainer.dispose();
-    models.dispose();
+    session.dispose();
     disposeModel(loaded.base.policy);
   }
   const perIteration = median(iterationMs);

@@ -1,4 +1,4 @@
-// Real trainer iterations (core/rl/trainer.ts via session.ts createTrainer) with the time of each
+// Real trainer iterations (core/rl/trainer.ts held by a RunSession, core/rl/runSession.ts) with the time of each
 // iteration split into rollout decoding, env stepping, scoring (old/ref log-probs, values,
 // advantages), update and metrics, plus the tensor count and GPU bytes after every iteration.
 // The split comes from outside the trainer: the env pool is wrapped to time its calls, the
@@ -9,8 +9,9 @@ import type { Config } from '../core/config.js';
 import type { MetricRow } from '../core/metrics/keys.js';
 import { gpuBytes } from '../core/model/gpuMemory.js';
 import type { EnvPool, ResetResult, TurnResult } from '../core/rl/envPool.js';
+import { RunSession } from '../core/rl/runSession.js';
 import type { SecondWorker } from '../core/rl/schedule.js';
-import { type BaseModel, createTrainer } from '../core/rl/session.js';
+import type { BaseModel } from '../core/rl/session.js';
 import { FlopMeter } from './flopMeter.js';
 
 export interface IterationSplit {
@@ -112,7 +113,12 @@ export async function benchTrainer(
   options: { meter?: boolean } = {},
 ): Promise<TrainerBench> {
   const pool = new TimedPool(pools.pool);
-  const { trainer, models } = createTrainer(config, base, { pool, evalPool: pools.evalPool }, {}, second);
+  const session = new RunSession({
+    config,
+    base,
+    pools: { pool, evalPool: pools.evalPool },
+    ...(second ? { second } : {}),
+  });
   const engine = tf.engine() as unknown as GradEngine;
   const original = engine.gradients;
   let firstGrad: number | null = null;
@@ -129,7 +135,7 @@ export async function benchTrainer(
       firstGrad = null;
       meter?.clear();
       const t0 = performance.now();
-      const row = await trainer.step();
+      const row = await session.step();
       const total = performance.now() - t0;
       perIteration.push(splitOf(row, { t0, total, envMs: pool.ms, firstGrad }, meter));
       memory.numTensors.push(tf.memory().numTensors);
@@ -138,8 +144,7 @@ export async function benchTrainer(
   } finally {
     meter?.stop();
     engine.gradients = original;
-    trainer.dispose();
-    models.dispose();
+    session.dispose();
   }
   const timed = perIteration.length > 1 ? perIteration.slice(1) : perIteration;
   const mean = (k: keyof IterationSplit) =>

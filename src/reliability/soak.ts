@@ -16,7 +16,7 @@ import { type Config, completeConfig, defaultConfig } from '../core/config.js';
 import { gpuMemory } from '../core/model/gpuMemory.js';
 import { disposeModel } from '../core/model/params.js';
 import { applyAlgorithm } from '../core/rl/algorithms.js';
-import { createTrainer } from '../core/rl/session.js';
+import { RunSession } from '../core/rl/runSession.js';
 import { inProcessPools } from '../envs/pools.js';
 import { envIds, envSpec } from '../envs/registry.js';
 import { untrainedBase } from '../envs/untrainedBase.js';
@@ -226,29 +226,26 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const before = tf.memory().numTensors;
   const base = untrainedBase(config.env, 'nano', config.contextLength, config.seed);
   let faults = 0;
-  const { trainer, models } = createTrainer(
+  const session = new RunSession({
     config,
     base,
-    {
-      ...inProcessPools(spec.id),
-    },
-    { onEvent: (e) => (faults += e.type === 'error' ? 1 : 0) },
-  );
+    pools: inProcessPools(spec.id),
+    callbacks: { onEvent: (e) => (faults += e.type === 'error' ? 1 : 0) },
+  });
   let baseline = sample();
   let last = baseline;
   const w = watched();
   const t0 = performance.now();
   try {
-    while (trainer.iteration < config.iterations && !trainer.haltReason) {
-      await trainer.step();
+    while (!session.done && !session.haltReason) {
+      await session.step();
       last = sample();
-      if (trainer.iteration === warmup) baseline = last;
-      if (trainer.iteration >= warmup) watch(w, last);
-      o.onIteration?.(trainer.iteration, last);
+      if (session.iteration === warmup) baseline = last;
+      if (session.iteration >= warmup) watch(w, last);
+      o.onIteration?.(session.iteration, last);
     }
   } finally {
-    trainer.dispose();
-    models.dispose();
+    session.dispose();
     disposeModel(base.policy);
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -260,7 +257,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     problems.push(`tensor bytes moved between ${bytes.lo} and ${bytes.hi} after the warm-up`);
   const leaked = tf.memory().numTensors - before;
   if (leaked !== 0) problems.push(`${leaked} tensors outlived the run`);
-  if (trainer.haltReason) problems.push(`the run paused: ${trainer.haltReason}`);
+  if (session.haltReason) problems.push(`the run paused: ${session.haltReason}`);
   const window = soakWindow(heap.length);
   const growth =
     heap.length === 0
@@ -269,7 +266,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   if (growth > maxGrowth) problems.push(`heap grew by ${growth} MiB (limit ${maxGrowth})`);
   const gpuBytes = gpuReport(w, baseline, last, window, problems);
   return {
-    iterations: trainer.iteration,
+    iterations: session.iteration,
     env: config.env,
     algorithm: config.algorithm,
     backend: tf.getBackend(),
@@ -281,7 +278,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     gpuBytes,
     leakedTensors: leaked,
     faults,
-    secondsPerIteration: Math.round((seconds / Math.max(1, trainer.iteration)) * 1000) / 1000,
+    secondsPerIteration: Math.round((seconds / Math.max(1, session.iteration)) * 1000) / 1000,
     ok: problems.length === 0,
     problems,
   };

@@ -1,4 +1,4 @@
-// The run inside the train worker: builds the trainer from a config and a base model, iterates
+// The run inside the train worker: a RunSession (core/rl/runSession.ts) over a config and a base model, iterating
 // in the background while control requests (pause, resume, step, stop, reset, live changes)
 // are answered between iterations, and reports through a ReportBatcher so the UI receives at
 // most a few messages a second. Transport semantics follow TensorFlow Playground's
@@ -13,9 +13,9 @@ import type { Config } from '../core/config.js';
 import { runErrorText } from '../core/model/memory.js';
 import { disposeModel, modelVariables } from '../core/model/params.js';
 import { SecondWorkerLost } from '../core/rl/criticPort.js';
+import { RunSession } from '../core/rl/runSession.js';
 import type { ScheduleFor } from '../core/rl/schedule.js';
-import { createTrainer, loadRunCheckpoint, type RunModels, saveRunCheckpoint } from '../core/rl/session.js';
-import type { Trainer, TrainerCallbacks } from '../core/rl/trainer.js';
+import type { TrainerCallbacks } from '../core/rl/trainer.js';
 import { baseFirstTurns, type FirstTurn } from '../core/rl/viewerSample.js';
 import type { Tokenizer } from '../core/tokenizer.js';
 import { evalEnvId } from '../envs/registry.js';
@@ -29,19 +29,21 @@ import { type ShardLink, WorkerEnvPool } from './workerEnvPool.js';
 interface ActiveRun {
   runId: string;
   config: Config;
-  trainer: Trainer;
-  models: RunModels;
+  session: RunSession;
   tokenizer: Tokenizer;
   batcher: ReportBatcher;
   backend: string;
+  /** The background loop (`loop`): the session's run and what follows it here. */
   loop: Promise<void> | null;
-  wantPause: boolean;
-  wantStop: boolean;
   finished: boolean;
-  disposed: boolean;
-  checkpointAt: number; // performance.now() of the last checkpoint sent (or of the start)
+  /** performance.now() of the last checkpoint sent (or of the start), and a held checkpoint. */
+  marks: RunMarks;
+}
+
+interface RunMarks {
+  checkpointAt: number;
   /** A checkpoint waiting for the batch with the rows it includes (see `checkpoint`). */
-  held: { checkpoint: CheckpointMessage | null };
+  checkpoint: CheckpointMessage | null;
 }
 
 type CheckpointMessage = Extract<FromTrainWorker, { type: 'checkpoint' }>;
@@ -101,36 +103,22 @@ export class RunController {
     const { base, info: loaded } = await loadBase(choice, config);
     const { schedule, second } = this.scheduleFor(config, report.backend, lanes);
     const info = schedule ? { ...loaded, schedule: schedule.reason } : loaded;
-    const held: ActiveRun['held'] = { checkpoint: null };
-    const batcher = this.batcher(runId, held);
-    let models: RunModels;
-    let trainer: Trainer;
+    const marks: RunMarks = { checkpointAt: performance.now(), checkpoint: null };
+    const batcher = this.batcher(runId, marks);
+    let session: RunSession;
     try {
-      const made = createTrainer(
+      session = new RunSession({
         config,
         base,
-        {
+        pools: {
           pool: new WorkerEnvPool(shards, 'train', config.env),
           evalPool: new WorkerEnvPool(shards, 'eval', evalEnvId(config.env)),
         },
-        this.callbacks(runId, batcher),
-        second,
-      );
-      trainer = made.trainer;
-      models = made.models;
-      if (resume) {
-        try {
-          trainer.resumeAt(
-            resume.iteration,
-            resume.rows,
-            loadRunCheckpoint(models, resume.manifest, resume.blob),
-          );
-        } catch (err) {
-          trainer.dispose();
-          models.dispose();
-          throw err;
-        }
-      }
+        callbacks: this.callbacks(runId, batcher),
+        ...(second ? { second } : {}),
+        ...(resume ? { resume } : {}),
+        hooks: this.hooks(runId, report.backend, batcher, marks),
+      });
     } finally {
       // The run holds its own copies; the base weights are no longer needed.
       disposeModel(base.policy);
@@ -138,21 +126,16 @@ export class RunController {
     this.run = {
       runId,
       config,
-      trainer,
-      models,
+      session,
       tokenizer: base.tokenizer,
       batcher,
       backend: report.backend,
       loop: null,
-      wantPause: false,
-      wantStop: false,
       finished: false,
-      disposed: false,
-      checkpointAt: performance.now(),
-      held,
+      marks,
     };
     this.post({ type: 'started', id, runId, info, report });
-    if (paused) this.progress(runId, trainer.iteration, config.iterations, 'paused');
+    if (paused) this.progress(runId, session.iteration, config.iterations, 'paused');
     else this.resume();
   }
 
@@ -175,11 +158,11 @@ export class RunController {
    * The run's report batcher: one message per batch, so the UI stores each batch in one IndexedDB
    * transaction; a held checkpoint follows the batch that carries the rows before it.
    */
-  private batcher(runId: string, held: ActiveRun['held']): ReportBatcher {
+  private batcher(runId: string, marks: RunMarks): ReportBatcher {
     return new ReportBatcher((b) => {
       this.post({ type: 'reports', runId, ...b });
-      const cp = held.checkpoint;
-      held.checkpoint = null;
+      const cp = marks.checkpoint;
+      marks.checkpoint = null;
       if (cp) this.post(cp, [cp.blob.buffer as ArrayBuffer]);
     });
   }
@@ -206,32 +189,38 @@ export class RunController {
     return this.run;
   }
 
-  private async iterate(r: ActiveRun): Promise<void> {
-    const it = r.trainer.iteration;
-    // WebGPU's first iteration compiles its pipelines (minutes on a software adapter): say how
-    // many are done, every COMPILE_REPORT_MS, while it runs.
-    let ticker: ReturnType<typeof setInterval> | undefined;
-    if (it === 0 && r.backend === 'webgpu') {
-      const say = () => this.progress(r.runId, it, r.config.iterations, 'compiling', pipelinesCompiled());
-      say();
-      ticker = setInterval(say, COMPILE_REPORT_MS);
-    }
-    if (this.poison > 0) {
-      this.poison--;
-      this.poisonWeights(r);
-    }
-    const every = r.trainer.config.checkpointEvery;
-    try {
-      await r.trainer.step();
-    } finally {
-      clearInterval(ticker);
-    }
-    // The trainer checkpoints every `checkpointEvery`; in between, one every RECOVERY_CHECKPOINT_MS.
-    const periodic = every > 0 && r.trainer.iteration % every === 0;
-    if (!periodic && performance.now() - r.checkpointAt >= RECOVERY_CHECKPOINT_MS)
-      await this.checkpoint(r.runId, r.trainer.iteration);
-    if (r.batcher.maybeFlush() || it === 0)
-      this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'running');
+  /**
+   * What this worker adds around each iteration: WebGPU's first iteration compiles its pipelines
+   * (minutes on a software adapter), so it says how many are done every COMPILE_REPORT_MS while it
+   * runs; the test hook's NaN weights go in before; after it, a recovery checkpoint when the last
+   * is RECOVERY_CHECKPOINT_MS old (the trainer checkpoints every `checkpointEvery` itself), and
+   * progress when a batch of reports went out.
+   */
+  private hooks(runId: string, backend: string, batcher: ReportBatcher, marks: RunMarks) {
+    return {
+      before: (s: RunSession) => {
+        const it = s.iteration;
+        let ticker: ReturnType<typeof setInterval> | undefined;
+        if (it === 0 && backend === 'webgpu') {
+          const say = () => this.progress(runId, it, s.config.iterations, 'compiling', pipelinesCompiled());
+          say();
+          ticker = setInterval(say, COMPILE_REPORT_MS);
+        }
+        if (this.poison > 0) {
+          this.poison--;
+          this.poisonWeights(s);
+        }
+        return () => clearInterval(ticker);
+      },
+      after: async (s: RunSession) => {
+        const every = s.config.checkpointEvery;
+        const periodic = every > 0 && s.iteration % every === 0;
+        if (!periodic && performance.now() - marks.checkpointAt >= RECOVERY_CHECKPOINT_MS)
+          await this.checkpoint(runId, s.iteration);
+        if (batcher.maybeFlush() || s.iteration === 1)
+          this.progress(runId, s.iteration, s.config.iterations, 'running');
+      },
+    };
   }
 
   /** Test hook: the next `count` iterations start from NaN policy weights (3+ pause the run). */
@@ -239,23 +228,18 @@ export class RunController {
     this.poison = Math.max(0, Math.floor(count));
   }
 
-  private poisonWeights(r: ActiveRun): void {
-    const v = modelVariables(r.models.policy)[0];
+  private poisonWeights(s: RunSession): void {
+    const v = modelVariables(s.models.policy)[0];
     if (v) v.assign(tf.tidy(() => tf.fill(v.shape, Number.NaN)));
   }
 
   private async loop(r: ActiveRun): Promise<void> {
+    const s = r.session;
     try {
-      while (!r.wantPause && !r.wantStop && r.trainer.iteration < r.trainer.config.iterations) {
-        // Repeated non-finite iterations pause the trainer until a live change (core/rl/trainer).
-        if (r.trainer.haltReason) throw new Error(r.trainer.haltReason);
-        await this.iterate(r);
-        // Let control messages in between iterations.
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
+      // Repeated non-finite iterations pause the trainer until a live change (core/rl/trainer).
+      if ((await s.run()) === 'halted') throw new Error(s.haltReason ?? 'the run halted');
     } catch (err) {
       r.batcher.flush();
-      r.wantPause = true;
       const message = err instanceof Error ? err.message : String(err);
       if (err instanceof SecondWorkerLost) {
         // The critic's state went with its worker: the UI side resumes from the last checkpoint.
@@ -278,16 +262,15 @@ export class RunController {
       });
     }
     r.batcher.flush();
-    if (r.trainer.iteration >= r.trainer.config.iterations && !r.wantStop) await this.finish(r, 'completed');
-    else if (!r.wantStop) this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'paused');
+    if (s.done && !s.stopRequested) await this.finish(r, 'completed');
+    else if (!s.stopRequested) this.progress(r.runId, s.iteration, s.config.iterations, 'paused');
   }
 
   /** Starts (or continues) iterating in the background. */
   resume(): void {
     const r = this.active();
     if (r.loop) return;
-    r.wantPause = false;
-    this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'running');
+    this.progress(r.runId, r.session.iteration, r.session.config.iterations, 'running');
     r.loop = this.loop(r).finally(() => {
       r.loop = null;
     });
@@ -297,7 +280,7 @@ export class RunController {
   async pause(): Promise<void> {
     const r = this.active();
     if (!r.loop) return;
-    r.wantPause = true;
+    r.session.requestPause();
     await r.loop;
   }
 
@@ -329,25 +312,24 @@ export class RunController {
   async stepOne(): Promise<void> {
     const r = this.active();
     if (r.loop) throw new Error('pause the run before stepping');
-    if (r.trainer.iteration >= r.trainer.config.iterations)
-      throw new Error('the run has done all its iterations');
-    await this.iterate(r);
+    const s = r.session;
+    await s.step();
     r.batcher.flush();
-    if (r.trainer.iteration >= r.trainer.config.iterations) await this.finish(r, 'completed');
-    else this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'paused');
+    if (s.done) await this.finish(r, 'completed');
+    else this.progress(r.runId, s.iteration, s.config.iterations, 'paused');
   }
 
   /** Ends the run: final checkpoint and summary. */
   async stop(): Promise<void> {
     const r = this.active();
-    r.wantStop = true;
+    r.session.requestStop();
     if (r.loop) await r.loop;
     await this.finish(r, 'stopped');
   }
 
   setLive(changes: Partial<Config>): void {
     const r = this.active();
-    r.trainer.setLive(changes);
+    r.session.setLive(changes);
     r.batcher.flush();
   }
 
@@ -355,17 +337,17 @@ export class RunController {
   async reset(): Promise<void> {
     const r = this.run;
     if (!r) return;
-    r.wantStop = true;
+    r.session.requestStop();
     if (r.loop) await r.loop;
-    this.dispose(r);
+    r.session.dispose();
     this.run = null;
   }
 
   private async checkpoint(runId: string, iteration: number): Promise<void> {
     const r = this.run;
     if (!r || r.runId !== runId) return;
-    r.checkpointAt = performance.now();
-    const saved = await saveRunCheckpoint(r.trainer, r.models, r.tokenizer, r.config, iteration);
+    r.marks.checkpointAt = performance.now();
+    const saved = await r.session.checkpoint(iteration);
     const msg: CheckpointMessage = {
       type: 'checkpoint',
       runId,
@@ -378,23 +360,17 @@ export class RunController {
     // gap in the chart, a stored record one iteration ahead). While reports are buffered it is
     // held and sent right after their batch; a newer checkpoint replaces a held one.
     if (r.batcher.empty) this.post(msg, [saved.blob.buffer as ArrayBuffer]);
-    else r.held.checkpoint = msg;
+    else r.marks.checkpoint = msg;
   }
 
   private async finish(r: ActiveRun, reason: 'completed' | 'stopped'): Promise<void> {
     if (r.finished) return;
     r.finished = true;
     r.batcher.flush();
-    await this.checkpoint(r.runId, r.trainer.iteration);
-    this.post({ type: 'finished', runId: r.runId, summary: r.trainer.summary(), reason });
-    this.progress(r.runId, r.trainer.iteration, r.trainer.config.iterations, 'finished');
-    this.dispose(r);
-  }
-
-  private dispose(r: ActiveRun): void {
-    if (r.disposed) return;
-    r.disposed = true;
-    r.trainer.dispose();
-    r.models.dispose();
+    const s = r.session;
+    await this.checkpoint(r.runId, s.iteration);
+    this.post({ type: 'finished', runId: r.runId, summary: s.summary(), reason });
+    this.progress(r.runId, s.iteration, s.config.iterations, 'finished');
+    s.dispose();
   }
 }

@@ -8,7 +8,7 @@ import * as tf from '@tensorflow/tfjs';
 import { isClockKey } from '../../core/metrics/keys.js';
 import { disposeModel } from '../../core/model/params.js';
 import { resolveConfig } from '../../core/resolve.js';
-import { createTrainer } from '../../core/rl/session.js';
+import { RunSession } from '../../core/rl/runSession.js';
 import { policyStep } from '../../core/rl/update.js';
 import { Rng } from '../../core/rng.js';
 import { inProcessPools } from '../../envs/pools.js';
@@ -65,13 +65,11 @@ async function trainerRows(): Promise<Record<string, number>[]> {
   );
   if (r.errors.length > 0) throw new Error(`threads bench config: ${JSON.stringify(r.errors)}`);
   const spec = envSpec(ENV);
-  const { trainer, models } = createTrainer(r.values, base, {
-    ...inProcessPools(spec.id),
-  });
+  const session = new RunSession({ config: r.values, base, pools: inProcessPools(spec.id) });
   const rows: Record<string, number>[] = [];
   try {
     for (let i = 0; i < 3; i++) {
-      const row = await trainer.step();
+      const row = await session.step();
       rows.push(
         Object.fromEntries(
           Object.entries(row).filter(([k, v]) => typeof v === 'number' && !isClockKey(k)),
@@ -79,8 +77,7 @@ async function trainerRows(): Promise<Record<string, number>[]> {
       );
     }
   } finally {
-    trainer.dispose();
-    models.dispose();
+    session.dispose();
     disposeModel(base.policy);
   }
   return rows;

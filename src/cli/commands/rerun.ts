@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { type Config, completeConfig, formatErrors } from '../../core/config.js';
 import { isMachineKey, type MetricRow } from '../../core/metrics/keys.js';
 import { disposeModel } from '../../core/model/params.js';
-import { createTrainer } from '../../core/rl/session.js';
+import { RunSession } from '../../core/rl/runSession.js';
 import { inProcessPools } from '../../envs/pools.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { loadBase } from '../../workers/node/baseModel.js';
@@ -65,12 +65,12 @@ export async function rerunRows(dir: string, n: number, log: (line: string) => v
     context: config.contextLength,
     seed: config.seed,
   });
-  const { trainer, models } = createTrainer(config, loaded.base, inProcessPools(config.env), {});
+  const session = new RunSession({ config, base: loaded.base, pools: inProcessPools(config.env) });
   const tally: RerunTally = { dir, rows: 0, differ: [], added: [] };
   const added = new Set<string>();
   try {
-    while (trainer.iteration < count) {
-      const row = await trainer.step();
+    while (session.iteration < count) {
+      const row = await session.step();
       const old = stored[tally.rows] as MetricRow;
       const keys = rowDifference(old, row);
       for (const k of addedKeys(old, row)) added.add(k);
@@ -82,8 +82,7 @@ export async function rerunRows(dir: string, n: number, log: (line: string) => v
     }
     tally.added = [...added].sort();
   } finally {
-    trainer.dispose();
-    models.dispose();
+    session.dispose();
     disposeModel(loaded.base.policy);
   }
   return tally;

@@ -14,11 +14,11 @@ import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
 import { PRESETS } from '../../core/presets.js';
 import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
 import { SecondWorkerLost } from '../../core/rl/criticPort.js';
+import { RunSession } from '../../core/rl/runSession.js';
 import { type SecondWorker, scheduleOf, WORKER_CHOICES, type WorkerChoice } from '../../core/rl/schedule.js';
-import { createTrainer, loadRunCheckpoint, saveRunCheckpoint } from '../../core/rl/session.js';
 import type { Trainer } from '../../core/rl/trainer.js';
 import { inProcessPools } from '../../envs/pools.js';
-import { envIds, envSpec, evalEnvId } from '../../envs/registry.js';
+import { envIds } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
 import { indexBaseLayer, loadBase } from '../../workers/node/baseModel.js';
 import { nodeSecondWorker } from '../../workers/node/nodeCritic.js';
@@ -192,17 +192,13 @@ async function finishedRun(out: string, io: CliIo): Promise<object> {
 }
 
 /** Ctrl-C stops the run after the iteration in progress (its rows and a final checkpoint written). */
-function stopOnSigint(io: CliIo): { requested: boolean; off(): void } {
-  const state = {
-    requested: false,
-    off: () => process.off('SIGINT', onSigint),
-  };
+function stopOnSigint(session: RunSession, io: CliIo): () => void {
   const onSigint = () => {
-    state.requested = true;
+    session.requestStop();
     io.stderr.write('\nstopping after this iteration…\n');
   };
   process.once('SIGINT', onSigint);
-  return state;
+  return () => process.off('SIGINT', onSigint);
 }
 
 /** A fresh run's directory: its config, empty rows and events, an empty folder for checkpoints. */
@@ -233,58 +229,56 @@ export async function runTraining(config: Config, opts: TrainOptions, io: CliIo)
     seed: config.seed,
   });
   if (loaded.note && !opts.quiet) io.stderr.write(`${loaded.note}\n`);
-  const _spec = envSpec(config.env);
-  const _evalSpec = envSpec(evalEnvId(config.env));
-  const sigint = stopOnSigint(io);
   const pending: { metrics: object[]; events: object[] } = { metrics: [], events: [] };
-  const { trainer, models } = createTrainer(
+  const start = claim?.iteration ?? 0;
+  const save = async (s: RunSession, name: string) => {
+    const c = await s.checkpoint();
+    await writeFile(join(opts.out, 'checkpoints', `${name}.json`), JSON.stringify(c.manifest));
+    await writeFile(join(opts.out, 'checkpoints', `${name}.bin`), c.blob);
+  };
+  let t0 = 0;
+  const session = new RunSession({
     config,
-    loaded.base,
-    inProcessPools(config.env),
-    {
+    base: loaded.base,
+    pools: inProcessPools(config.env),
+    callbacks: {
       onMetrics: (row) => pending.metrics.push(row),
       onEvent: (e) => pending.events.push(e),
       onWarning: (w) => io.stderr.write(`warning: ${w}\n`),
     },
     second,
-  );
-  const start = claim?.iteration ?? 0;
-  if (claim) {
-    trainer.resumeAt(claim.iteration, claim.rows, loadRunCheckpoint(models, claim.manifest, claim.blob));
-    if (!opts.quiet) io.stderr.write(`resume: from the checkpoint at iteration ${claim.iteration}\n`);
-  }
-  const save = async (name: string) => {
-    const c = await saveRunCheckpoint(trainer, models, loaded.base.tokenizer, config);
-    await writeFile(join(opts.out, 'checkpoints', `${name}.json`), JSON.stringify(c.manifest));
-    await writeFile(join(opts.out, 'checkpoints', `${name}.bin`), c.blob);
-  };
-  const t0 = performance.now();
+    ...(claim ? { resume: claim } : {}),
+    hooks: {
+      after: async (s) => {
+        await writeJsonl(join(opts.out, 'metrics.jsonl'), pending.metrics.splice(0));
+        await writeJsonl(join(opts.out, 'events.jsonl'), pending.events.splice(0));
+        // Repeated non-finite iterations: keep the last good weights and stop with the suggestion.
+        if (s.haltReason) return;
+        if (config.checkpointEvery > 0 && s.iteration % config.checkpointEvery === 0)
+          await save(s, `iter-${s.iteration}`);
+        if (!opts.quiet)
+          io.stderr.write(
+            progressLine(
+              s.iteration - start,
+              config.iterations - start,
+              performance.now() - t0,
+              s.trainer.detector.success,
+            ),
+          );
+      },
+    },
+  });
+  if (claim && !opts.quiet) io.stderr.write(`resume: from the checkpoint at iteration ${claim.iteration}\n`);
+  t0 = performance.now();
+  const sigintOff = stopOnSigint(session, io);
   try {
-    while (trainer.iteration < config.iterations && !sigint.requested) {
-      await trainer.step();
-      await writeJsonl(join(opts.out, 'metrics.jsonl'), pending.metrics.splice(0));
-      await writeJsonl(join(opts.out, 'events.jsonl'), pending.events.splice(0));
-      // Repeated non-finite iterations: keep the last good weights and stop with the suggestion.
-      if (trainer.haltReason) break;
-      if (config.checkpointEvery > 0 && trainer.iteration % config.checkpointEvery === 0)
-        await save(`iter-${trainer.iteration}`);
-      if (!opts.quiet)
-        io.stderr.write(
-          progressLine(
-            trainer.iteration - start,
-            config.iterations - start,
-            performance.now() - t0,
-            trainer.detector.success,
-          ),
-        );
-    }
-    await save('final');
+    await session.run();
+    await save(session, 'final');
   } catch (err) {
-    throw err instanceof SecondWorkerLost ? criticLost(err, trainer.iteration) : err;
+    throw err instanceof SecondWorkerLost ? criticLost(err, session.iteration) : err;
   } finally {
-    sigint.off();
-    trainer.dispose();
-    models.dispose();
+    sigintOff();
+    session.dispose();
   }
   if (!opts.quiet) io.stderr.write('\n');
   const run = {
@@ -293,7 +287,7 @@ export async function runTraining(config: Config, opts: TrainOptions, io: CliIo)
     backend: backend.backend,
     base: loaded.source,
   };
-  const summary = await writeSummary(config, trainer, run, opts, io);
+  const summary = await writeSummary(config, session.trainer, run, opts, io);
   return summary;
 }
 
