@@ -4,8 +4,8 @@
 // algorithm presets that switch several fields at once live in core/rl/algorithms.ts.
 import { z } from 'zod';
 import { ADVANTAGE_NAMES, ESTIMATOR_NEEDS } from './rl/estimatorSpecs.js';
-import { FILTER_COUNTS, FILTER_NAMES, usesKeepRatio } from './rl/filterSpecs.js';
 import { POLICY_LOSS_NAMES, SELECTS_BY_COVARIANCE } from './rl/policyLossSpecs.js';
+import { FILTER_NAMES, FILTERS, usesKeepRatio } from './variants/filters.js';
 
 export type FieldGroup = 'run' | 'rollout' | 'reward' | 'advantage' | 'filter' | 'loss' | 'optim' | 'eval';
 
@@ -235,7 +235,7 @@ function crossFieldErrors(c: Config): FieldError[] {
   if (c.clipCovLow >= c.clipCovHigh) {
     errors.push({ field: 'clipCovLow', message: `must be below the upper bound (${c.clipCovHigh})` });
   }
-  const filter = FILTER_COUNTS[c.filterMode];
+  const filter = FILTERS[c.filterMode];
   if (usesKeepRatio(filter) && Math.round(c.groups * c.filterRatio) < 1) {
     errors.push({
       field: 'filterRatio',

@@ -20,6 +20,9 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
+/** Below this, a group's reward std counts as zero (all rollouts scored the same). */
+export const ZERO_STD = 1e-8;
+
 /**
  * Mean and unbiased (n − 1) standard deviation; the std is 0 for a single value, and both are
  * `empty` (NaN unless given) for an empty list.

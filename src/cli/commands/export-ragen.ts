@@ -11,7 +11,7 @@ import { Document } from 'yaml';
 import { type Config, completeConfig, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
 import { policyLossOf } from '../../core/rl/covLosses.js';
 import { estimatorOf } from '../../core/rl/estimators.js';
-import type { FilterName } from '../../core/rl/filterSpecs.js';
+import { FILTERS } from '../../core/variants/filters.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 
@@ -70,53 +70,6 @@ interface Derived {
   /** The paper's std filter (subsample or oversample, std order). */
   stdFilter: boolean;
 }
-
-/** What RAGEN can say of each rollout filter. */
-interface RagenFilter {
-  /** RAGEN's top-k std filter expresses it (with a std order): the paper's StarPO-S. */
-  topK: boolean;
-  /** v2's rollout_filter_value when top-k does not express it: its top-p share, or 1 (off). */
-  topP: (c: Config) => number;
-  /** v2's rollout_filter_include_zero: it may keep a group whose rewards are all equal. */
-  includeZero: boolean;
-  /** It keeps groups in `filterOrder`'s order (RAGEN has no random keep). */
-  ordered: boolean;
-  /** What RAGEN `v1` (or v2) cannot express of it, as unmapped lines. */
-  unmapped: (c: Config, v1: boolean) => string[];
-}
-
-const RAGEN_FILTERS: Readonly<Record<FilterName, RagenFilter>> = {
-  off: { topK: false, topP: () => 1, includeZero: true, ordered: false, unmapped: () => [] },
-  subsample: { topK: true, topP: () => 1, includeZero: true, ordered: true, unmapped: () => [] },
-  oversample: {
-    topK: true,
-    topP: () => 1,
-    includeZero: true,
-    ordered: true,
-    unmapped: () => [
-      'filterMode oversample: RAGEN filters the groups it rolled out; raise env_groups to groups / filterRatio to match',
-    ],
-  },
-  'top-p': {
-    topK: false,
-    topP: (c) => c.filterTopP,
-    includeZero: false,
-    ordered: true,
-    unmapped: (c, v1) =>
-      v1
-        ? [`filterMode top-p ${c.filterTopP}: RAGEN v1 has only the top-k std filter; export with --ragen v2`]
-        : [],
-  },
-  dynamic: {
-    topK: false,
-    topP: () => 1,
-    includeZero: true,
-    ordered: true,
-    unmapped: (_, v1) => [
-      `filterMode dynamic (DAPO's dynamic sampling): RAGEN has no refill; ${v1 ? 'no v1 filter drops zero-variance groups' : 'rollout_filter_include_zero False drops zero-variance groups without rolling out more'}; verl's DAPO recipe has algorithm.filter_groups`,
-    ],
-  },
-};
 
 /** Each `filterOrder` as RAGEN's filter types; `byStd` false for the random keep it has no knob for. */
 const RAGEN_ORDERS: Readonly<Record<Config['filterOrder'], { v1: string; v2: string; byStd: boolean }>> = {
@@ -179,10 +132,10 @@ const ROWS: readonly MapRow[] = [
   { v1: 'actor_rollout_ref.rollout.rollout_filter_ratio', value: (c, x) => (x.stdFilter ? c.filterRatio : 1), from: 'filterMode and filterRatio (1 = off)' },
   { v1: 'actor_rollout_ref.rollout.rollout_filter_type', value: (c) => RAGEN_ORDERS[c.filterOrder].v1, from: 'filterOrder' },
   { v2: 'actor_rollout_ref.rollout.rollout_filter_strategy', value: (_, x) => (x.stdFilter ? 'top_k' : 'top_p'), from: 'filterMode (subsample/oversample: top_k by share; top-p and off: top_p)' },
-  { v2: 'actor_rollout_ref.rollout.rollout_filter_value', value: (c, x) => (x.stdFilter ? c.filterRatio : RAGEN_FILTERS[c.filterMode].topP(c)), from: 'filterRatio (top_k), filterTopP (top-p), 1 = off' },
+  { v2: 'actor_rollout_ref.rollout.rollout_filter_value', value: (c, x) => (x.stdFilter ? c.filterRatio : FILTERS[c.filterMode].ragen.topP(c)), from: 'filterRatio (top_k), filterTopP (top-p), 1 = off' },
   { v2: 'actor_rollout_ref.rollout.rollout_filter_type', value: (c) => RAGEN_ORDERS[c.filterOrder].v2, from: 'filterOrder' },
   { v2: 'actor_rollout_ref.rollout.rollout_filter_metric', value: () => 'reward_variance', from: 'the filters rank groups by reward std (the same order as variance)' },
-  { v2: 'actor_rollout_ref.rollout.rollout_filter_include_zero', value: (c) => RAGEN_FILTERS[c.filterMode].includeZero, from: 'filterMode (top-p never keeps a zero-variance group)' },
+  { v2: 'actor_rollout_ref.rollout.rollout_filter_include_zero', value: (c) => FILTERS[c.filterMode].ragen.includeZero, from: 'filterMode (top-p never keeps a zero-variance group)' },
   { v2: 'actor_rollout_ref.rollout.rollout_filter_top_p_prob_mode', value: () => 'linear', from: 'the top-p filter accumulates variance linearly' },
   { v2: 'actor_rollout_ref.rollout.rollout_filter_selection_eps', value: () => 0.01, from: 'the top-p filter’s eps' },
   { v1: 'algorithm.adv_estimator', v2: 'algorithm.adv_estimator', value: (_, x) => x.estimator, from: 'advantage (estimators.ts ragen)' },
@@ -223,7 +176,7 @@ export function ragenOverrides(
 ): { mapped: Mapped[]; unmapped: string[] } {
   const kl = c.klCoef > 0;
   const estimator = estimatorOf(c);
-  const filter = RAGEN_FILTERS[c.filterMode];
+  const filter = FILTERS[c.filterMode].ragen;
   const order = RAGEN_ORDERS[c.filterOrder];
   // RAGEN's two KL placements (v0423 train_all.sh): PPO runs keep use_kl_loss off and subtract
   // kl_ctrl.kl_coef · KL(old ‖ ref) from the token rewards (apply_kl_penalty; v2 gates it with

@@ -1,7 +1,7 @@
 // The rollout/* and reasoning/* metrics of one iteration's trajectories (keys.ts names them).
-import { ZERO_STD } from '../rl/advantages.js';
+
 import type { Trajectory } from '../rl/rollout.js';
-import { mean as meanOr, meanStd } from '../stats.js';
+import { mean as meanOr, meanStd, ZERO_STD } from '../stats.js';
 import { distinct2, modalShare, mutualInformation } from './reasoning.js';
 
 /** An empty iteration's metrics are 0, not NaN. */

@@ -20,12 +20,12 @@
 // micro-batches of the rows that fit (rl/microBatch.ts, verl's gradient accumulation) and scoring runs
 // in chunks of at most SCORE_CHUNK rows that fit; so a config is refused only when one row of a
 // phase, or the rollout, does not fit. The filter's counts, the estimator's samples and the
-// update's pairs are read from their tables (rl/filterSpecs.ts, rl/estimators.ts,
+// update's pairs are read from their tables (variants/filters.ts, rl/estimators.ts,
 // rl/algorithms.ts), not from their names.
 import { type Config, MODEL_SIZES } from '../config.js';
 import { ALGORITHMS } from '../rl/algorithms.js';
 import { estimatorOf } from '../rl/estimators.js';
-import { FILTER_COUNTS } from '../rl/filterSpecs.js';
+import { FILTERS } from '../variants/filters.js';
 import { MODEL_PRESETS } from './config.js';
 import {
   BACKEND_MEMORY_BYTES,
@@ -80,7 +80,7 @@ function updatesPairs(c: Config): boolean {
 
 /** Rolled-out and kept trajectories of an iteration, and the samples (windows) kept. */
 function batchSizes(c: Config): { rolled: number; kept: number; samples: number } {
-  const filter = FILTER_COUNTS[c.filterMode];
+  const filter = FILTERS[c.filterMode];
   const rolled = Math.ceil(c.groups * c.groupSize * (filter.oversamples ? 1 / c.filterRatio : 1));
   const kept = filter.keepsShare
     ? Math.ceil(rolled * c.filterRatio)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng.js';
+import { FILTER_NAMES, usesKeepRatio } from '../variants/filters.js';
 import {
   dropOutliers,
   FILTERS,
@@ -11,7 +12,6 @@ import {
   topPGroups,
   zeroStdShare,
 } from './filter.js';
-import { FILTER_NAMES, usesKeepRatio } from './filterSpecs.js';
 
 // Unbiased stds: g0 0, g1 0.57735, g2 0.5, g3 0.60759 (hand-computed).
 const rewards = [
@@ -134,7 +134,7 @@ describe('RAGEN-2 top-p and DAPO dynamic sampling', () => {
   });
 });
 
-describe('FILTERS and their counts (filterSpecs.ts)', () => {
+describe('FILTERS and their counts (core/variants/filters)', () => {
   it('has a row for every filter name, whose functions do what its plain counts say', () => {
     expect(Object.keys(FILTERS)).toEqual([...FILTER_NAMES]);
     for (const f of Object.values(FILTERS)) {

@@ -1,5 +1,5 @@
 // The policy losses' names as plain data that imports nothing, so config.ts can list them (as
-// filterSpecs.ts does for the filters): the clipped surrogate and the two entropy-mechanism
+// core/variants/filters.ts does for the filters): the clipped surrogate and the two entropy-mechanism
 // losses of Cui et al. 2025 ("The Entropy Mechanism of Reinforcement Learning for Reasoning
 // Language Models"), verl's policy_loss.loss_mode vanilla, clip_cov and kl_cov. Their rows, with
 // the functions, are covLosses.ts POLICY_LOSSES.

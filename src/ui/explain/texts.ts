@@ -7,6 +7,7 @@
 // every key has an entry.
 
 import { ALGORITHMS } from '../../core/rl/algorithms.js';
+import { FILTER_VARIANTS } from '../../core/variants/filters.js';
 
 /** One explanation: what the thing is, why it matters here, and its formula if it has one. */
 export interface Explanation {
@@ -16,6 +17,15 @@ export interface Explanation {
 }
 
 export type ExplainKind = 'metric' | 'field' | 'signal';
+
+/** The filter setting's explanation, one clause per filter (core/variants/filters/). */
+function filterModeText(): Explanation {
+  const why = FILTER_VARIANTS.flatMap((f) => (f.why ? [f.why] : [])).join('; ');
+  return {
+    what: `Which groups the update trains on: ${FILTER_VARIANTS.map((f) => f.help).join('; ')}.`,
+    why: `Groups with zero reward variance carry no task gradient, only KL and entropy pressure, which erases input dependence. ${why.charAt(0).toUpperCase()}${why.slice(1)}.`,
+  };
+}
 
 // biome-ignore format: one entry per row reads as a table
 export const METRIC_TEXTS: Readonly<Record<string, Explanation>> = {
@@ -99,7 +109,7 @@ export const FIELD_TEXTS: Readonly<Record<string, Explanation>> = {
   whiten: { what: 'Normalise the critic’s advantages over the batch to mean 0, std 1.', why: 'When every reward is equal, A = R − V is pure critic noise, and whitening would scale that noise up to full-size updates — so it is skipped when reward std ≈ 0.', formula: 'A ← (A − mean A) / (std A + ε)' },
   criticWarmup: { what: 'Iterations that train only the critic before the first policy update.', why: 'An untrained critic wrecked StarPO-S in its first iterations at a large lr in the prototype: warm-up gives it time to fit.' },
   thinkingCritic: { what: 'Weight advantages by σ(a rule-based score of the thinking’s quality) — a proposal this playground tests, not in RAGEN’s paper.', why: 'Aims to reward reasoning that refers to the state; an experiment, not an established fix.', formula: 'A ← A · σ(q(think))' },
-  filterMode: { what: 'Which groups the update trains on: off; subsample (StarPO-S: keep the top share of the P groups by reward std) or oversample (roll out P/ratio groups, keep P); top-p (RAGEN-2: keep groups, highest reward variance first, until they hold the top-p share of the batch’s total variance; never a group with none); or dynamic (DAPO: drop groups whose rewards are all equal and roll out more, up to 3 batches, until P remain).', why: 'Groups with zero reward variance carry no task gradient, only KL and entropy pressure, which erases input dependence. Subsampling also cuts optimizer steps — oversampling keeps the batch, a fairer comparison; top-p keeps as many groups as carry most of the signal; dynamic sampling pays extra rollouts to keep the batch full of signal.' },
+  filterMode: filterModeText(),
   filterTopP: { what: 'The top-p filter’s share: groups are kept, highest reward variance first, until their summed variance reaches this share of the batch’s total (less 0.01).', why: 'RAGEN-2 recommends 0.9: it drops the groups that add little signal without a fixed count. 1 keeps every group that has any variance.', formula: 'keep the fewest top groups with Σ var ≥ p · Σ_all var − 0.01' },
   filterRatio: { what: 'The share of groups the filter keeps (paper: 0.25).', why: 'Lower keeps only the most uncertain groups — stronger signal per sample, fewer samples.' },
   filterOrder: { what: 'Keep the groups with the highest reward std (the paper) or the lowest (reverse ablation).', why: 'The reverse ablation shows whether the variance itself is what helps.' },
