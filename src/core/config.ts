@@ -3,8 +3,8 @@
 // RAGEN's (arXiv 2504.20073 and RAGEN-AI/RAGEN's config/base.yaml) scaled to tiny models; the
 // algorithm presets that switch several fields at once live in core/rl/algorithms.ts.
 import { z } from 'zod';
-import { ADVANTAGE_NAMES, ESTIMATOR_NEEDS } from './rl/estimatorSpecs.js';
 import { POLICY_LOSS_NAMES, SELECTS_BY_COVARIANCE } from './rl/policyLossSpecs.js';
+import { ADVANTAGE_NAMES, ESTIMATORS } from './variants/estimators.js';
 import { FILTER_NAMES, FILTERS, usesKeepRatio } from './variants/filters.js';
 
 export type FieldGroup = 'run' | 'rollout' | 'reward' | 'advantage' | 'filter' | 'loss' | 'optim' | 'eval';
@@ -219,11 +219,11 @@ function crossFieldErrors(c: Config): FieldError[] {
       message: `must not exceed the action budget (${c.maxActionsPerTraj})`,
     });
   }
-  const needs = ESTIMATOR_NEEDS[c.advantage];
+  const needs = ESTIMATORS[c.advantage];
   if (c.groupSize < needs.minGroupSize) {
     errors.push({
       field: 'groupSize',
-      message: `must be at least ${needs.minGroupSize} with advantage "${c.advantage}": ${needs.why}`,
+      message: `must be at least ${needs.minGroupSize} with advantage "${c.advantage}": ${needs.groupSizeWhy}`,
     });
   }
   if (SELECTS_BY_COVARIANCE[c.policyLoss] && c.ratioLevel !== 'token') {

@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { Document } from 'yaml';
 import { type Config, completeConfig, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
 import { policyLossOf } from '../../core/rl/covLosses.js';
-import { estimatorOf } from '../../core/rl/estimators.js';
+import { estimatorOf } from '../../core/variants/estimators.js';
 import { FILTERS } from '../../core/variants/filters.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
@@ -138,7 +138,7 @@ const ROWS: readonly MapRow[] = [
   { v2: 'actor_rollout_ref.rollout.rollout_filter_include_zero', value: (c) => FILTERS[c.filterMode].ragen.includeZero, from: 'filterMode (top-p never keeps a zero-variance group)' },
   { v2: 'actor_rollout_ref.rollout.rollout_filter_top_p_prob_mode', value: () => 'linear', from: 'the top-p filter accumulates variance linearly' },
   { v2: 'actor_rollout_ref.rollout.rollout_filter_selection_eps', value: () => 0.01, from: 'the top-p filter’s eps' },
-  { v1: 'algorithm.adv_estimator', v2: 'algorithm.adv_estimator', value: (_, x) => x.estimator, from: 'advantage (estimators.ts ragen)' },
+  { v1: 'algorithm.adv_estimator', v2: 'algorithm.adv_estimator', value: (_, x) => x.estimator, from: 'advantage (its estimator row’s ragen, core/variants/estimators)' },
   { v2: 'algorithm.norm_adv_by_std_in_grpo', value: (c) => c.normAdvByStd, from: 'normAdvByStd' },
   { v1: 'algorithm.gamma', v2: 'algorithm.gamma', value: (c) => c.gamma, from: 'gamma' },
   { v1: 'algorithm.lam', v2: 'algorithm.lam', value: (c) => c.lambda, from: 'lambda' },

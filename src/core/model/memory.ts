@@ -20,11 +20,11 @@
 // micro-batches of the rows that fit (rl/microBatch.ts, verl's gradient accumulation) and scoring runs
 // in chunks of at most SCORE_CHUNK rows that fit; so a config is refused only when one row of a
 // phase, or the rollout, does not fit. The filter's counts, the estimator's samples and the
-// update's pairs are read from their tables (variants/filters.ts, rl/estimators.ts,
+// update's pairs are read from their tables (variants/filters.ts, variants/estimators.ts,
 // rl/algorithms.ts), not from their names.
 import { type Config, MODEL_SIZES } from '../config.js';
 import { ALGORITHMS } from '../rl/algorithms.js';
-import { estimatorOf } from '../rl/estimators.js';
+import { estimatorOf } from '../variants/estimators.js';
 import { FILTERS } from '../variants/filters.js';
 import { MODEL_PRESETS } from './config.js';
 import {

@@ -2,7 +2,7 @@
 // owns, so changing algorithm never leaves a stale switch from the previous one; every switch
 // stays settable on its own afterwards, so the paper's ablations are one change each.
 import { type Config, defaultConfig } from '../config.js';
-import { estimatorOf } from './estimators.js';
+import { estimatorOf } from '../variants/estimators.js';
 
 type Switches = Pick<
   Config,
@@ -34,7 +34,7 @@ export interface AlgorithmSpec {
   summary: string;
   /** Its line colour in every chart and figure (study, bands), one per algorithm. */
   colour: string;
-  /** Its advantage estimator, update and critic use are those of `switches.advantage` (estimators.ts). */
+  /** Its advantage estimator, update and critic use are those of `switches.advantage` (core/variants/estimators). */
   switches: Switches;
 }
 
@@ -180,7 +180,7 @@ export function applyAlgorithm(config: Config, name: Config['algorithm']): Confi
   return { ...config, ...spec.switches, algorithm: name };
 }
 
-/** Whether the config's advantage estimator trains a critic (estimators.ts). */
+/** Whether the config's advantage estimator trains a critic (core/variants/estimators). */
 export function usesCritic(config: Pick<Config, 'advantage'>): boolean {
   return estimatorOf(config).critic;
 }

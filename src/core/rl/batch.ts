@@ -13,7 +13,7 @@
 import type { Config } from '../config.js';
 import { buildSequence, type PromptTurn } from '../prompt.js';
 import type { Tokenizer } from '../tokenizer.js';
-import { estimatorOf } from './estimators.js';
+import { estimatorOf } from '../variants/estimators.js';
 import { promptTurns, type Trajectory } from './rollout.js';
 import { sampledOldLogp } from './sampledLogp.js';
 import type { Sample } from './samples.js';

@@ -1,6 +1,6 @@
 // The learning half of an iteration once its rollouts are filtered (trainer.ts steps 3–4): the
 // kept trajectories as training samples (batch.ts: history windows, or turns), their old and
-// reference log-probs and values, advantages (estimators.ts), and the objective's update
+// reference log-probs and values, advantages (core/variants/estimators), and the objective's update
 // (objectives.ts) with the check that the weights it stepped to are finite. The snapshot to
 // return to and what a non-finite update costs are the trainer's (faults.ts).
 import { now } from '../clock.js';

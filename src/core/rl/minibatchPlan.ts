@@ -4,7 +4,7 @@
 import type { Config } from '../config.js';
 import { bucketLength } from '../model/scoring.js';
 import type { Rng } from '../rng.js';
-import { indicesBy } from './advantages.js';
+import { indicesBy } from '../variants/estimators/math.js';
 import type { Minibatch } from './microBatch.js';
 import type { PreparedSample } from './samples.js';
 

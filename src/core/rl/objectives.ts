@@ -2,14 +2,14 @@
 // scored — the clipped surrogate (PPO, GRPO and their variants: per token or, with
 // `ratioLevel` sequence, per sequence as GSPO), or DPO on each group's best and worst
 // trajectory. Each update loop reads top to bottom in optimize.ts. A config's objective is named
-// by its advantage estimator's row (estimators.ts `objective`): the `none` estimator feeds DPO,
+// by its advantage estimator's row (core/variants/estimators `objective`): the `none` estimator feeds DPO,
 // which scores pairs, not advantages; nothing here reads the switch's strings.
 import type { Config } from '../config.js';
 import type { Adam } from '../model/adam.js';
 import type { Model } from '../model/params.js';
 import type { Rng } from '../rng.js';
+import { estimatorOf, type ObjectiveName } from '../variants/estimators.js';
 import type { CriticHost } from './criticHost.js';
-import { estimatorOf, type ObjectiveName } from './estimators.js';
 import { dpoUpdate, ppoUpdate, type UpdateOptions, type UpdateReport } from './optimize.js';
 import type { PreparedSample } from './samples.js';
 

@@ -11,7 +11,7 @@ import type { MetricKey } from '../metrics/keys.js';
 import type { Adam } from '../model/adam.js';
 import type { Model } from '../model/params.js';
 import type { Rng } from '../rng.js';
-import { indicesBy } from './advantages.js';
+import { indicesBy } from '../variants/estimators/math.js';
 import { withCovSelection } from './covPass.js';
 import type { CriticHost } from './criticHost.js';
 import { type DpoBatch, dpoStep } from './dpoStep.js';

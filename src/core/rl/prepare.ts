@@ -6,8 +6,8 @@ import { qualityWeight, thinkingQuality } from '../metrics/reasoning.js';
 import type { Model } from '../model/params.js';
 import { defaultGroupRows, type LogpJob, planGroups, scoreBatch, shareGroups } from '../model/scoreBatch.js';
 import { meanStd, ZERO_STD } from '../stats.js';
-import { indicesBy, whiten } from './advantages.js';
-import { type EstimatorInput, estimatorOf } from './estimators.js';
+import { indicesBy, whiten } from '../variants/estimators/math.js';
+import { type EstimatorInput, estimatorOf } from '../variants/estimators.js';
 import type { ReferenceApart } from './referenceHost.js';
 import type { Trajectory } from './rollout.js';
 import type { PreparedSample, Sample } from './samples.js';
@@ -185,7 +185,7 @@ function klPenalisedRewards(
   return { rewards, penalised };
 }
 
-/** Whitens the advantages in place over every loss-mask token of the batch (advantages.ts whiten). */
+/** Whitens the advantages in place over every loss-mask token of the batch (variants/estimators/math.ts whiten). */
 function whitenBatch(adv: Float32Array[], samples: readonly Sample[]): void {
   const lens = adv.map((a) => a.length);
   const flat = new Float32Array(lens.reduce((a, b) => a + b, 0));
@@ -229,7 +229,7 @@ function weightByThinking(
 
 /**
  * Advantages and returns for every sample by the estimator `config.advantage` selects
- * (estimators.ts), after any KL penalty in the reward; whitening over the batch
+ * (core/variants/estimators), after any KL penalty in the reward; whitening over the batch
  * (skipped when the batch's reward std is ~0, where it would turn critic noise into full-size
  * updates); optional σ(thinking-quality) weights.
  */

@@ -4,8 +4,8 @@
 // (per-turn samples see only their own state, in rollouts as in training).
 import type { Config } from '../config.js';
 import { Rng } from '../rng.js';
+import { estimatorOf } from '../variants/estimators.js';
 import { streamInstance } from './envPool.js';
-import { estimatorOf } from './estimators.js';
 import { EVAL_SEED_BASE } from './evaluate.js';
 import { groupsToRollOut } from './filter.js';
 import type { RolloutSettings, RolloutStart } from './rollout.js';

@@ -3,7 +3,7 @@
 // same seed under StarPO-S. Each step names the regions it points at, what entering it does to the
 // replay, and its text, every number of which is read off the recordings (tourParts.tsx,
 // tourText.ts).
-import { estimatorOf } from '../../core/rl/estimators.js';
+import { estimatorOf } from '../../core/variants/estimators.js';
 import { CHARTS } from '../charts/chartSpecs.js';
 import { ExplainButton } from '../explain/ExplainButton.js';
 import { signalLabel } from '../explain/texts.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../rng.js';
-import { gae, groupNormalize, turnGae, whiten } from './advantages.js';
+import { Rng } from '../../rng.js';
+import { gae, groupNormalize, turnGae, whiten } from './math.js';
 
 const f32 = (xs: number[]) => Float32Array.from(xs);
 

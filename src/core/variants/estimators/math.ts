@@ -3,7 +3,7 @@
 // normalisation (RAGEN Eq 5, grouped by initial state), masked whitening, and turn-level GAE
 // for the `ppo-turn` baseline. Every function is checked against a naive loop in tests.
 // Layout legend: B = trajectories, T = padded tokens; row b occupies [b*T, (b+1)*T).
-import { meanStd, ZERO_STD } from '../stats.js';
+import { meanStd, ZERO_STD } from '../../stats.js';
 
 /** Advantages and value targets, both [B*T]; zero outside the mask. */
 export interface GaeResult {
