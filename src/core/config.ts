@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { POLICY_LOSS_NAMES, SELECTS_BY_COVARIANCE } from './rl/policyLossSpecs.js';
 import { ADVANTAGE_NAMES, ESTIMATORS } from './variants/estimators.js';
 import { FILTER_NAMES, FILTERS, usesKeepRatio } from './variants/filters.js';
+import { LOSS_AGG_NAMES } from './variants/lossAggs.js';
+import { RATIO_LEVEL_NAMES } from './variants/ratioLevels.js';
 
 export type FieldGroup = 'run' | 'rollout' | 'reward' | 'advantage' | 'filter' | 'loss' | 'optim' | 'eval';
 
@@ -119,8 +121,8 @@ const FIELD_TABLE = [
   { key: 'klCoef', flag: 'kl-coef', group: 'loss', kind: 'float', label: 'KL coefficient', min: 0, max: 1, default: 0.001, live: true, help: 'Weight of KL to the reference policy (0: off).' },
   { key: 'klEstimator', flag: 'kl-estimator', group: 'loss', kind: 'enum', label: 'KL estimator', options: ['k1', 'k3'], default: 'k1', help: 'k1 = log r, k3 = r − 1 − log r (Schulman).' },
   { key: 'klMode', flag: 'kl-mode', group: 'loss', kind: 'enum', label: 'KL as', options: ['loss', 'reward'], default: 'reward', help: 'Subtract KL per token from the reward (RAGEN\u2019s PPO runs) or add it to the loss (its GRPO runs).' },
-  { key: 'lossAgg', flag: 'loss-agg', group: 'loss', kind: 'enum', label: 'Loss aggregation', options: ['token-mean', 'seq-mean-token-mean', 'seq-mean-token-sum'], default: 'token-mean', help: 'Mean over all masked tokens of the minibatch (RAGEN\u2019s config), over each sequence and then over sequences (GRPO), or each sequence\u2019s sum and then the mean over sequences (Dr. GRPO).' },
-  { key: 'ratioLevel', flag: 'ratio-level', group: 'loss', kind: 'enum', label: 'Ratio level', options: ['token', 'sequence'], default: 'token', help: 'The importance ratio per token (PPO), or one per sequence from its mean log-ratio, clipped per sequence (GSPO).' },
+  { key: 'lossAgg', flag: 'loss-agg', group: 'loss', kind: 'enum', label: 'Loss aggregation', options: LOSS_AGG_NAMES, default: 'token-mean', help: 'Mean over all masked tokens of the minibatch (RAGEN\u2019s config), over each sequence and then over sequences (GRPO), or each sequence\u2019s sum and then the mean over sequences (Dr. GRPO).' },
+  { key: 'ratioLevel', flag: 'ratio-level', group: 'loss', kind: 'enum', label: 'Ratio level', options: RATIO_LEVEL_NAMES, default: 'token', help: 'The importance ratio per token (PPO), or one per sequence from its mean log-ratio, clipped per sequence (GSPO).' },
   { key: 'policyLoss', flag: 'policy-loss', group: 'loss', kind: 'enum', label: 'Policy loss', options: POLICY_LOSS_NAMES, default: 'clip', help: 'clip: the clipped surrogate (PPO, GRPO); clip-cov: the same with the gradient of a few random high-covariance tokens detached; kl-cov: the unclipped surrogate with a KL penalty on the top-covariance tokens (Cui et al. 2025, verl loss_mode clip_cov / kl_cov).' },
   { key: 'clipCovRatio', flag: 'clip-cov-ratio', group: 'loss', kind: 'float', label: 'Clip-Cov share', min: 1e-6, max: 0.5, default: 0.0002, log: true, help: 'Clip-Cov: share of the step\u2019s tokens whose gradient is detached (at least 1; verl 0.0002).' },
   { key: 'clipCovLow', flag: 'clip-cov-low', group: 'loss', kind: 'float', label: 'Clip-Cov lower bound', min: -100, max: 100, default: 1, help: 'Clip-Cov: a token is a candidate when its covariance lies above this bound (verl clip_cov_lb 1).' },

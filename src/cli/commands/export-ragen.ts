@@ -12,6 +12,8 @@ import { type Config, completeConfig, formatErrors, MAX_CONFIG_FILE_BYTES } from
 import { policyLossOf } from '../../core/rl/covLosses.js';
 import { estimatorOf } from '../../core/variants/estimators.js';
 import { FILTERS } from '../../core/variants/filters.js';
+import { LOSS_AGGS } from '../../core/variants/lossAggs.js';
+import { RATIO_LEVELS } from '../../core/variants/ratioLevels.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 
@@ -76,21 +78,6 @@ const RAGEN_ORDERS: Readonly<Record<Config['filterOrder'], { v1: string; v2: str
   'highest-std': { v1: 'std', v2: 'largest', byStd: true },
   'lowest-std': { v1: 'std_rev', v2: 'smallest', byStd: true },
   random: { v1: 'std', v2: 'largest', byStd: false },
-};
-
-/** Whether RAGEN v1's actor takes each aggregation: it has no switch and always takes a token mean. */
-const V1_TAKES_AGG: Readonly<Record<Config['lossAgg'], boolean>> = {
-  'token-mean': true,
-  'seq-mean-token-mean': false,
-  'seq-mean-token-sum': false,
-};
-
-/** What RAGEN's actor cannot take of each ratio level, as unmapped lines (both versions). */
-const RATIO_LEVEL_UNMAPPED: Readonly<Record<Config['ratioLevel'], string[]>> = {
-  token: [],
-  sequence: [
-    "ratioLevel sequence (GSPO): RAGEN's actor takes the token-level clipped loss in both versions; verl selects GSPO with actor_rollout_ref.actor.policy_loss.loss_mode gspo, which RAGEN's own actor does not read",
-  ],
 };
 
 /**
@@ -203,7 +190,7 @@ export function ragenOverrides(
     ...(filter.ordered && !order.byStd
       ? ['filterOrder random (the random-keep control): RAGEN has no random group selection']
       : []),
-    ...(v1 && !V1_TAKES_AGG[c.lossAgg]
+    ...(v1 && !LOSS_AGGS[c.lossAgg].ragenV1
       ? [
           `lossAgg ${c.lossAgg}: RAGEN v1's actor always takes a token mean; export with --ragen v2 (loss_agg_mode)`,
         ]
@@ -214,7 +201,7 @@ export function ragenOverrides(
     ...(v1 && c.historyTurns < c.maxTurns
       ? [`historyTurns ${c.historyTurns}: RAGEN v1 keeps every turn in the context`]
       : []),
-    ...RATIO_LEVEL_UNMAPPED[c.ratioLevel],
+    ...RATIO_LEVELS[c.ratioLevel].ragenUnmapped,
     ...policyLossUnmapped(c),
     ...(c.outlierDrop || c.thinkingCritic || c.klEarlyStop > 0 || c.lrWarmup > 0
       ? ['starpo-s+ stabilisers (2σ drop, thinking critic, KL early stop, LR warm-up): no RAGEN knob']

@@ -9,8 +9,9 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../config.js';
 import type { Rng } from '../rng.js';
+import { aggregate, type LossAgg, maskedMean } from '../variants/lossAggs.js';
+import { clippedPolicyLoss, type PolicyLossParts } from '../variants/ratioLevels.js';
 import { type CovInputs, clipCovSelection, klCovSelection } from './covSelect.js';
-import { aggregate, clippedPolicyLoss, type LossAgg, maskedMean, type PolicyLossParts } from './losses.js';
 import { type PolicyLossName, SELECTS_BY_COVARIANCE } from './policyLossSpecs.js';
 
 /** The settings a policy loss reads (config fields, as named there). */

@@ -6,7 +6,8 @@ import type { Adam } from '../model/adam.js';
 import type { Model } from '../model/params.js';
 import { modelVariables } from '../model/params.js';
 import { maskedRows, policyLogProbs } from '../model/scoring.js';
-import { dpoLoss, maskedMean } from './losses.js';
+import { maskedMean } from '../variants/lossAggs.js';
+import { dpoLoss } from './losses.js';
 import { type MicroLoss, type StepLoss, shares } from './microBatch.js';
 import { applyChecked, type StepResult } from './update.js';
 

@@ -1,16 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  aggregate,
-  clippedPolicyLoss,
-  clippedValueLoss,
-  dpoLoss,
-  klPerToken,
-  type LossAgg,
-  lossAggOf,
-  maskedMean,
-  ratioLevelOf,
-} from './losses.js';
+import { aggregate, type LossAgg, lossAggOf, maskedMean } from '../variants/lossAggs.js';
+import { clippedPolicyLoss, ratioLevelOf } from '../variants/ratioLevels.js';
+import { clippedValueLoss, dpoLoss, klPerToken } from './losses.js';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

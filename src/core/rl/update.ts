@@ -13,8 +13,10 @@ import { flattenGradients, fusedGlobalNorm } from '../model/kernels/adam.js';
 import type { Model } from '../model/params.js';
 import { modelVariables } from '../model/params.js';
 import { criticValues, maskedRows, policyLogProbs } from '../model/scoring.js';
+import { aggregate, lossAggOf, maskedMean } from '../variants/lossAggs.js';
+import { ratioLevelOf } from '../variants/ratioLevels.js';
 import { type PolicyLossSettings, policyLossOf } from './covLosses.js';
-import { aggregate, clippedValueLoss, klPerToken, lossAggOf, maskedMean, ratioLevelOf } from './losses.js';
+import { clippedValueLoss, klPerToken } from './losses.js';
 import {
   accumulatedGrads,
   type MicroLoss,
@@ -221,7 +223,7 @@ export function policyLoss(policy: Model, p: Piece, s: PolicyStepSettings, part?
   const lossRow = policyLossOf(s.policyLoss ?? 'clip');
   const ls = lossSettings(s);
   // Each part weighted by this piece's share of what it is a mean over: the minibatch's loss
-  // tokens or its rows (LOSS_AGGS and RATIO_LEVELS rows' weightBy).
+  // tokens or its rows (the aggregation's and the ratio level's rows, core/variants).
   const pgW = p[level.lossWeightBy(aggSpec)];
   const aggW = p[aggSpec.weightBy];
   const f = (): StepLoss => {

@@ -8,9 +8,9 @@ import type { ModelConfig } from '../model/config.js';
 import { createPolicy, disposeModel, modelVariables } from '../model/params.js';
 import { selectRows } from '../model/rows.js';
 import { policyLogProbs } from '../model/scoring.js';
-import { maskedMean } from '../rl/losses.js';
 import { Rng } from '../rng.js';
 import { buildVocabulary, Tokenizer } from '../tokenizer.js';
+import { maskedMean } from '../variants/lossAggs.js';
 import { copyDrills, type SftSequence, sftBatch, sftLearningRate, sftLoss, sftSequences } from './sft.js';
 
 const config: ModelConfig = { vocabSize: 23, dModel: 16, nLayers: 1, nHeads: 2, context: 64, mlpRatio: 4 };
