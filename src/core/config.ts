@@ -3,10 +3,10 @@
 // RAGEN's (arXiv 2504.20073 and RAGEN-AI/RAGEN's config/base.yaml) scaled to tiny models; the
 // algorithm presets that switch several fields at once live in core/rl/algorithms.ts.
 import { z } from 'zod';
-import { POLICY_LOSS_NAMES, SELECTS_BY_COVARIANCE } from './rl/policyLossSpecs.js';
 import { ADVANTAGE_NAMES, ESTIMATORS } from './variants/estimators.js';
 import { FILTER_NAMES, FILTERS, usesKeepRatio } from './variants/filters.js';
 import { LOSS_AGG_NAMES } from './variants/lossAggs.js';
+import { POLICY_LOSS_NAMES, POLICY_LOSSES } from './variants/policyLosses.js';
 import { RATIO_LEVEL_NAMES } from './variants/ratioLevels.js';
 
 export type FieldGroup = 'run' | 'rollout' | 'reward' | 'advantage' | 'filter' | 'loss' | 'optim' | 'eval';
@@ -228,7 +228,7 @@ function crossFieldErrors(c: Config): FieldError[] {
       message: `must be at least ${needs.minGroupSize} with advantage "${c.advantage}": ${needs.groupSizeWhy}`,
     });
   }
-  if (SELECTS_BY_COVARIANCE[c.policyLoss] && c.ratioLevel !== 'token') {
+  if (POLICY_LOSSES[c.policyLoss].selects && c.ratioLevel !== 'token') {
     errors.push({
       field: 'policyLoss',
       message: `${c.policyLoss} selects tokens by covariance and needs ratioLevel "token" (got "${c.ratioLevel}")`,

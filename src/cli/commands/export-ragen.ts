@@ -9,10 +9,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Document } from 'yaml';
 import { type Config, completeConfig, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
-import { policyLossOf } from '../../core/rl/covLosses.js';
 import { estimatorOf } from '../../core/variants/estimators.js';
 import { FILTERS } from '../../core/variants/filters.js';
 import { LOSS_AGGS } from '../../core/variants/lossAggs.js';
+import { policyLossOf } from '../../core/variants/policyLosses.js';
 import { RATIO_LEVELS } from '../../core/variants/ratioLevels.js';
 import { type Command, UsageError } from '../command.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
@@ -81,7 +81,7 @@ const RAGEN_ORDERS: Readonly<Record<Config['filterOrder'], { v1: string; v2: str
 };
 
 /**
- * The entropy-mechanism losses as verl's keys (covLosses.ts POLICY_LOSSES verlMode), as unmapped
+ * The entropy-mechanism losses as verl's keys (core/variants/policyLosses rows' verlMode), as unmapped
  * lines: RAGEN's own actor takes the clipped loss and does not read verl's policy_loss block.
  */
 function policyLossUnmapped(c: Config): string[] {

@@ -1,12 +1,13 @@
-// The pass before a Clip-Cov or KL-Cov step (covLosses.ts): the log-probs of the weights the step
-// starts from, read back once, and the tokens the covariance rule picks from them (covSelect.ts),
-// attached to the minibatch as `covSelected`. The step's own forward pass then computes the same
-// log-probs again with their gradient. The other losses pick nothing and skip this pass.
+// The pass before a Clip-Cov or KL-Cov step (core/variants/policyLosses): the log-probs of the
+// weights the step starts from, read back once, and the tokens the covariance rule picks from them
+// (variants/policyLosses/covSelect.ts), attached to the minibatch as `covSelected`. The step's own
+// forward pass then computes the same log-probs again with their gradient. The other losses pick
+// nothing and skip this pass.
 import * as tf from '@tensorflow/tfjs';
 import type { Model } from '../model/params.js';
 import { maskedRows, policyLogProbs } from '../model/scoring.js';
 import type { Rng } from '../rng.js';
-import { policyLossOf } from './covLosses.js';
+import { policyLossOf } from '../variants/policyLosses.js';
 import { type Minibatch, microRanges, sliceMinibatch } from './microBatch.js';
 import { lossSettings, type PolicyStepSettings } from './update.js';
 

@@ -20,7 +20,7 @@ export interface Minibatch {
   refLogp: Float32Array;
   returns: Float32Array;
   oldValues: Float32Array;
-  /** The tokens an entropy-mechanism loss acts on (covLosses.ts), 1 where selected; absent for the others. */
+  /** The tokens an entropy-mechanism loss acts on (core/variants/policyLosses), 1 where selected; absent for the others. */
   covSelected?: Float32Array;
 }
 

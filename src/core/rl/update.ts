@@ -14,8 +14,8 @@ import type { Model } from '../model/params.js';
 import { modelVariables } from '../model/params.js';
 import { criticValues, maskedRows, policyLogProbs } from '../model/scoring.js';
 import { aggregate, lossAggOf, maskedMean } from '../variants/lossAggs.js';
+import { type PolicyLossSettings, policyLossOf } from '../variants/policyLosses.js';
 import { ratioLevelOf } from '../variants/ratioLevels.js';
-import { type PolicyLossSettings, policyLossOf } from './covLosses.js';
 import { clippedValueLoss, klPerToken } from './losses.js';
 import {
   accumulatedGrads,
@@ -60,7 +60,7 @@ const POLICY_STEP_FIELDS = [...REQUIRED_STEP_FIELDS, ...DEFAULTED_STEP_FIELDS] a
  * temperature (logits are divided by it, as verl's update_policy, so the ratio is taken against
  * the distribution that was sampled; 1), lossAgg (how the surrogate, entropy and KL losses
  * average their tokens; token-mean), ratioLevel (token, or sequence as GSPO), policyLoss and the
- * entropy-mechanism losses' settings (clip, or Clip-Cov / KL-Cov: covLosses.ts). Plus klLossCoef,
+ * entropy-mechanism losses' settings (clip, or Clip-Cov / KL-Cov: core/variants/policyLosses). Plus klLossCoef,
  * the KL-to-reference coefficient in the loss (0 when KL goes in the reward or is off), and lr,
  * the step size Adam takes (the trainer's, after its warm-up: runSchedule.ts).
  */
@@ -177,7 +177,7 @@ function targets(mb: Minibatch, a: Float32Array): tf.Tensor2D {
 /** The config's defaults, for the loss settings a step was not given (made once, not each step). */
 const DEFAULTS = defaultConfig();
 
-/** The settings the policy loss reads, defaults filled in (covLosses.ts). */
+/** The settings the policy loss reads, defaults filled in (core/variants/policyLosses). */
 export function lossSettings(s: PolicyStepSettings): PolicyLossSettings {
   const d = DEFAULTS;
   return {

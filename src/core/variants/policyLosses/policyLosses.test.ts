@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../config.js';
-import { Rng } from '../rng.js';
-import { POLICY_LOSSES, type PolicyLossSettings } from './covLosses.js';
+import { defaultConfig } from '../../config.js';
+import { Rng } from '../../rng.js';
+import { POLICY_LOSSES, type PolicyLossSettings } from '../policyLosses.js';
 import { clipCovSelection, klCovSelection, selectedCount, tokenCovariances } from './covSelect.js';
 
 beforeAll(async () => {
@@ -54,7 +54,7 @@ describe('the covariance rule (covSelect.ts)', () => {
   });
 });
 
-describe('the entropy-mechanism losses (covLosses.ts)', () => {
+describe('the entropy-mechanism losses (policyLosses/clipCov.ts, klCov.ts)', () => {
   const t = (xs: number[]) => tf.tensor2d([xs]);
   const val = async (s: tf.Tensor) => (await s.data())[0] as number;
   const adv = t([1, -1, 1, 0]);

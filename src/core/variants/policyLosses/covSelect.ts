@@ -7,7 +7,7 @@
 // already cut. Computed here on plain arrays, once per optimizer step over the whole minibatch
 // (verl takes it per micro-batch; here it does not depend on how the step is cut to fit memory),
 // from the log-probs of the weights the step starts from. Returns 1 where selected, 0 elsewhere.
-import type { Rng } from '../rng.js';
+import type { Rng } from '../../rng.js';
 
 /** The per-token inputs of the rule, each [b·(T−1)] (0 where `mask` is 0). */
 export interface CovInputs {
