@@ -3,7 +3,9 @@
 // RAGEN's (arXiv 2504.20073 and RAGEN-AI/RAGEN's config/base.yaml) scaled to tiny models; the
 // algorithm presets that switch several fields at once live in core/rl/algorithms.ts.
 import { z } from 'zod';
+import { ALGORITHM_NAMES } from './variants/algorithms.js';
 import { ADVANTAGE_NAMES, ESTIMATORS } from './variants/estimators.js';
+import { TOP_P_DEFAULT } from './variants/filters/topP.js';
 import { FILTER_NAMES, FILTERS, usesKeepRatio } from './variants/filters.js';
 import { LOSS_AGG_NAMES } from './variants/lossAggs.js';
 import { POLICY_LOSS_NAMES, POLICY_LOSSES } from './variants/policyLosses.js';
@@ -54,17 +56,7 @@ export interface StringField extends FieldBase {
 }
 export type Field = IntField | FloatField | EnumField | BoolField | StringField;
 
-export const ALGORITHM_NAMES = [
-  'ppo-turn',
-  'starpo-ppo',
-  'starpo-grpo',
-  'starpo-drgrpo',
-  'starpo-gspo',
-  'starpo-dapo',
-  'starpo-s',
-  'starpo-s+',
-  'dpo-online',
-] as const;
+export { ALGORITHM_NAMES };
 export const MODEL_SIZES = ['nano', 'micro', 'small'] as const;
 export const BACKEND_CHOICES = ['auto', 'webgpu', 'wasm', 'cpu'] as const;
 
@@ -110,7 +102,7 @@ const FIELD_TABLE = [
   { key: 'thinkingCritic', flag: 'thinking-critic', group: 'advantage', kind: 'bool', label: 'Thinking critic', default: false, help: 'Weight advantages by σ(rule-based thinking quality) (not in RAGEN’s paper).' },
   // filter
   { key: 'filterMode', flag: 'filter', group: 'filter', kind: 'enum', label: 'Variance filter', options: FILTER_NAMES, default: 'off', help: 'StarPO-S: keep high-std groups of the P rolled out, or roll out P/ratio and keep P; top-p: RAGEN-2\u2019s reward-variance filter (groups by variance until the top-p share of the batch\u2019s total, zero-variance groups never); dynamic: DAPO\u2019s dynamic sampling (drop groups whose rewards are all equal and roll out more, up to 3 batches, until P remain).' },
-  { key: 'filterTopP', flag: 'filter-top-p', group: 'filter', kind: 'float', label: 'Top-p value', min: 0.05, max: 1, default: 0.9, live: true, help: 'The top-p filter keeps groups, highest reward variance first, until their variance reaches this share of the total (RAGEN-2 recommends 0.9; 1 keeps every group that has any variance).' },
+  { key: 'filterTopP', flag: 'filter-top-p', group: 'filter', kind: 'float', label: 'Top-p value', min: 0.05, max: 1, default: TOP_P_DEFAULT, live: true, help: 'The top-p filter keeps groups, highest reward variance first, until their variance reaches this share of the total (RAGEN-2 recommends 0.9; 1 keeps every group that has any variance).' },
   { key: 'filterRatio', flag: 'filter-ratio', group: 'filter', kind: 'float', label: 'Keep ratio', min: 0.05, max: 1, default: 0.25, live: true, help: 'Share of groups kept by the in-group reward-std filter.' },
   { key: 'filterOrder', flag: 'filter-order', group: 'filter', kind: 'enum', label: 'Keep', options: ['highest-std', 'lowest-std', 'random'], default: 'highest-std', help: 'Keep the most uncertain groups (paper), the least (reverse ablation), or as many at random (the control: is it the selection, or fewer updates?).' },
   { key: 'outlierDrop', flag: 'outlier-drop', group: 'filter', kind: 'bool', label: '2σ outlier drop', default: false, help: 'Drop trajectories beyond 2σ of the batch mean return (not in RAGEN’s paper).' },

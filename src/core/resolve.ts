@@ -17,7 +17,7 @@ import {
 } from './config.js';
 import { memoryField, memoryRefusal } from './model/memory.js';
 import { PRESETS } from './presets.js';
-import { ALGORITHMS } from './rl/algorithms.js';
+import { ALGORITHMS } from './variants/algorithms.js';
 
 /** The config fields a base model is trained for (its episode settings). */
 export const EPISODE_KEYS = [

@@ -6,7 +6,7 @@
 import { type Config, FIELDS, type FieldError, fieldByKey, parseFieldText } from './config.js';
 import { runPath, type SweepAxis } from './files/sweepBundle.js';
 import { type BaseLayer, type MemoryBudget, resolveConfig } from './resolve.js';
-import { ALGORITHMS } from './rl/algorithms.js';
+import { ALGORITHMS } from './variants/algorithms.js';
 
 /** Fields that make sense as sweep axes (not the seed: seeds are their own dimension). */
 export const SWEEPABLE = FIELDS.filter((f) => f.key !== 'seed' && f.key !== 'backend' && f.key !== 'env');

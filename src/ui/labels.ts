@@ -1,7 +1,7 @@
 // The names a person reads for the ids the config stores: "DoorKey 5×5" for minigrid/DoorKey-5x5,
 // "StarPO (GRPO)" for starpo-grpo (the algorithm table's label), as the setup panel shows them.
 import type { Config } from '../core/config.js';
-import { ALGORITHMS } from '../core/rl/algorithms.js';
+import { ALGORITHMS } from '../core/variants/algorithms.js';
 
 const ENV_NAMES: Readonly<Record<string, string>> = { 'webshop/lite': 'WebShop-lite' };
 

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import type { Config } from '../../src/core/config.js';
-import { ALGORITHMS } from '../../src/core/rl/algorithms.js';
+import { ALGORITHMS } from '../../src/core/variants/algorithms.js';
 import { openTiny } from './helpers.js';
 
 /** The filter an algorithm's switches set (its row in the algorithm table; DAPO: dynamic sampling). */

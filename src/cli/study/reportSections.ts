@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Config } from '../../core/config.js';
 import { type MetricKey, metricByKey } from '../../core/metrics/keys.js';
-import { ALGORITHMS } from '../../core/rl/algorithms.js';
+import { ALGORITHMS } from '../../core/variants/algorithms.js';
 import { type LoadedRun, wallTable } from './analyze.js';
 import { envSlug } from './discover.js';
 import { lineChartSvg } from './svg.js';

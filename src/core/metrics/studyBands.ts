@@ -5,8 +5,8 @@
 // malformed file is refused with the field that is wrong.
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { ALGORITHMS } from '../rl/algorithms.js';
 import { mean } from '../stats.js';
+import { ALGORITHMS } from '../variants/algorithms.js';
 import type { MetricRow } from './keys.js';
 
 /** The file's format tag. */

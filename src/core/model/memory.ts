@@ -23,7 +23,7 @@
 // update's pairs are read from their tables (variants/filters.ts, variants/estimators.ts,
 // rl/algorithms.ts), not from their names.
 import { type Config, MODEL_SIZES } from '../config.js';
-import { ALGORITHMS } from '../rl/algorithms.js';
+import { ALGORITHMS } from '../variants/algorithms.js';
 import { estimatorOf } from '../variants/estimators.js';
 import { FILTERS } from '../variants/filters.js';
 import { MODEL_PRESETS } from './config.js';

@@ -3,7 +3,7 @@
 // how they join the chart's rows (recharts reads a [lo, hi] pair as a ranged area), over the
 // runs' own iterations only.
 import { BAND_FAMILIES, type Band, bandConfigText, type StudyBands } from '../../core/metrics/studyBands.js';
-import { ALGORITHMS } from '../../core/rl/algorithms.js';
+import { ALGORITHMS } from '../../core/variants/algorithms.js';
 import type { ChartData } from './chartData.js';
 
 /** One band a chart draws. */

@@ -1,6 +1,6 @@
 // The algorithm table: each named preset of switches with its one-line summary;
 // choosing a row applies its switches, like the Algorithm select.
-import { ALGORITHMS } from '../../core/rl/algorithms.js';
+import { ALGORITHMS } from '../../core/variants/algorithms.js';
 import { useApp } from '../store/index.js';
 
 export function AlgorithmTable() {

@@ -5,7 +5,7 @@
 // live fields stay editable; their changes go to the trainer and leave a chart marker.
 import { type Config, FIELDS, type Field, type FieldGroup } from '../../core/config.js';
 import { PRESETS } from '../../core/presets.js';
-import { ALGORITHMS } from '../../core/rl/algorithms.js';
+import { ALGORITHMS } from '../../core/variants/algorithms.js';
 import { envIds } from '../../envs/registry.js';
 import { useController } from '../controller/context.js';
 import { ExplainButton } from '../explain/ExplainButton.js';

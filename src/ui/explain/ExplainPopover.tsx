@@ -5,7 +5,7 @@
 import { useRef } from 'react';
 import { fieldByKey } from '../../core/config.js';
 import { metricByKey } from '../../core/metrics/keys.js';
-import { ALGORITHMS } from '../../core/rl/algorithms.js';
+import { ALGORITHMS } from '../../core/variants/algorithms.js';
 import { useDialogFocus, useEscapeToClose } from '../components/OverlayPanel.js';
 import { useApp } from '../store/index.js';
 import type { ExplainItem } from './explainSlice.js';

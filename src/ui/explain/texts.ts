@@ -6,7 +6,7 @@
 // StarPO-S, the echo trap and RAGEN-2's mutual-information proxy). vitest (texts.test.ts) checks
 // every key has an entry.
 
-import { ALGORITHMS } from '../../core/rl/algorithms.js';
+import { ALGORITHMS } from '../../core/variants/algorithms.js';
 import { FILTER_VARIANTS } from '../../core/variants/filters.js';
 
 /** One explanation: what the thing is, why it matters here, and its formula if it has one. */

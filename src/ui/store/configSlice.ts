@@ -14,8 +14,8 @@ import {
   parseFieldText,
 } from '../../core/config.js';
 import { EPISODE_KEYS, resolveConfig } from '../../core/resolve.js';
-import { ALGORITHMS } from '../../core/rl/algorithms.js';
 import { decodeHashFields } from '../../core/urlHash.js';
+import { ALGORITHMS } from '../../core/variants/algorithms.js';
 import { envIds } from '../../envs/registry.js';
 import { setupLayers } from './setupLayers.js';
 import type { AppState, ConfigSlice } from './types.js';

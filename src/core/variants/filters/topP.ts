@@ -5,6 +5,9 @@ import { ZERO_STD } from '../../stats.js';
 import { type FilterResult, groupStats, selection } from './groups.js';
 import { asMany, type FilterVariant } from './variant.js';
 
+/** RAGEN-2's recommended share, the `filterTopP` field's default. */
+export const TOP_P_DEFAULT = 0.9;
+
 /**
  * Drops the groups with no reward variance, sorts the rest by variance (highest first; ties by
  * group index), and keeps them in that order until their summed variance reaches `value` × the
