@@ -139,6 +139,17 @@ describe('the setup as layers', () => {
     expect(s().config.contextLength).toBe(256);
   });
 
+  it('an edit made while the base models load survives their arrival, an invalid one with its error', () => {
+    useApp.setState({ baseModels: [], baseModelsReady: false });
+    s().resolveSetup();
+    s().setField('groups', '0');
+    s().setField('seed', '5');
+    s().setBaseModels(MODELS);
+    expect(s().edits).toEqual({ groups: 0, seed: 5 });
+    expect(s().values.groups).toBe(0);
+    expect(error('groups')).toBeDefined();
+  });
+
   it('a hash edited in the open tab keeps the setup’s other fields and its value for a refused one', () => {
     s().setField('groups', '6');
     s().setField('seed', '5');

@@ -210,9 +210,11 @@ export const createConfigSlice: StateCreator<AppState, [], [], ConfigSlice> = (s
   },
   pruneEdits() {
     // A link read before the base models were known spells out their episode settings as edits;
-    // once they are known, an edit the setup would give anyway is no edit.
+    // once they are known, an edit the setup would give anyway is no edit. Against the values as
+    // edited, not the last valid config: an invalid edit (say groups 0, typed while the models
+    // loaded) differs from what the setup gives and stays, with its error.
     const s = get();
-    const edits = minimalEdits(s, s.config, s.edits, s.preset);
+    const edits = minimalEdits(s, s.values, s.edits, s.preset);
     if (Object.keys(edits).length < Object.keys(s.edits).length) set(resolved(s, s.preset, edits, s.drafts));
   },
 });
