@@ -4,7 +4,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { importCycles, importsOf, layerOf, layerViolations, type SourceFile } from './layers.js';
+import {
+  floorViolations,
+  importCycles,
+  importsOf,
+  layerOf,
+  layerViolations,
+  type SourceFile,
+} from './layers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,6 +30,34 @@ describe('layers', () => {
     const files = [...sources('src'), ...sources('scripts'), ...sources('tests')];
     expect(files.length).toBeGreaterThan(300);
     expect(layerViolations(files)).toEqual([]);
+  });
+
+  it('no core file imports a floor above its own, and every one stands on a floor', () => {
+    expect(floorViolations(sources('src'))).toEqual([]);
+  });
+
+  it('would find a climb to a higher floor, by a type too, and a file on no floor', () => {
+    const fake: SourceFile[] = [
+      { path: 'src/core/metrics/m.ts', text: "import type { T } from '../rl/rollout.js';" },
+      { path: 'src/core/rl/rollout.ts', text: "import { maskedMean } from '../variants/lossAggs.js';" },
+      { path: 'src/core/variants/lossAggs.ts', text: "import type { Config } from '../config.js';" },
+      { path: 'src/core/config.ts', text: '' },
+      { path: 'src/core/elsewhere.ts', text: '' },
+      { path: 'src/core/metrics/m.test.ts', text: "import { r } from '../rl/rollout.js';" },
+    ];
+    expect(floorViolations(fake)).toEqual([
+      {
+        file: 'src/core/metrics/m.ts',
+        spec: '../rl/rollout.js',
+        reason: 'floor metrics may not import floor rl',
+      },
+      {
+        file: 'src/core/variants/lossAggs.ts',
+        spec: '../config.js',
+        reason: 'floor variants may not import floor config',
+      },
+      { file: 'src/core/elsewhere.ts', spec: '', reason: 'stands on no floor of CORE_FLOORS' },
+    ]);
   });
 
   it('src has no import circle, type-only imports included', () => {

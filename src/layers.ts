@@ -120,6 +120,81 @@ export function layerViolations(files: readonly SourceFile[]): Violation[] {
   return out;
 }
 
+/**
+ * The floors inside core, lowest first (docs/architecture.md): a file may import its own floor and
+ * the floors below it, never one above. A floor is a list of paths (a folder ends in `/`); every
+ * core source file stands on one. The axes' rows (`variants/`) sit below `config.ts`, which lists
+ * their names; the metrics below the RL loop that writes them; presets, resolution and files on top.
+ */
+export const CORE_FLOORS: readonly { name: string; paths: readonly string[] }[] = [
+  {
+    name: 'base',
+    paths: [
+      'src/core/rng.ts',
+      'src/core/stats.ts',
+      'src/core/clock.ts',
+      'src/core/tokenizer.ts',
+      'src/core/parse.ts',
+      'src/core/prompt.ts',
+      'src/core/trajectory.ts',
+    ],
+  },
+  { name: 'variants', paths: ['src/core/variants/'] },
+  { name: 'config', paths: ['src/core/config.ts'] },
+  { name: 'model', paths: ['src/core/model/'] },
+  { name: 'metrics', paths: ['src/core/metrics/'] },
+  { name: 'rl', paths: ['src/core/rl/', 'src/core/sft/'] },
+  {
+    name: 'setup',
+    paths: [
+      'src/core/presetType.ts',
+      'src/core/ragenPresets.ts',
+      'src/core/presets.ts',
+      'src/core/resolve.ts',
+      'src/core/urlHash.ts',
+      'src/core/sweepPlan.ts',
+      'src/core/files/',
+    ],
+  },
+];
+
+/** The index in CORE_FLOORS of a core file's floor, or -1 when it stands on none. */
+function coreFloor(path: string): number {
+  return CORE_FLOORS.findIndex((f) =>
+    f.paths.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p)),
+  );
+}
+
+/**
+ * The imports of core's source files (tests and fixtures left out) that climb to a higher floor,
+ * and the core files that stand on no floor. Type-only imports count, as for the layers.
+ */
+export function floorViolations(files: readonly SourceFile[]): Violation[] {
+  const out: Violation[] = [];
+  const known = new Set(files.map((f) => f.path));
+  for (const file of files) {
+    if (!file.path.startsWith('src/core/') || /\.(test|fixture)\.tsx?$/.test(file.path)) continue;
+    const from = coreFloor(file.path);
+    if (from < 0) {
+      out.push({ file: file.path, spec: '', reason: 'stands on no floor of CORE_FLOORS' });
+      continue;
+    }
+    for (const spec of modulesOf(file.text)) {
+      if (!spec.startsWith('.')) continue;
+      const target = resolveFile(file.path, spec, known) ?? resolveRelative(file.path, spec);
+      const to = coreFloor(target);
+      if (to > from) {
+        out.push({
+          file: file.path,
+          spec,
+          reason: `floor ${CORE_FLOORS[from]?.name} may not import floor ${CORE_FLOORS[to]?.name}`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
 /** The file of `known` a relative specifier names: `./a.js` is `a.ts` or `a.tsx`. */
 function resolveFile(from: string, spec: string, known: ReadonlySet<string>): string | null {
   const base = resolveRelative(from, spec);

@@ -7,7 +7,7 @@ import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promis
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { type Config, FIELDS, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
-import { summaryFile } from '../../core/metrics/summaryFile.js';
+import { summaryFile } from '../../core/files/summaryFile.js';
 import { verdictText } from '../../core/metrics/verdict.js';
 import type { CheckpointManifest } from '../../core/model/checkpoint.js';
 import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';

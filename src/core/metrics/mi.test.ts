@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Trajectory, TurnRecord } from '../rl/rollout.js';
+import type { Trajectory, TurnRecord } from '../trajectory.js';
 import { miFromMatrix, miPairs } from './mi.js';
 
 describe('MI proxy', () => {

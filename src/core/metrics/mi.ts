@@ -7,7 +7,7 @@
 // uniquely and caps MI below log N, so N is the number of distinct first-turn prompts.
 import type { Model } from '../model/params.js';
 import { scoreSequences } from '../model/scoring.js';
-import type { Trajectory } from '../rl/rollout.js';
+import type { Trajectory } from '../trajectory.js';
 import { thinkTokenCount } from './rolloutMetrics.js';
 
 export interface ReasoningPair {

@@ -1,7 +1,7 @@
 // rollout/zeroStdShare (TRL's frac_reward_zero_std) by hand: the share of groups whose
 // rollouts all got the same reward.
 import { describe, expect, it } from 'vitest';
-import type { Trajectory } from '../rl/rollout.js';
+import type { Trajectory } from '../trajectory.js';
 import { rolloutMetrics } from './rolloutMetrics.js';
 
 const traj = (group: number, reward: number): Trajectory => ({

@@ -1,7 +1,7 @@
 // The rollout/* and reasoning/* metrics of one iteration's trajectories (keys.ts names them).
 
-import type { Trajectory } from '../rl/rollout.js';
 import { mean as meanOr, meanStd, ZERO_STD } from '../stats.js';
+import type { Trajectory } from '../trajectory.js';
 import { distinct2, modalShare, mutualInformation } from './reasoning.js';
 
 /** An empty iteration's metrics are 0, not NaN. */

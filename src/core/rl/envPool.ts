@@ -7,6 +7,9 @@
 // obstacles) replays one random stream for the whole group, and the in-group reward std measures
 // how much the rollouts disagree, not how lucky each was. `streamInstance` maps the
 // `groupStreams` switch onto each slot's reset `instance`.
+import type { ActionOutcome } from '../trajectory.js';
+
+export type { ActionOutcome } from '../trajectory.js';
 
 /** The part of an environment the rollout uses. */
 export interface EnvLike {
@@ -19,14 +22,6 @@ export interface EnvLike {
     info: { success: boolean; actionIsValid: boolean; actionIsEffective: boolean };
   };
   instruction(): string;
-}
-
-/** What one action did. */
-export interface ActionOutcome {
-  action: string;
-  reward: number;
-  valid: boolean;
-  effective: boolean;
 }
 
 /** The result of one turn's actions in one slot. */

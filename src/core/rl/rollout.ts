@@ -13,8 +13,11 @@ import { type ParsedResponse, parseResponse } from '../parse.js';
 import { buildSequence, type PromptTurn } from '../prompt.js';
 import type { Rng } from '../rng.js';
 import type { Tokenizer } from '../tokenizer.js';
-import type { ActionOutcome, EnvPool, TurnResult } from './envPool.js';
+import type { Trajectory } from '../trajectory.js';
+import type { EnvPool, TurnResult } from './envPool.js';
 import type { TurnSampler } from './splitSample.js';
+
+export type { Trajectory, TurnRecord } from '../trajectory.js';
 
 export interface RolloutSettings {
   maxTurns: number;
@@ -26,40 +29,6 @@ export interface RolloutSettings {
   /** 0 = greedy. */
   temperature: number;
   formatPenalty: number;
-}
-
-/** One turn of a trajectory, as recorded. */
-export interface TurnRecord {
-  observation: string;
-  actionsLeft: number;
-  /** The prompt the policy saw this turn (token ids). */
-  promptIds: number[];
-  responseIds: number[];
-  responseText: string;
-  /** Log-probs of the response tokens under the policy at sampling time. */
-  logps: number[];
-  parsed: ParsedResponse;
-  /** Actions sent to the env (empty when the answer was unusable). */
-  actions: string[];
-  outcomes: ActionOutcome[];
-  /** Sum of the env rewards of this turn. */
-  envReward: number;
-  /** The turn was penalised (malformed answer, no action, or an invalid action). */
-  penalised: boolean;
-  /** envReward − penalty. */
-  reward: number;
-}
-
-export interface Trajectory {
-  group: number;
-  seed: number;
-  instruction: string;
-  turns: TurnRecord[];
-  /** Σ env rewards − formatPenalty × penalised turns. */
-  reward: number;
-  success: boolean;
-  /** The episode ended in the environment (false when cut by the turn limit or budget). */
-  done: boolean;
 }
 
 /** Where each trajectory starts: its group and the seed shared by the group. */

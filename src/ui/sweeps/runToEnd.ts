@@ -2,10 +2,10 @@
 // its reports collected by run id (the page's own controller ignores ids it did not start), then
 // stored as a finished run in the Runs tab, and returned in the CLI's sweep layout.
 import type { Config } from '../../core/config.js';
+import { summaryFile } from '../../core/files/summaryFile.js';
 import type { SweepRunFiles } from '../../core/files/sweepBundle.js';
 import type { RunSummary } from '../../core/metrics/detector.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
-import { summaryFile } from '../../core/metrics/summaryFile.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
 import type { RunReport, TrainClient } from '../../workers/client.js';
 import { baseFor } from '../controller/baseFor.js';

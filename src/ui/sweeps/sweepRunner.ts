@@ -6,9 +6,9 @@
 // its result is saved to IndexedDB as soon as it finishes, so a cancelled or reloaded sweep
 // keeps what completed, and each finished run also lands in the Runs tab. A main-page run cannot start while a sweep runs (controller/runActions.ts).
 
+import { summaryFile as coreSummaryFile } from '../../core/files/summaryFile.js';
 import type { RunSummaryFile, SweepAxis, SweepRunFiles } from '../../core/files/sweepBundle.js';
 import type { RunSummary } from '../../core/metrics/detector.js';
-import { summaryFile as coreSummaryFile } from '../../core/metrics/summaryFile.js';
 import type { PlannedRun } from '../../core/sweepPlan.js';
 import type { TrainClient } from '../../workers/client.js';
 import { useApp } from '../store/index.js';

@@ -1,8 +1,8 @@
 // A run's summary.json, the same from `starpo train` and from a browser sweep, so the sweep
 // tables and bundles read one shape wherever a run came from.
 import type { Config } from '../config.js';
+import type { RunSummary } from '../metrics/detector.js';
 import { type StudyArm, studyArmOf } from '../rl/studyArms.js';
-import type { RunSummary } from './detector.js';
 
 // A type alias (not an interface) so it also fits record-typed readers of summary.json.
 export type SummaryFile = {

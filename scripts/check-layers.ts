@@ -1,0 +1,29 @@
+// The lint step's structure check (`npm run lint`): the layers of the tree (src/layers.ts LAYERS),
+// the floors inside core (CORE_FLOORS) and no import circle in src/; each offending import is
+// listed with its reason, and any fails the lint. src/layers.test.ts runs the same checks.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { floorViolations, importCycles, layerViolations, type SourceFile } from '../src/layers.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function sources(dir: string): SourceFile[] {
+  const out: SourceFile[] = [];
+  for (const e of readdirSync(join(root, dir), { withFileTypes: true, recursive: true })) {
+    if (!e.isFile() || !/\.(ts|tsx|mjs)$/.test(e.name)) continue;
+    const abs = join(e.parentPath, e.name);
+    out.push({ path: relative(root, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') });
+  }
+  return out;
+}
+
+const src = sources('src');
+const problems = [
+  ...layerViolations([...src, ...sources('scripts'), ...sources('tests')]),
+  ...floorViolations(src),
+].map((v) => `${v.file}${v.spec ? ` imports ${v.spec}` : ''}: ${v.reason}`);
+for (const c of importCycles(src, 'src')) problems.push(`import circle: ${c.join(' → ')}`);
+for (const p of problems) console.error(p);
+console.log(`layers: ${problems.length} problem(s) (layers, core floors, circles)`);
+if (problems.length > 0) process.exitCode = 1;
