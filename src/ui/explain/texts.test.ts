@@ -6,6 +6,11 @@ import { FIELDS } from '../../core/config.js';
 import { DETECTOR_SIGNALS, EchoTrapDetector } from '../../core/metrics/detector.js';
 import { METRICS } from '../../core/metrics/keys.js';
 import { PRESETS } from '../../core/presets.js';
+import { ESTIMATOR_VARIANTS } from '../../core/variants/estimators.js';
+import { FILTER_VARIANTS } from '../../core/variants/filters.js';
+import { LOSS_AGG_VARIANTS } from '../../core/variants/lossAggs.js';
+import { POLICY_LOSS_VARIANTS } from '../../core/variants/policyLosses.js';
+import { RATIO_LEVEL_VARIANTS } from '../../core/variants/ratioLevels.js';
 import {
   type Explanation,
   explain,
@@ -29,6 +34,23 @@ describe('explanations', () => {
   it('cover every config field', () => {
     const missing = FIELDS.map((f) => f.key).filter((k) => !complete(explain('field', k)));
     expect(missing).toEqual([]);
+  });
+
+  it('name every row of an axis in its setting’s explanation, in the row’s own words', () => {
+    const axes = {
+      advantage: ESTIMATOR_VARIANTS,
+      filterMode: FILTER_VARIANTS,
+      lossAgg: LOSS_AGG_VARIANTS,
+      ratioLevel: RATIO_LEVEL_VARIANTS,
+      policyLoss: POLICY_LOSS_VARIANTS,
+    };
+    for (const [field, rows] of Object.entries(axes)) {
+      const what = explain('field', field)?.what ?? '';
+      for (const r of rows) {
+        expect(r.help.startsWith(r.name), `${field} ${r.name}`).toBe(true);
+        expect(what, `${field} ${r.name}`).toContain(r.help);
+      }
+    }
   });
 
   it('cover every detector signal', () => {

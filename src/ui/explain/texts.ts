@@ -7,7 +7,11 @@
 // every key has an entry.
 
 import { ALGORITHMS } from '../../core/variants/algorithms.js';
+import { ESTIMATOR_VARIANTS } from '../../core/variants/estimators.js';
 import { FILTER_VARIANTS } from '../../core/variants/filters.js';
+import { LOSS_AGG_VARIANTS } from '../../core/variants/lossAggs.js';
+import { POLICY_LOSS_VARIANTS } from '../../core/variants/policyLosses.js';
+import { RATIO_LEVEL_VARIANTS } from '../../core/variants/ratioLevels.js';
 
 /** One explanation: what the thing is, why it matters here, and its formula if it has one. */
 export interface Explanation {
@@ -18,12 +22,24 @@ export interface Explanation {
 
 export type ExplainKind = 'metric' | 'field' | 'signal';
 
-/** The filter setting's explanation, one clause per filter (core/variants/filters/). */
-function filterModeText(): Explanation {
-  const why = FILTER_VARIANTS.flatMap((f) => (f.why ? [f.why] : [])).join('; ');
+/** One row of an axis as its setting's explanation reads it (core/variants/, each row's file). */
+interface AxisRow {
+  help: string;
+  why?: string;
+}
+
+const capitalised = (t: string) => `${t.charAt(0).toUpperCase()}${t.slice(1)}`;
+
+/**
+ * A setting's explanation made of its axis's rows: `lead` then one clause per row; `why` then each
+ * row's reason, so a new row brings its own words.
+ */
+function axisText(lead: string, rows: readonly AxisRow[], why: string, formula?: string): Explanation {
+  const reasons = rows.flatMap((r) => (r.why ? [r.why] : [])).join('; ');
   return {
-    what: `Which groups the update trains on: ${FILTER_VARIANTS.map((f) => f.help).join('; ')}.`,
-    why: `Groups with zero reward variance carry no task gradient, only KL and entropy pressure, which erases input dependence. ${why.charAt(0).toUpperCase()}${why.slice(1)}.`,
+    what: `${lead}: ${rows.map((r) => r.help).join('; ')}.`,
+    why: [why, reasons ? `${capitalised(reasons)}.` : ''].filter(Boolean).join(' '),
+    ...(formula ? { formula } : {}),
   };
 }
 
@@ -102,14 +118,14 @@ export const FIELD_TEXTS: Readonly<Record<string, Explanation>> = {
   groupStreams: { what: 'Whether the rollouts of one group share the environment’s random stream (payouts, slips, moving obstacles) or each draws its own.', why: 'RAGEN resets every rollout of a group with the same seed, so rollouts that act alike fare alike and the in-group reward std measures how much they disagree, not how lucky they were; independent streams add luck to it.' },
   rewardPlacement: { what: 'Where the reward enters the sequence: the trajectory’s sum on the last agent token (StarPO) or each turn’s reward at that turn’s end.', why: 'StarPO credits the whole trajectory at once; per-turn placement gives denser credit assignment.' },
   lossOnEnvTokens: { what: 'Whether the state and reward tokens written by the environment are included in the loss.', why: 'The paper’s runs trained on them too; off, only the agent’s own tokens are optimised.' },
-  advantage: { what: 'How advantages are computed: critic + GAE, group-normalised (GRPO), GAE over turns, or none (DPO).', why: 'GRPO needs no critic but gives zero advantage to a group with identical rewards; RAGEN found GRPO collapses earliest.', formula: 'GRPO: Aᵢ = (Rᵢ − mean_g R) / (std_g R + 1e-6)' },
+  advantage: axisText('How advantages are computed', ESTIMATOR_VARIANTS, 'The estimator decides whether a critic trains and what a group with identical rewards teaches.', 'GRPO: Aᵢ = (Rᵢ − mean_g R) / (std_g R + 1e-6)'),
   normAdvByStd: { what: 'Whether GRPO divides each reward’s distance from its group’s mean by the group’s reward std (on), or leaves it as R − mean (off: Dr. GRPO).', why: 'Dividing by the std gives a group whose rewards barely differ as large an update as a clearly split one — Dr. GRPO argues this biases the update toward easy and hopeless start states, and drops it. RAGEN v2 exposes it as norm_adv_by_std_in_grpo.', formula: 'on: Aᵢ = (Rᵢ − mean_g R)/(std_g R + 1e-6);  off: Aᵢ = Rᵢ − mean_g R' },
   gamma: { what: 'The discount factor γ of returns and GAE.', why: 'RAGEN uses γ = 1: the sequence is short and every turn counts.', formula: 'δₜ = rₜ + γ V(sₜ₊₁) − V(sₜ)' },
   lambda: { what: 'The GAE trace parameter λ.', why: 'λ = 1 (RAGEN) gives Monte-Carlo advantages R − V: unbiased, and as noisy as the critic is wrong.', formula: 'Aₜ = Σₖ (γλ)ᵏ δₜ₊ₖ' },
   whiten: { what: 'Normalise the critic’s advantages over the batch to mean 0, std 1.', why: 'When every reward is equal, A = R − V is pure critic noise, and whitening would scale that noise up to full-size updates — so it is skipped when reward std ≈ 0.', formula: 'A ← (A − mean A) / (std A + ε)' },
   criticWarmup: { what: 'Iterations that train only the critic before the first policy update.', why: 'An untrained critic wrecked StarPO-S in its first iterations at a large lr in the prototype: warm-up gives it time to fit.' },
   thinkingCritic: { what: 'Weight advantages by σ(a rule-based score of the thinking’s quality) — a proposal this playground tests, not in RAGEN’s paper.', why: 'Aims to reward reasoning that refers to the state; an experiment, not an established fix.', formula: 'A ← A · σ(q(think))' },
-  filterMode: filterModeText(),
+  filterMode: axisText('Which groups the update trains on', FILTER_VARIANTS, 'Groups with zero reward variance carry no task gradient, only KL and entropy pressure, which erases input dependence.'),
   filterTopP: { what: 'The top-p filter’s share: groups are kept, highest reward variance first, until their summed variance reaches this share of the batch’s total (less 0.01).', why: 'RAGEN-2 recommends 0.9: it drops the groups that add little signal without a fixed count. 1 keeps every group that has any variance.', formula: 'keep the fewest top groups with Σ var ≥ p · Σ_all var − 0.01' },
   filterRatio: { what: 'The share of groups the filter keeps (paper: 0.25).', why: 'Lower keeps only the most uncertain groups — stronger signal per sample, fewer samples.' },
   filterOrder: { what: 'Keep the groups with the highest reward std (the paper) or the lowest (reverse ablation).', why: 'The reverse ablation shows whether the variance itself is what helps.' },
@@ -120,9 +136,9 @@ export const FIELD_TEXTS: Readonly<Record<string, Explanation>> = {
   klCoef: { what: 'The weight of the KL to the frozen reference policy (vanilla 0.001, StarPO-S 0).', why: 'Removing the KL raised the peak and delayed collapse in the paper; RAGEN-2 explains it: when task gradients vanish, the regulariser erases input dependence.', formula: 'L ← L + β · KL(π ‖ π_ref)' },
   klEstimator: { what: 'How KL is estimated from samples: k1 = log r or k3 = r − 1 − log r (Schulman), with r = π_ref/π.', why: 'k3 is non-negative and lower-variance; k1 is unbiased but noisy.' },
   klMode: { what: 'Whether the KL to the reference is subtracted per token from the reward or added to the loss.', why: 'RAGEN’s PPO runs put it in the reward (verl apply_kl_penalty), where the critic and advantages carry it; its GRPO runs put it in the loss. In the loss, k1 on fresh samples has zero expected gradient.' },
-  lossAgg: { what: 'How per-token losses become one number: the mean over every masked token of the minibatch (token-mean), the mean of each sequence’s token mean (seq-mean-token-mean), or the mean of each sequence’s token sum (seq-mean-token-sum, Dr. GRPO).', why: 'token-mean weights long sequences more; seq-mean-token-mean weights every trajectory alike but gives each token of a long one less; seq-mean-token-sum removes that length bias (Dr. GRPO). RAGEN’s config uses token-mean.', formula: 'token-mean: Σᵢₜ mᵢₜ ℓᵢₜ / Σᵢₜ mᵢₜ;  seq-mean: (1/B) Σᵢ (Σₜ mᵢₜ ℓᵢₜ / Σₜ mᵢₜ);  seq-sum: (1/B) Σᵢ Σₜ mᵢₜ ℓᵢₜ' },
-  ratioLevel: { what: 'Where the importance ratio π/π_old is taken: per token (PPO, GRPO), or once per sequence as the geometric mean of its token ratios and clipped per sequence (GSPO).', why: 'GSPO argues that token ratios are noisy estimates for a reward given to the whole sequence, and that clipping them one by one destabilises training; one ratio per sequence matches the reward’s unit.', formula: 'sᵢ = exp((1/|yᵢ|) Σₜ log(π(yᵢₜ)/π_old(yᵢₜ)));  loss = −(1/B) Σᵢ min(sᵢ Aᵢ, clip(sᵢ, 1−ε_low, 1+ε_high) Aᵢ)' },
-  policyLoss: { what: 'The policy loss: the clipped surrogate (clip), or one of the two entropy-mechanism losses of Cui et al. (2025), as verl ships them: Clip-Cov detaches the gradient of a random few tokens whose covariance between log-probability and advantage lies in a band; KL-Cov drops the ratio clip and adds a KL penalty |log π − log π_old| on the tokens of highest covariance.', why: 'Entropy fell first in this playground’s trapped runs; these losses target entropy collapse at its source. Round 13 tests whether that prevents the echo trap (docs/echo-trap-round13.md).', formula: 'cov_t = (A_t − mean A)(log π_t − mean log π)' },
+  lossAgg: axisText('How per-token losses become one number', LOSS_AGG_VARIANTS, 'RAGEN’s config uses token-mean.', 'token-mean: Σᵢₜ mᵢₜ ℓᵢₜ / Σᵢₜ mᵢₜ;  seq-mean: (1/B) Σᵢ (Σₜ mᵢₜ ℓᵢₜ / Σₜ mᵢₜ);  seq-sum: (1/B) Σᵢ Σₜ mᵢₜ ℓᵢₜ'),
+  ratioLevel: axisText('Where the importance ratio π/π_old is taken', RATIO_LEVEL_VARIANTS, 'PPO and GRPO take one ratio per token.', 'sᵢ = exp((1/|yᵢ|) Σₜ log(π(yᵢₜ)/π_old(yᵢₜ)));  loss = −(1/B) Σᵢ min(sᵢ Aᵢ, clip(sᵢ, 1−ε_low, 1+ε_high) Aᵢ)'),
+  policyLoss: axisText('The policy loss, the clipped surrogate or one of the two entropy-mechanism losses of Cui et al. (2025) as verl ships them', POLICY_LOSS_VARIANTS, 'Entropy fell first in this playground’s trapped runs; these losses target entropy collapse at its source. Round 13 tests whether that prevents the echo trap (docs/echo-trap-round13.md).', 'cov_t = (A_t − mean A)(log π_t − mean log π)'),
   clipCovRatio: { what: 'Clip-Cov: the share of a step’s tokens whose gradient it detaches, at least one (verl and the paper: 0.0002).', why: 'At this playground’s sizes a step has about a thousand loss tokens, so the default detaches one token a step.' },
   clipCovLow: { what: 'Clip-Cov: a token is a candidate only when its covariance lies above this bound (verl: 1).', why: 'Leaves ordinary tokens alone; only strongly covarying ones are candidates.' },
   clipCovHigh: { what: 'Clip-Cov: … and below this bound (verl: 5).', why: 'Excludes extreme outliers from the random choice.' },

@@ -16,6 +16,7 @@ function tokenGaeAdvantages(x: EstimatorInput): EstimatedAdvantages {
 export const gae: EstimatorVariant<'gae'> = {
   name: 'gae',
   label: 'critic + GAE over the agent’s tokens',
+  help: 'gae (a critic and GAE over the agent’s tokens)',
   critic: true,
   samples: 'trajectory',
   ragen: 'gae',

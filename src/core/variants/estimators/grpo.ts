@@ -30,6 +30,8 @@ function grpoAdvantages(x: EstimatorInput): EstimatedAdvantages {
 export const grpo: EstimatorVariant<'grpo'> = {
   name: 'grpo',
   label: 'group-normalised rewards (GRPO)',
+  help: 'grpo (group-normalised rewards, no critic)',
+  why: 'GRPO needs no critic but gives zero advantage to a group with identical rewards; RAGEN found GRPO collapses earliest',
   critic: false,
   samples: 'trajectory',
   ragen: 'grpo',

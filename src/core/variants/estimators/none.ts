@@ -5,6 +5,7 @@ import { type EstimatorVariant, zeros } from './variant.js';
 export const none: EstimatorVariant<'none'> = {
   name: 'none',
   label: 'none: online DPO on each group’s best and worst trajectory',
+  help: 'none (online DPO on each group’s best and worst trajectory)',
   critic: false,
   samples: 'trajectory',
   ragen: null,

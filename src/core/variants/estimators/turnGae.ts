@@ -30,6 +30,7 @@ function turnGaeAdvantages(x: EstimatorInput): EstimatedAdvantages {
 export const turnGae: EstimatorVariant<'turn-gae'> = {
   name: 'turn-gae',
   label: 'critic + GAE over turns, one sample per turn',
+  help: 'turn-gae (a critic and GAE over turns)',
   critic: true,
   samples: 'turn',
   ragen: null,

@@ -45,6 +45,10 @@ export interface EstimatorVariant<Name extends string = string> {
   name: Name;
   /** One line for the form and docs. */
   label: string;
+  /** Its clause in the setting's explanation (ui/explain/texts.ts joins them), its name first. */
+  help: string;
+  /** Why one would pick it, a clause of the same explanation (absent for none). */
+  why?: string;
   /** Trains a critic (values, GAE, whitening of its advantages). */
   critic: boolean;
   /**

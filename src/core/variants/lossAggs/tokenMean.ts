@@ -8,6 +8,8 @@ import type { LossAggVariant } from './variant.js';
 export const tokenMean: LossAggVariant<'token-mean'> = {
   name: 'token-mean',
   label: 'Σ(x·mask)/Σmask over the minibatch (RAGEN, verl’s default)',
+  help: 'token-mean (the mean over every masked token of the minibatch; RAGEN’s config)',
+  why: 'token-mean weights long sequences more',
   perToken: true,
   weightBy: 'tokens',
   reduce: maskedMean,

@@ -15,6 +15,10 @@ export interface LossAggVariant<Name extends string = string> {
   name: Name;
   /** One line for the docs. */
   label: string;
+  /** Its clause in the setting's explanation (ui/explain/texts.ts joins them), its name first. */
+  help: string;
+  /** Why one would pick it, a clause of the same explanation (absent for none). */
+  why?: string;
   /**
    * Its value is a mean per token (of some weighting); false for a sum over each row's tokens,
    * whose entropy is then shown as the token mean instead (update.ts).

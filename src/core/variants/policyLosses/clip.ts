@@ -6,6 +6,7 @@ export const clip: PolicyLossVariant<'clip'> = {
   name: 'clip',
   label:
     'the clipped surrogate max(−A·r, −A·clip(r, 1 − ε_low, 1 + ε_high)), per token or per sequence (PPO, GRPO, GSPO)',
+  help: 'clip (the clipped surrogate)',
   verlMode: 'vanilla',
   selects: false,
   select: () => null,

@@ -16,6 +16,7 @@ function needRng(rng: Rng | null): Rng {
 export const clipCov: PolicyLossVariant<'clip-cov'> = {
   name: 'clip-cov',
   label: 'the clipped surrogate with the gradient of a random few high-covariance tokens detached (Clip-Cov)',
+  help: 'clip-cov (Clip-Cov detaches the gradient of a random few tokens whose covariance between log-probability and advantage lies in a band)',
   verlMode: 'clip_cov',
   selects: true,
   select: (x, s, rng) =>

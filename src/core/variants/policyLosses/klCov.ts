@@ -9,6 +9,7 @@ import type { PolicyLossVariant } from './variant.js';
 export const klCov: PolicyLossVariant<'kl-cov'> = {
   name: 'kl-cov',
   label: 'the unclipped surrogate −A·r plus β·|log r| on the top-covariance tokens (KL-Cov)',
+  help: 'kl-cov (KL-Cov drops the ratio clip and adds a KL penalty |log π − log π_old| on the tokens of highest covariance)',
   verlMode: 'kl_cov',
   selects: true,
   select: (x, s) => klCovSelection(x, s.klCovRatio),

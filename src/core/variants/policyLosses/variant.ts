@@ -33,6 +33,10 @@ export interface PolicyLossVariant<Name extends string = string> {
   name: Name;
   /** One line for the docs. */
   label: string;
+  /** Its clause in the setting's explanation (ui/explain/texts.ts joins them), its name first. */
+  help: string;
+  /** Why one would pick it, a clause of the same explanation (absent for none). */
+  why?: string;
   /** verl's actor_rollout_ref.actor.policy_loss.loss_mode. */
   verlMode: string;
   /** It picks tokens by covariance before the step (covSelect.ts); it then needs one ratio per token. */

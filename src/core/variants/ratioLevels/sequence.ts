@@ -40,6 +40,8 @@ export function sequencePolicyLoss(
 export const sequence: RatioLevelVariant<'sequence'> = {
   name: 'sequence',
   label: 'one ratio per sequence from its mean log-ratio, clipped per sequence, mean over sequences (GSPO)',
+  help: 'sequence (once per sequence, the geometric mean of its token ratios, clipped per sequence: GSPO)',
+  why: 'GSPO argues that token ratios are noisy estimates for a reward given to the whole sequence, and that clipping them one by one destabilises training; one ratio per sequence matches the reward’s unit',
   clipFracBy: 'rows',
   lossWeightBy: () => 'rows',
   policyLoss: (logp, oldLogp, adv, mask, clipLow, clipHigh) =>

@@ -33,6 +33,7 @@ export function tokenPolicyLoss(
 export const token: RatioLevelVariant<'token'> = {
   name: 'token',
   label: 'one ratio per token, the loss averaged by `lossAgg` (PPO, GRPO)',
+  help: 'token (one ratio per token: PPO, GRPO)',
   clipFracBy: 'tokens',
   lossWeightBy: (agg) => agg.weightBy,
   policyLoss: tokenPolicyLoss,

@@ -18,6 +18,10 @@ export interface RatioLevelVariant<Name extends string = string> {
   name: Name;
   /** One line for the docs. */
   label: string;
+  /** Its clause in the setting's explanation (ui/explain/texts.ts joins them), its name first. */
+  help: string;
+  /** Why one would pick it, a clause of the same explanation (absent for none). */
+  why?: string;
   /** Its clip fraction is a share of tokens (one ratio each) or of rows (one ratio per sequence). */
   clipFracBy: WeightBy;
   /** What its surrogate loss is a mean over, given the aggregation `agg` averaging its tokens. */
