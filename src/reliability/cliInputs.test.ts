@@ -6,10 +6,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveTrainConfig } from '../cli/commands/train.js';
 import { webshopSearchCommand } from '../cli/commands/webshop-search.js';
 import { MAX_LINE_CHARS } from '../cli/jsonl.js';
 import { runCommand } from '../cli/testing.js';
+import { resolveTrainConfig } from '../cli/trainConfig.js';
 import { MAX_CONFIG_FILE_BYTES } from '../core/config.js';
 
 const noBase = async () => null;

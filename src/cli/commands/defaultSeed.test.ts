@@ -11,7 +11,7 @@ import { plainSentence } from '../../core/metrics/verdict.js';
 import { PRESETS } from '../../core/presets.js';
 import { differingFields } from '../runDir.js';
 import { readRecordRows } from '../runRecords.js';
-import { baseLookup, resolveTrainConfig } from './train.js';
+import { baseLookup, resolveTrainConfig } from '../trainConfig.js';
 
 const RUN = 'results/echo-trap/round11/confirm-vanilla/custom/starpo-grpo/seed-303';
 

@@ -10,7 +10,8 @@ import { ALGORITHM_NAMES } from '../../core/config.js';
 import { BACKEND_MEMORY_BYTES, estimateRunMemory } from '../../core/model/memory.js';
 import { envIds } from '../../envs/registry.js';
 import { runCommand } from '../testing.js';
-import { baseLookup, resolveTrainConfig, trainCommand } from './train.js';
+import { baseLookup, resolveTrainConfig } from '../trainConfig.js';
+import { trainCommand } from './train.js';
 
 describe('a first run at the defaults', () => {
   it('admits every env × algorithm on WASM, its estimate within the budget', async () => {

@@ -14,7 +14,8 @@ import { choiceFlag, type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { runArmsStudy, STUDY_DIRS, STUDY_SEEDS } from '../study/armsStudy.js';
 import { runStudy, STUDY_ENVS } from '../study/study.js';
 import { runSweep, type SweepRun } from '../sweepRunner.js';
-import { baseLookup, resolveTrainConfig, TRAIN_FIELD_FLAGS } from './train.js';
+import { baseLookup, resolveTrainConfig } from '../trainConfig.js';
+import { TRAIN_FIELD_FLAGS } from './train.js';
 
 const SWEEP_FLAGS: FlagSpec[] = [
   { name: 'out', kind: 'string', help: 'output directory (required)' },

@@ -6,8 +6,9 @@ import { defaultConfig } from '../../core/config.js';
 import { UsageError } from '../command.js';
 import { parseFlags } from '../flags.js';
 import { runCommand, TINY_ROLLOUT_FLAGS, usageErrorOf } from '../testing.js';
+import { resolveTrainConfig } from '../trainConfig.js';
 import { trainMetrics } from '../trainTesting.js';
-import { resolveTrainConfig, trainCommand } from './train.js';
+import { trainCommand } from './train.js';
 
 const noBase = async () => null;
 

@@ -3,30 +3,27 @@
 // comes from `--config file.json`; the base model's episode settings come first, then the
 // algorithm's switches, then `--preset`, then the file, then the flags (core/resolve.ts). Writes <out>/config.json,
 // metrics.jsonl, events.jsonl, summary.json and checkpoints; progress with ETA on stderr.
-import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { type Config, FIELDS, formatErrors, MAX_CONFIG_FILE_BYTES } from '../../core/config.js';
+import { type Config, FIELDS } from '../../core/config.js';
 import { summaryFile } from '../../core/files/summaryFile.js';
 import { verdictText } from '../../core/metrics/verdict.js';
-import type { CheckpointManifest } from '../../core/model/checkpoint.js';
-import { BACKEND_MEMORY_BYTES } from '../../core/model/memory.js';
 import { PRESETS } from '../../core/presets.js';
-import { type BaseLayer, layersEnv, manifestLayer, resolveConfig } from '../../core/resolve.js';
 import { SecondWorkerLost } from '../../core/rl/criticPort.js';
 import { RunSession } from '../../core/rl/runSession.js';
 import { type SecondWorker, scheduleOf, WORKER_CHOICES, type WorkerChoice } from '../../core/rl/schedule.js';
 import type { Trainer } from '../../core/rl/trainer.js';
 import { inProcessPools } from '../../envs/pools.js';
-import { envIds } from '../../envs/registry.js';
 import { setupNodeBackend } from '../../workers/node/backend.js';
-import { indexBaseLayer, loadBase } from '../../workers/node/baseModel.js';
+import { loadBase } from '../../workers/node/baseModel.js';
 import { nodeSecondWorker } from '../../workers/node/nodeCritic.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
-import { fieldFlag, fieldValues, flagErrors } from '../fieldFlags.js';
+import { fieldFlag } from '../fieldFlags.js';
 import { type FlagSpec, flagHelp, parseFlags } from '../flags.js';
 import { progressLine } from '../progress.js';
 import { claimRunDir, type OutMode } from '../runDir.js';
+import { baseLookup, resolveTrainConfig } from '../trainConfig.js';
 
 /** One flag per config field, named by the field table. */
 export const TRAIN_FIELD_FLAGS: FlagSpec[] = FIELDS.map(fieldFlag);
@@ -71,56 +68,6 @@ const EXTRA_FLAGS: FlagSpec[] = [
 const FLAGS = [...EXTRA_FLAGS, ...TRAIN_FIELD_FLAGS];
 
 export const TRAIN_USAGE = `usage: npm run starpo -- train --env <id> --algo <name> --iters <n> --seed <s> --out <dir> [options]\n\n${flagHelp(FLAGS)}`;
-
-/** Parses `--config` (size-checked, a JSON object) into config fields, unvalidated. */
-async function readConfigFile(path: string): Promise<Record<string, unknown>> {
-  const cannotRead = (err: Error) => {
-    throw new UsageError(`--config: cannot read ${path}: ${err.message}`);
-  };
-  // Size first: an oversized (or endless, e.g. /dev/zero) file is refused before it is read.
-  const info = await stat(path).catch(cannotRead);
-  if (!info.isFile() || info.size > MAX_CONFIG_FILE_BYTES)
-    throw new UsageError(`--config: must be a file of at most ${MAX_CONFIG_FILE_BYTES} bytes`);
-  const text = await readFile(path, 'utf8').catch(cannotRead);
-  let file: unknown;
-  try {
-    file = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`--config: ${path} is not valid JSON: ${(err as Error).message}`);
-  }
-  if (!file || typeof file !== 'object' || Array.isArray(file))
-    throw new UsageError('--config: must hold a JSON object');
-  return file as Record<string, unknown>;
-}
-
-/** The base model's layer for an env and size (null: an untrained base). */
-export type BaseLookup = (env: string, size: string) => Promise<BaseLayer | null>;
-
-/**
- * Resolves the run's config through core/resolve: the base model's settings ← the algorithm
- * ← `--preset` ← the file ← the flags; errors name the flag.
- */
-export async function resolveTrainConfig(
-  flags: Record<string, string | number | boolean>,
-  lookupBase: BaseLookup,
-): Promise<Config> {
-  const file = typeof flags.config === 'string' ? await readConfigFile(flags.config) : {};
-  const fromFlags = fieldValues(flags);
-  const preset = typeof flags.preset === 'string' ? flags.preset : null;
-  if (preset !== null && !PRESETS[preset])
-    throw new UsageError(`--preset: "${preset}" is not a preset (known: ${Object.keys(PRESETS).join(', ')})`);
-  const edits = { ...file, ...fromFlags } as Partial<Config>;
-  const { env, modelSize } = layersEnv({ preset, edits });
-  const base = envIds().includes(env) ? await lookupBase(env, modelSize) : null;
-  // Node's 'auto' is WASM (workers/node/backend.ts); its heap has the browser's limit.
-  const backend = edits.backend === undefined || edits.backend === 'auto' ? 'wasm' : edits.backend;
-  const r = resolveConfig({ base, preset, edits }, envIds(), {
-    backend,
-    bytes: BACKEND_MEMORY_BYTES[backend],
-  });
-  if (r.errors.length > 0) throw new UsageError(formatErrors(flagErrors(r.errors)));
-  return r.values;
-}
 
 async function writeJsonl(path: string, rows: readonly object[]): Promise<void> {
   if (rows.length > 0) await appendFile(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
@@ -332,24 +279,4 @@ export const trainCommand: Command = {
 function outMode(flags: Record<string, unknown>): OutMode {
   if (flags.resume && flags.force) throw new UsageError('--resume and --force: give one of them');
   return flags.resume ? 'resume' : flags.force ? 'force' : 'new';
-}
-
-/**
- * Where a run's base model comes from, as config resolution sees it: an explicit checkpoint
- * (`--base path.json`), `random` (untrained: no layer), or the models index entry for the env
- * and size (none: untrained).
- */
-export function baseLookup(base: string | undefined, models: string | undefined): BaseLookup {
-  return async (env, size) => {
-    if (base === 'random') return null;
-    if (base) {
-      const manifest = JSON.parse(
-        await readFile(base, 'utf8').catch((err: Error) => {
-          throw new UsageError(`--base: cannot read ${base}: ${err.message}`);
-        }),
-      ) as CheckpointManifest;
-      return manifestLayer(manifest, base);
-    }
-    return indexBaseLayer(env, size, models);
-  };
 }

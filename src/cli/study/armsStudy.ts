@@ -12,11 +12,11 @@ import { STUDY_ARMS, type StudyArm } from '../../core/rl/studyArms.js';
 import { mean, signedRank } from '../../core/stats.js';
 import { envIds } from '../../envs/registry.js';
 import type { CliIo } from '../command.js';
-import { RESULTS_MARKER, roundReport, STUDY_MARKER, spliceBetween } from '../commands/echo-trap-round.js';
 import { runSweep } from '../sweepRunner.js';
 import { planArms } from './arms.js';
 import { type CalRun, finishedRuns } from './calibrate.js';
 import { judgeRun } from './round.js';
+import { RESULTS_MARKER, roundReport, STUDY_MARKER, spliceBetween } from './roundDocs.js';
 
 export interface ArmsStudyOptions {
   envs: readonly string[];

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
-import { confirmed } from '../commands/echo-trap-round.js';
 import type { CalRun } from './calibrate.js';
 import { cellSummary, collapseMode, judgeRun, runTable } from './round.js';
+import { confirmed } from './roundDocs.js';
 
 const config: Config = { ...defaultConfig(), groups: 8, groupSize: 4, iterations: 40 };
 
@@ -84,7 +84,7 @@ describe('round report', () => {
 
 describe('spliceBetween', () => {
   it('replaces the round section and keeps the study section after it', async () => {
-    const { spliceBetween } = await import('../commands/echo-trap-round.js');
+    const { spliceBetween } = await import('./roundDocs.js');
     const doc = '# D\n\npre\n\n<R>\nold\n\n<S>\nstudy\n';
     expect(spliceBetween(doc, '<R>', '<S>', '<R>\nnew')).toBe('# D\n\npre\n\n<R>\nnew\n\n<S>\nstudy\n');
     expect(spliceBetween('# D\n', '<R>', '<S>', '<R>\nnew')).toBe('# D\n\n<R>\nnew\n');
@@ -92,7 +92,7 @@ describe('spliceBetween', () => {
   });
 
   it("takes the study's vanilla and frozen arms from the confirmation's seeds and the later ones", async () => {
-    const { studySection } = await import('../commands/echo-trap-round.js');
+    const { studySection } = await import('./roundDocs.js');
     const seeds = (from: number, to: number, f: (i: number) => number) =>
       Array.from({ length: to - from + 1 }, (_, k) => run(from + k, f));
     const flat = () => 0.25;

@@ -11,8 +11,8 @@ import type { Config } from '../../core/config.js';
 import { runPath } from '../../core/files/sweepBundle.js';
 import { verdictOfRows } from '../../core/metrics/detector.js';
 import type { CliIo } from '../command.js';
-import { baseLookup, resolveTrainConfig } from '../commands/train.js';
 import { runState, runSweep, type SweepRun } from '../sweepRunner.js';
+import { baseLookup, resolveTrainConfig } from '../trainConfig.js';
 import { finishedRuns } from './calibrate.js';
 import type { LoadedPlan, PlanBatch, PlanCell } from './plan.js';
 import {

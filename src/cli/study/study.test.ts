@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parseStudyBands } from '../../core/metrics/studyBands.js';
 import { PRESETS } from '../../core/presets.js';
 import { sweepCommand } from '../commands/sweep.js';
-import { baseLookup } from '../commands/train.js';
 import { runCommand, TINY_ROLLOUT_FLAGS } from '../testing.js';
+import { baseLookup } from '../trainConfig.js';
 import { planStudy, studyPreset } from './study.js';
 import { lineChartSvg } from './svg.js';
 
