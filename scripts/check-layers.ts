@@ -1,22 +1,18 @@
 // The lint step's structure check (`npm run lint`): the layers of the tree (src/layers.ts LAYERS),
 // the floors inside core (CORE_FLOORS) and no import circle in src/; each offending import is
 // listed with its reason, and any fails the lint. src/layers.test.ts runs the same checks.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { floorViolations, importCycles, layerViolations, type SourceFile } from '../src/layers.js';
+import {
+  floorViolations,
+  importCycles,
+  layerViolations,
+  readSources,
+  type SourceFile,
+} from '../src/layers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function sources(dir: string): SourceFile[] {
-  const out: SourceFile[] = [];
-  for (const e of readdirSync(join(root, dir), { withFileTypes: true, recursive: true })) {
-    if (!e.isFile() || !/\.(ts|tsx|mjs)$/.test(e.name)) continue;
-    const abs = join(e.parentPath, e.name);
-    out.push({ path: relative(root, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') });
-  }
-  return out;
-}
+const sources = (dir: string): SourceFile[] => readSources(root, dir);
 
 const src = sources('src');
 const problems = [

@@ -1,7 +1,5 @@
 // The layers of docs/architecture.md hold over the whole tree, and the check would catch a file that
 // broke them (fed fake files, since the real tree must have none).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,20 +8,13 @@ import {
   importsOf,
   layerOf,
   layerViolations,
+  readSources,
   type SourceFile,
 } from './layers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function sources(dir: string): SourceFile[] {
-  const out: SourceFile[] = [];
-  for (const e of readdirSync(join(root, dir), { withFileTypes: true, recursive: true })) {
-    if (!e.isFile() || !/\.(ts|tsx|mjs)$/.test(e.name)) continue;
-    const abs = join(e.parentPath, e.name);
-    out.push({ path: relative(root, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') });
-  }
-  return out;
-}
+const sources = (dir: string): SourceFile[] => readSources(root, dir);
 
 describe('layers', () => {
   it('no file of src/, scripts/ or tests/ imports against them', () => {

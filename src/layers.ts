@@ -4,6 +4,8 @@
 // layer its own may not use is a violation, and so is a package a layer must not load (React,
 // zustand or IndexedDB below ui; Node built-ins in core and envs outside their tests).
 // Type-only imports count: a type from a higher layer ties the code to it just the same.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import ts from 'typescript';
 
 export type Layer =
@@ -89,6 +91,17 @@ export interface SourceFile {
   /** Repository-relative, POSIX separators: `src/core/rng.ts`. */
   path: string;
   text: string;
+}
+
+/** Every source file (.ts, .tsx, .mjs) under `dir` of the repository at `root`, read. */
+export function readSources(root: string, dir: string): SourceFile[] {
+  const out: SourceFile[] = [];
+  for (const e of readdirSync(join(root, dir), { withFileTypes: true, recursive: true })) {
+    if (!e.isFile() || !/\.(ts|tsx|mjs)$/.test(e.name)) continue;
+    const abs = join(e.parentPath, e.name);
+    out.push({ path: relative(root, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') });
+  }
+  return out;
 }
 
 export interface Violation {

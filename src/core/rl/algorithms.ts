@@ -3,12 +3,11 @@
 import type { Config } from '../config.js';
 import { ALGORITHMS } from '../variants/algorithms.js';
 import { estimatorOf } from '../variants/estimators.js';
+import { rowOf } from '../variants/registry.js';
 
 /** The config with `name`'s switches applied (other fields unchanged). */
 export function applyAlgorithm(config: Config, name: Config['algorithm']): Config {
-  const spec = ALGORITHMS[name];
-  if (!spec) throw new Error(`unknown algorithm "${name}"`);
-  return { ...config, ...spec.switches, algorithm: name };
+  return { ...config, ...rowOf(ALGORITHMS, name, 'algorithm').switches, algorithm: name };
 }
 
 /** Whether the config's advantage estimator trains a critic (core/variants/estimators). */

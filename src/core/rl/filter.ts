@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { ZERO_STD } from '../stats.js';
 import { groupStats } from '../variants/filters/groups.js';
 import { FILTERS, type FilterVariant, type GroupStats } from '../variants/filters.js';
+import { rowOf } from '../variants/registry.js';
 
 export { spreadGroups } from '../variants/filters/dynamic.js';
 export { filterGroups, groupStats } from '../variants/filters/groups.js';
@@ -42,9 +43,7 @@ export function groupsWithSpread(rewards: readonly (readonly number[])[]): numbe
 
 /** The filter a `filterMode` value names. */
 export function filterOf(mode: FilterMode): FilterVariant {
-  const f = FILTERS[mode];
-  if (!f) throw new Error(`unknown rollout filter "${mode}"`);
-  return f;
+  return rowOf(FILTERS, mode, 'rollout filter');
 }
 
 /** Share of groups whose rollouts all scored the same (std ≈ 0). */

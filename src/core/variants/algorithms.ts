@@ -11,7 +11,7 @@ import { starpoGspo } from './algorithms/starpoGspo.js';
 import { starpoPpo } from './algorithms/starpoPpo.js';
 import { starpoS } from './algorithms/starpoS.js';
 import { starpoSPlus } from './algorithms/starpoSPlus.js';
-import type { AlgorithmVariant } from './algorithms/variant.js';
+import { byName, namesOf } from './registry.js';
 
 export const ALGORITHM_VARIANTS = [
   ppoTurn,
@@ -28,14 +28,9 @@ export const ALGORITHM_VARIANTS = [
 export type AlgorithmName = (typeof ALGORITHM_VARIANTS)[number]['name'];
 
 /** The `algorithm` options, in the form's order. */
-export const ALGORITHM_NAMES = ALGORITHM_VARIANTS.map((a) => a.name) as unknown as readonly [
-  AlgorithmName,
-  ...AlgorithmName[],
-];
+export const ALGORITHM_NAMES = namesOf(ALGORITHM_VARIANTS);
 
 /** Each algorithm by its name. */
-export const ALGORITHMS = Object.fromEntries(ALGORITHM_VARIANTS.map((a) => [a.name, a])) as Readonly<
-  Record<AlgorithmName, AlgorithmVariant<AlgorithmName>>
->;
+export const ALGORITHMS = byName(ALGORITHM_VARIANTS);
 
 export type { AlgorithmVariant, Switches } from './algorithms/variant.js';

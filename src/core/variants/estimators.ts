@@ -8,27 +8,21 @@ import { grpo } from './estimators/grpo.js';
 import { none } from './estimators/none.js';
 import { turnGae } from './estimators/turnGae.js';
 import type { EstimatorVariant } from './estimators/variant.js';
+import { byName, namesOf, rowOf } from './registry.js';
 
 export const ESTIMATOR_VARIANTS = [gae, grpo, turnGae, none] as const;
 
 export type AdvantageName = (typeof ESTIMATOR_VARIANTS)[number]['name'];
 
 /** The `advantage` options, in the form's order. */
-export const ADVANTAGE_NAMES = ESTIMATOR_VARIANTS.map((e) => e.name) as unknown as readonly [
-  AdvantageName,
-  ...AdvantageName[],
-];
+export const ADVANTAGE_NAMES = namesOf(ESTIMATOR_VARIANTS);
 
 /** Each estimator by its name. */
-export const ESTIMATORS = Object.fromEntries(ESTIMATOR_VARIANTS.map((e) => [e.name, e])) as Readonly<
-  Record<AdvantageName, EstimatorVariant<AdvantageName>>
->;
+export const ESTIMATORS = byName(ESTIMATOR_VARIANTS);
 
 /** The estimator a config's `advantage` switch selects. */
 export function estimatorOf(config: { advantage: AdvantageName }): EstimatorVariant {
-  const e = ESTIMATORS[config.advantage];
-  if (!e) throw new Error(`unknown advantage estimator "${config.advantage}"`);
-  return e;
+  return rowOf(ESTIMATORS, config.advantage, 'advantage estimator');
 }
 
 export type {

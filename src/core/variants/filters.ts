@@ -7,22 +7,17 @@ import { off } from './filters/off.js';
 import { oversample } from './filters/oversample.js';
 import { subsample } from './filters/subsample.js';
 import { topP } from './filters/topP.js';
-import type { FilterVariant } from './filters/variant.js';
+import { byName, namesOf } from './registry.js';
 
 export const FILTER_VARIANTS = [off, subsample, oversample, topP, dynamic] as const;
 
 export type FilterName = (typeof FILTER_VARIANTS)[number]['name'];
 
 /** The `filterMode` options, in the form's order. */
-export const FILTER_NAMES = FILTER_VARIANTS.map((f) => f.name) as unknown as readonly [
-  FilterName,
-  ...FilterName[],
-];
+export const FILTER_NAMES = namesOf(FILTER_VARIANTS);
 
 /** Each filter by its name. */
-export const FILTERS = Object.fromEntries(FILTER_VARIANTS.map((f) => [f.name, f])) as Readonly<
-  Record<FilterName, FilterVariant<FilterName>>
->;
+export const FILTERS = byName(FILTER_VARIANTS);
 
 export { DYNAMIC_BATCHES } from './filters/dynamic.js';
 export type { FilterOrder, FilterResult, GroupStats } from './filters/groups.js';

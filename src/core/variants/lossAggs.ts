@@ -7,6 +7,7 @@ import { seqMeanTokenMean } from './lossAggs/seqMeanTokenMean.js';
 import { seqMeanTokenSum } from './lossAggs/seqMeanTokenSum.js';
 import { tokenMean } from './lossAggs/tokenMean.js';
 import type { LossAggVariant } from './lossAggs/variant.js';
+import { byName, namesOf, rowOf } from './registry.js';
 
 export const LOSS_AGG_VARIANTS = [tokenMean, seqMeanTokenMean, seqMeanTokenSum] as const;
 
@@ -14,21 +15,14 @@ export const LOSS_AGG_VARIANTS = [tokenMean, seqMeanTokenMean, seqMeanTokenSum] 
 export type LossAgg = (typeof LOSS_AGG_VARIANTS)[number]['name'];
 
 /** The `lossAgg` options, in the form's order. */
-export const LOSS_AGG_NAMES = LOSS_AGG_VARIANTS.map((a) => a.name) as unknown as readonly [
-  LossAgg,
-  ...LossAgg[],
-];
+export const LOSS_AGG_NAMES = namesOf(LOSS_AGG_VARIANTS);
 
 /** Each aggregation by its name. */
-export const LOSS_AGGS = Object.fromEntries(LOSS_AGG_VARIANTS.map((a) => [a.name, a])) as Readonly<
-  Record<LossAgg, LossAggVariant<LossAgg>>
->;
+export const LOSS_AGGS = byName(LOSS_AGG_VARIANTS);
 
 /** The aggregation a `lossAgg` value names. */
 export function lossAggOf(mode: LossAgg): LossAggVariant {
-  const a = LOSS_AGGS[mode];
-  if (!a) throw new Error(`unknown loss aggregation "${mode}"`);
-  return a;
+  return rowOf(LOSS_AGGS, mode, 'loss aggregation');
 }
 
 /** x [B, T] averaged over `mask` [B, T] as `mode` says. */

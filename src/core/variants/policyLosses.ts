@@ -8,27 +8,21 @@ import { clip } from './policyLosses/clip.js';
 import { clipCov } from './policyLosses/clipCov.js';
 import { klCov } from './policyLosses/klCov.js';
 import type { PolicyLossVariant } from './policyLosses/variant.js';
+import { byName, namesOf, rowOf } from './registry.js';
 
 export const POLICY_LOSS_VARIANTS = [clip, clipCov, klCov] as const;
 
 export type PolicyLossName = (typeof POLICY_LOSS_VARIANTS)[number]['name'];
 
 /** The `policyLoss` options, in the form's order. */
-export const POLICY_LOSS_NAMES = POLICY_LOSS_VARIANTS.map((p) => p.name) as unknown as readonly [
-  PolicyLossName,
-  ...PolicyLossName[],
-];
+export const POLICY_LOSS_NAMES = namesOf(POLICY_LOSS_VARIANTS);
 
 /** Each policy loss by its name. */
-export const POLICY_LOSSES = Object.fromEntries(POLICY_LOSS_VARIANTS.map((p) => [p.name, p])) as Readonly<
-  Record<PolicyLossName, PolicyLossVariant<PolicyLossName>>
->;
+export const POLICY_LOSSES = byName(POLICY_LOSS_VARIANTS);
 
 /** The row a `policyLoss` value names. */
 export function policyLossOf(name: PolicyLossName): PolicyLossVariant {
-  const p = POLICY_LOSSES[name];
-  if (!p) throw new Error(`unknown policy loss "${name}"`);
-  return p;
+  return rowOf(POLICY_LOSSES, name, 'policy loss');
 }
 
 export type { PolicyLossSettings, PolicyLossTensors, PolicyLossVariant } from './policyLosses/variant.js';

@@ -7,27 +7,21 @@ import type { LossAgg } from './lossAggs.js';
 import { sequence } from './ratioLevels/sequence.js';
 import { token } from './ratioLevels/token.js';
 import type { PolicyLossParts, RatioLevelVariant } from './ratioLevels/variant.js';
+import { byName, namesOf, rowOf } from './registry.js';
 
 export const RATIO_LEVEL_VARIANTS = [token, sequence] as const;
 
 export type RatioLevel = (typeof RATIO_LEVEL_VARIANTS)[number]['name'];
 
 /** The `ratioLevel` options, in the form's order. */
-export const RATIO_LEVEL_NAMES = RATIO_LEVEL_VARIANTS.map((r) => r.name) as unknown as readonly [
-  RatioLevel,
-  ...RatioLevel[],
-];
+export const RATIO_LEVEL_NAMES = namesOf(RATIO_LEVEL_VARIANTS);
 
 /** Each ratio level by its name. */
-export const RATIO_LEVELS = Object.fromEntries(RATIO_LEVEL_VARIANTS.map((r) => [r.name, r])) as Readonly<
-  Record<RatioLevel, RatioLevelVariant<RatioLevel>>
->;
+export const RATIO_LEVELS = byName(RATIO_LEVEL_VARIANTS);
 
 /** The ratio level a `ratioLevel` value names. */
 export function ratioLevelOf(level: RatioLevel): RatioLevelVariant {
-  const r = RATIO_LEVELS[level];
-  if (!r) throw new Error(`unknown ratio level "${level}"`);
-  return r;
+  return rowOf(RATIO_LEVELS, level, 'ratio level');
 }
 
 /**
