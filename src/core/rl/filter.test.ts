@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng.js';
-import { FILTER_NAMES, usesKeepRatio } from '../variants/filters.js';
-import {
-  dropOutliers,
-  FILTERS,
-  filterGroups,
-  groupsToKeep,
-  groupsToRollOut,
-  groupsWithSpread,
-  spreadGroups,
-  topPGroups,
-  zeroStdShare,
-} from './filter.js';
+import { spreadGroups } from '../variants/filters/dynamic.js';
+import { filterGroups } from '../variants/filters/groups.js';
+import { topPGroups } from '../variants/filters/topP.js';
+import { FILTER_NAMES, FILTERS, usesKeepRatio } from '../variants/filters.js';
+import { dropOutliers, groupsToKeep, groupsToRollOut, groupsWithSpread, zeroStdShare } from './filter.js';
 
 // Unbiased stds: g0 0, g1 0.57735, g2 0.5, g3 0.60759 (hand-computed).
 const rewards = [

@@ -9,12 +9,6 @@ import { groupStats } from '../variants/filters/groups.js';
 import { FILTERS, type FilterVariant, type GroupStats } from '../variants/filters.js';
 import { rowOf } from '../variants/registry.js';
 
-export { spreadGroups } from '../variants/filters/dynamic.js';
-export { filterGroups, groupStats } from '../variants/filters/groups.js';
-export { topPGroups } from '../variants/filters/topP.js';
-export type { FilterOrder, FilterResult, GroupStats } from '../variants/filters.js';
-export { FILTERS };
-
 export type FilterMode = Config['filterMode'];
 
 /** Groups rolled out per iteration (first batch) for P = `groups`: the filter's row says. */

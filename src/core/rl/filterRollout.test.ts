@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config.js';
 import { Rng } from '../rng.js';
-import { FILTERS } from './filter.js';
+import { FILTERS } from '../variants/filters.js';
 import { keptTrajectories, type RollGroups, rollOutForFilter } from './filterRollout.js';
 import type { Trajectory } from './rollout.js';
 
