@@ -1,20 +1,18 @@
-// The trainer: one iteration = rollout → periodic evaluation and MI (of the policy that made the
-// rollout, so iteration 0's are the base model's) → filter → old/ref log-probs and values →
-// advantages → update → metrics → detector events. It reports only through callbacks, stops
-// cleanly on request, and never applies a non-finite step: it restores the weights the
-// iteration started with and emits an error event instead (faults.ts); after three such
-// iterations in a row it pauses the run with a suggestion. Its rooms: the start seeds, step size
-// and rollout settings of an iteration (runSchedule.ts), the rollout filter's side
-// (filterRollout.ts), the measurements (measure.ts) and what runs beside the update, here or in a
-// second worker (besideUpdate.ts), scoring and the update (learnStep.ts), the checkpointed
-// position (trainingState.ts), what the page is shown (viewerSample.ts) and what a trainer is made
-// from (trainerSetup.ts); their types and functions that callers took from here are re-exported.
+// The trainer: a run's state around its iterations. One iteration — rollout, filter, score,
+// advantages, epochs, metrics — reads top to bottom in iteration.ts; what hangs on it is here: the
+// rollouts in this thread or split over two workers (splitSample.ts), the measurements beside the
+// update (besideUpdate.ts, measure.ts), the clock, and the fault guard: a non-finite step is never
+// applied — the weights go back to those the update started from and an error event says so
+// (faults.ts); after three such iterations in a row the run pauses with a suggestion. Also here:
+// live settings, the checkpointed position (trainingState.ts), resuming, the detector's events and
+// what the page is shown (viewerSample.ts). It reports only through callbacks and stops cleanly on
+// request; what a trainer is made from is trainerSetup.ts. Types and functions callers took from
+// here are re-exported.
 import * as tf from '@tensorflow/tfjs';
 import { now } from '../clock.js';
 import { type Config, formatErrors, validateConfig } from '../config.js';
 import { detectorOptionsFor, EchoTrapDetector, type RunSummary } from '../metrics/detector.js';
 import type { MetricRow } from '../metrics/keys.js';
-import { pairedSuccess, rolloutMetrics } from '../metrics/rolloutMetrics.js';
 import { Adam } from '../model/adam.js';
 import { gpuBytes } from '../model/gpuMemory.js';
 import { cloneModel, disposeModel, type Model } from '../model/params.js';
@@ -27,20 +25,13 @@ import { type CriticHost, localCritic } from './criticHost.js';
 import type { EnvPool } from './envPool.js';
 import type { EvalResult } from './evaluate.js';
 import { faultSuggestion, LastGoodWeights, MAX_CONSECUTIVE_FAULTS } from './faults.js';
-import { type FilterRollout, keptTrajectories, rollOutForFilter } from './filterRollout.js';
-import { isFrozenControl } from './frozenControl.js';
-import { checkedUpdate, type LearnModels, preparedBatch } from './learnStep.js';
-import { evaluateOn, miDue, writeMeasurements } from './measure.js';
-import { updateMetrics } from './optimize.js';
+import { type IterationHooks, type IterationParts, starpoIteration } from './iteration.js';
+import type { LearnModels } from './learnStep.js';
+import { evaluateOn, type Measured, writeMeasurements } from './measure.js';
+import type { UpdateReport } from './optimize.js';
 import type { ReferenceApart } from './referenceHost.js';
 import { type RolloutStart, rollout } from './rollout.js';
-import {
-  groupStarts,
-  rolloutSettings,
-  type StartSeeds,
-  startSeedsOf,
-  warmupLearningRate,
-} from './runSchedule.js';
+import { rolloutSettings, type StartSeeds, startSeedsOf } from './runSchedule.js';
 import { splitSampler } from './splitSample.js';
 import type { TrainerCallbacks, TrainerSetup } from './trainerSetup.js';
 import {
@@ -52,7 +43,7 @@ import {
   type TrainerParts,
   type TrainingState,
 } from './trainingState.js';
-import { reasoningOf, sampleOf } from './viewerSample.js';
+import { type BaseRollout, type MiSnapshot, reasoningOf, sampleOf } from './viewerSample.js';
 
 export { startSeedOf, warmupLearningRate } from './runSchedule.js';
 export type { TrainerCallbacks, TrainerEvent, TrainerSetup } from './trainerSetup.js';
@@ -248,63 +239,70 @@ export class Trainer {
     return { policy, reference, tok, pool, evalPool, apart: this.referenceApart, rollOutBase };
   }
 
+  /**
+   * One iteration (iteration.ts) with what hangs on it here: the rollouts on this thread or split
+   * over two workers, the measurements beside the update, the clock, the weights to return to
+   * after a non-finite update; then the row's machine keys, the detector, the viewer's sample and
+   * the checkpoint.
+   */
   private async iterate(): Promise<MetricRow> {
     const c = this.config;
     const it = this.iteration;
-    const row: MetricRow = { iteration: it };
     const t0 = now();
+    const ms = { rollout: 0, update: 0, measure: 0, scoring: null as number | null };
+    let u0 = 0;
+    let measuring: Promise<Measured> | null = null;
+    let measured: Measured = {};
+    let baseReasoning: BaseRollout | null = null;
+    let mi: MiSnapshot | undefined;
+    const hooks: IterationHooks = {
+      rollOut: (starts) => this.rollOut(this.policy, starts, this.streams.sampling),
+      rolledOut: async (trajectories) => {
+        ms.rollout = now() - t0;
+        if (this.unconfirmedUpdate) {
+          this.consecutiveErrors = 0;
+          this.unconfirmedUpdate = false;
+        }
+        // Iteration `it`'s measurements describe the policy that made its rollouts: taken here
+        // before the update, or in the second worker beside it (besideUpdate.ts).
+        const m0 = now();
+        const beside = this.beside();
+        ({ measured, measuring } = await startMeasurements(beside, trajectories, it, c));
+        if (this.cb.onSample)
+          baseReasoning = startBaseReasoning(beside, trajectories, it, c, this.streams.baseReasoning);
+        ms.measure = now() - m0;
+        u0 = now();
+        return { secondWorkerFree: !measuring };
+      },
+      scoring: async (work) => {
+        const s0 = now();
+        const result = await work();
+        ms.scoring = now() - s0;
+        return result;
+      },
+      policyUpdated: () => {
+        this.policyUpdates++;
+      },
+      guarded: (update) => this.guardedUpdate(it, update),
+      measured: async (row) => {
+        ms.update = now() - u0;
+        if (measuring) {
+          // The time this thread waited for the measurements, not the worker's time on them.
+          const w0 = now();
+          measured = await measuring;
+          ms.measure += now() - w0;
+        }
+        mi = writeMeasurements(row, measured, this.tok);
+      },
+    };
+    const { row, rolledOut } = await starpoIteration(this.iterationParts(), hooks);
 
-    // 1. Rollout: P groups × N rollouts (⌈P/ratio⌉ groups when oversampling), each group from
-    // one seed and, with shared streams, one env random stream (runSchedule.ts). DAPO's
-    // dynamic sampling rolls out P more groups while fewer than P have any reward spread.
-    const rolledOut = await rollOutForFilter(c, (from, count) =>
-      this.rollOut(this.policy, groupStarts(this.seeds, c, it, from, count), this.streams.sampling),
-    );
-    const { trajectories, stats } = rolledOut;
-    const rolloutMs = now() - t0;
-    if (this.unconfirmedUpdate) {
-      this.consecutiveErrors = 0;
-      this.unconfirmedUpdate = false;
-    }
-    Object.assign(row, rolloutMetrics(trajectories, this.tok.special['</think>']));
-    Object.assign(row, pairedSuccess(trajectories, c.groups));
-
-    // 2. Periodic evaluation and reasoning MI, before any update (measure.ts): iteration `it`'s
-    // measurements describe the policy that made its rollouts (iteration 0's are the base model's).
-    // A run without a critic on two workers takes them in its second worker, from a copy of these
-    // weights, while this thread scores and updates (that iteration its reference scoring stays here).
-    const m0 = now();
-    const beside = this.beside();
-    const { measured: here, measuring } = await startMeasurements(beside, trajectories, it, c);
-    let measured = here;
-    const stream = this.streams.baseReasoning;
-    const baseReasoning = this.cb.onSample ? startBaseReasoning(beside, trajectories, it, c, stream) : null;
-    let measureMs = now() - m0;
-
-    // 3–5. Filter, score, advantages, update — skipped by a frozen control (lr 0): its policy
-    // cannot move, so the iteration is a rollout and its measurements, at a fraction of the cost.
-    const u0 = now();
-    const learned: MetricRow = { iteration: it };
-    if (!isFrozenControl(c)) await this.learn(learned, rolledOut, it, !measuring);
-    else {
-      learned['rollout/filterKeptRatio'] = 1;
-      learned['actor/optimizerSteps'] = 0;
-      learned['actor/samplesPerStep'] = 0;
-    }
-    const updateMs = now() - u0;
-    if (measuring) {
-      // The time this thread waited for the measurements, not the worker's time on them.
-      const w0 = now();
-      measured = await measuring;
-      measureMs += now() - w0;
-    }
-    const mi = writeMeasurements(row, measured, this.tok);
-    Object.assign(row, learned);
-
-    // 6. The row: timings, throughput and memory beside the metrics; then the detector's events.
-    row['time/rolloutMs'] = rolloutMs;
-    row['time/updateMs'] = updateMs;
-    row['time/measureMs'] = measureMs;
+    // The row's machine keys: timings, throughput and memory; then the detector's events.
+    const { stats, trajectories } = rolledOut;
+    row['time/rolloutMs'] = ms.rollout;
+    row['time/updateMs'] = ms.update;
+    row['time/measureMs'] = ms.measure;
+    if (ms.scoring !== null) row['time/scoringMs'] = ms.scoring;
     row['perf/tokensPerSec'] = stats.sampleMs > 0 ? (1000 * stats.tokens) / stats.sampleMs : 0;
     row['perf/envStepsPerSec'] = stats.envMs > 0 ? (1000 * stats.envSteps) / stats.envMs : 0;
     row['memory/numTensors'] = tf.memory().numTensors;
@@ -324,39 +322,28 @@ export class Trainer {
     return row;
   }
 
+  /** What iteration `this.iteration` reads (iteration.ts). */
+  private iterationParts(): IterationParts {
+    const { config, iteration, tok, seeds, policyUpdates } = this;
+    const { filter, minibatches } = this.streams;
+    return {
+      config,
+      iteration,
+      tok,
+      models: this.parts(),
+      seeds,
+      streams: { filter, minibatches },
+      policyUpdates,
+    };
+  }
+
   /**
-   * The learning half of an iteration (steps 3–5 of `iterate`): the StarPO-S filter, the samples
-   * and their scores, advantages, and the update from a snapshot the weights can return to.
+   * The update from a snapshot the weights go back to when it is not finite (an error event, and
+   * the third in a row pauses the run); a finite one is confirmed by the next rollout.
    */
-  private async learn(
-    row: MetricRow,
-    rolledOut: FilterRollout,
-    it: number,
-    shareReference: boolean,
-  ): Promise<void> {
-    const c = this.config;
-    // 3. The rollout filter (filter.ts FILTERS: StarPO-S, top-p, dynamic sampling), then the 2σ drop.
-    const { kept, keptRatio } = keptTrajectories(rolledOut, c, this.streams.filter);
-    row['rollout/filterKeptRatio'] = keptRatio;
-    // Nothing kept (the top-p or dynamic filter found no group with any reward spread): no update.
-    if (kept.length === 0) {
-      row['actor/optimizerSteps'] = 0;
-      row['actor/samplesPerStep'] = 0;
-      return;
-    }
-    // 4. Samples, scores, advantages (the policy still has the weights that sampled).
-    const models = shareReference ? this.parts() : { ...this.parts(), referenceApart: null };
-    const prepared = await preparedBatch(row, kept, models, this.tok, c);
-    // 5. Update, from a snapshot we can return to; the LR warm-up counts policy updates.
+  private async guardedUpdate(it: number, update: () => Promise<UpdateReport>): Promise<UpdateReport> {
     this.lastGood.save();
-    const trainPolicy = it >= c.criticWarmup || !this.critic;
-    const lr = warmupLearningRate(c, this.policyUpdates);
-    if (trainPolicy) this.policyUpdates++;
-    // On MI iterations the update also measures RAGEN-2's gradient split (gradSplit.ts).
-    const report = await checkedUpdate(prepared, this.parts(), c, trainPolicy, this.streams.minibatches, {
-      lr,
-      gradientSplit: miDue(c, it),
-    });
+    const report = await update();
     if (report.nonFinite) {
       this.lastGood.restore();
       this.unconfirmedUpdate = false;
@@ -367,7 +354,7 @@ export class Trainer {
     } else {
       this.unconfirmedUpdate = true;
     }
-    Object.assign(row, updateMetrics(report));
+    return report;
   }
 
   /**
