@@ -23,7 +23,7 @@ describe('layers', () => {
     expect(layerViolations(files)).toEqual([]);
   });
 
-  it('no core file imports a floor above its own, and every one stands on a floor', () => {
+  it('no core or CLI file imports a floor above its own, and every one stands on a floor', () => {
     expect(floorViolations(sources('src'))).toEqual([]);
   });
 
@@ -35,6 +35,10 @@ describe('layers', () => {
       { path: 'src/core/config.ts', text: '' },
       { path: 'src/core/elsewhere.ts', text: '' },
       { path: 'src/core/metrics/m.test.ts', text: "import { r } from '../rl/rollout.js';" },
+      { path: 'src/cli/sweepRunner.ts', text: "import { runTraining } from './commands/train.js';" },
+      { path: 'src/cli/commands/train.ts', text: "import { runTraining } from '../runTraining.js';" },
+      { path: 'src/cli/runTraining.ts', text: '' },
+      { path: 'src/cli/newPiece.ts', text: '' },
     ];
     expect(floorViolations(fake)).toEqual([
       {
@@ -48,6 +52,12 @@ describe('layers', () => {
         reason: 'floor variants may not import floor config',
       },
       { file: 'src/core/elsewhere.ts', spec: '', reason: 'stands on no floor of CORE_FLOORS' },
+      {
+        file: 'src/cli/sweepRunner.ts',
+        spec: './commands/train.js',
+        reason: 'floor pieces may not import floor commands',
+      },
+      { file: 'src/cli/newPiece.ts', spec: '', reason: 'stands on no floor of CLI_FLOORS' },
     ]);
   });
 

@@ -133,13 +133,19 @@ export function layerViolations(files: readonly SourceFile[]): Violation[] {
   return out;
 }
 
+/** A floor of a folder: its name and its paths (a folder ends in `/`). */
+export interface Floor {
+  name: string;
+  paths: readonly string[];
+}
+
 /**
  * The floors inside core, lowest first (docs/architecture.md): a file may import its own floor and
  * the floors below it, never one above. A floor is a list of paths (a folder ends in `/`); every
  * core source file stands on one. The axes' rows (`variants/`) sit below `config.ts`, which lists
  * their names; the metrics below the RL loop that writes them; presets, resolution and files on top.
  */
-export const CORE_FLOORS: readonly { name: string; paths: readonly string[] }[] = [
+export const CORE_FLOORS: readonly Floor[] = [
   {
     name: 'base',
     paths: [
@@ -171,36 +177,73 @@ export const CORE_FLOORS: readonly { name: string; paths: readonly string[] }[] 
   },
 ];
 
-/** The index in CORE_FLOORS of a core file's floor, or -1 when it stands on none. */
-function coreFloor(path: string): number {
-  return CORE_FLOORS.findIndex((f) =>
-    f.paths.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p)),
-  );
+/**
+ * The floors inside the CLI, lowest first: the pieces every command shares (flags, the run
+ * directory, one run as `runTraining` makes it, a sweep's runner), then the study and pretraining
+ * machinery built on them, then the commands, then the entry point that lists them. A command
+ * never lends a piece to the floors below: a sweep runs its runs through `runTraining`, not
+ * through the `train` command.
+ */
+export const CLI_FLOORS: readonly Floor[] = [
+  {
+    name: 'pieces',
+    paths: [
+      'src/cli/command.ts',
+      'src/cli/fieldFlags.ts',
+      'src/cli/flags.ts',
+      'src/cli/jsonl.ts',
+      'src/cli/optionTable.ts',
+      'src/cli/progress.ts',
+      'src/cli/runDir.ts',
+      'src/cli/runRecords.ts',
+      'src/cli/trainConfig.ts',
+      'src/cli/runTraining.ts',
+      'src/cli/sweepRunner.ts',
+      'src/cli/testing.ts',
+    ],
+  },
+  { name: 'studies', paths: ['src/cli/study/', 'src/cli/pretrain/'] },
+  { name: 'commands', paths: ['src/cli/commands/', 'src/cli/trainTesting.ts'] },
+  { name: 'entry', paths: ['src/cli/main.ts'] },
+];
+
+/** The floor tables the lint holds folders to, by the folder under src/ they cover. */
+const FLOOR_TABLES: readonly { area: string; table: string; floors: readonly Floor[] }[] = [
+  { area: 'src/core/', table: 'CORE_FLOORS', floors: CORE_FLOORS },
+  { area: 'src/cli/', table: 'CLI_FLOORS', floors: CLI_FLOORS },
+];
+
+/** The index in `floors` of a file's floor, or -1 when it stands on none. */
+function floorIndex(floors: readonly Floor[], path: string): number {
+  return floors.findIndex((f) => f.paths.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p)));
 }
 
 /**
- * The imports of core's source files (tests and fixtures left out) that climb to a higher floor,
- * and the core files that stand on no floor. Type-only imports count, as for the layers.
+ * The imports of core's and the CLI's source files (tests and fixtures left out) that climb to a
+ * higher floor of their table, and the files that stand on no floor. Type-only imports count, as
+ * for the layers.
  */
 export function floorViolations(files: readonly SourceFile[]): Violation[] {
   const out: Violation[] = [];
   const known = new Set(files.map((f) => f.path));
   for (const file of files) {
-    if (!file.path.startsWith('src/core/') || /\.(test|fixture)\.tsx?$/.test(file.path)) continue;
-    const from = coreFloor(file.path);
+    const t = FLOOR_TABLES.find((x) => file.path.startsWith(x.area));
+    if (!t || /\.(test|fixture)\.tsx?$/.test(file.path)) continue;
+    const from = floorIndex(t.floors, file.path);
     if (from < 0) {
-      out.push({ file: file.path, spec: '', reason: 'stands on no floor of CORE_FLOORS' });
+      out.push({ file: file.path, spec: '', reason: `stands on no floor of ${t.table}` });
       continue;
     }
     for (const spec of modulesOf(file.text)) {
       if (!spec.startsWith('.')) continue;
       const target = resolveFile(file.path, spec, known) ?? resolveRelative(file.path, spec);
-      const to = coreFloor(target);
+      if (!target.startsWith(t.area)) continue;
+      const to = floorIndex(t.floors, target);
       if (to > from) {
         out.push({
           file: file.path,
           spec,
-          reason: `floor ${CORE_FLOORS[from]?.name} may not import floor ${CORE_FLOORS[to]?.name}`,
+          reason: `floor ${t.floors[from]?.name} may not import floor ${t.floors[to]?.name}`,
         });
       }
     }

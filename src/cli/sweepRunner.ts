@@ -15,8 +15,8 @@ import {
   tableMarkdown,
 } from '../core/files/sweepBundle.js';
 import type { CliIo } from './command.js';
-import { runTraining } from './commands/train.js';
 import { sameStoredConfig } from './runDir.js';
+import { runTraining } from './runTraining.js';
 
 /** One planned run. */
 export interface SweepRun {
