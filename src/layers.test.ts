@@ -23,7 +23,7 @@ describe('layers', () => {
     expect(layerViolations(files)).toEqual([]);
   });
 
-  it('no core or CLI file imports a floor above its own, and every one stands on a floor', () => {
+  it('no core, CLI or page file imports a floor above its own, and every one stands on a floor', () => {
     expect(floorViolations(sources('src'))).toEqual([]);
   });
 
@@ -39,6 +39,8 @@ describe('layers', () => {
       { path: 'src/cli/commands/train.ts', text: "import { runTraining } from '../runTraining.js';" },
       { path: 'src/cli/runTraining.ts', text: '' },
       { path: 'src/cli/newPiece.ts', text: '' },
+      { path: 'src/ui/store/index.ts', text: "import type { S } from '../fanout/fanoutRunner.js';" },
+      { path: 'src/ui/fanout/fanoutRunner.ts', text: "import { useStore } from '../store/index.js';" },
     ];
     expect(floorViolations(fake)).toEqual([
       {
@@ -58,6 +60,11 @@ describe('layers', () => {
         reason: 'floor pieces may not import floor commands',
       },
       { file: 'src/cli/newPiece.ts', spec: '', reason: 'stands on no floor of CLI_FLOORS' },
+      {
+        file: 'src/ui/store/index.ts',
+        spec: '../fanout/fanoutRunner.js',
+        reason: 'floor store may not import floor features',
+      },
     ]);
   });
 

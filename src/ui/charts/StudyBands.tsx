@@ -3,9 +3,9 @@
 // with a note when the study's file is missing or refused.
 import { useEffect, useMemo } from 'react';
 import { useApp } from '../store/index.js';
+import { loadStudyBands } from '../store/studyBandsSlice.js';
 import { CHARTS } from './chartSpecs.js';
 import { bandsForChart, type ChartBand } from './studyBandData.js';
-import { loadStudyBands } from './studyBandsSlice.js';
 
 /** The env the bands are for: the shown run's, else the one set up for the next run. */
 function useBandEnv(): string {

@@ -2,8 +2,8 @@
 // and widen the y range, and how a missing, HTML or malformed file is told apart from a good one.
 import { describe, expect, it } from 'vitest';
 import { STUDY_BANDS_FORMAT, type StudyBands } from '../../core/metrics/studyBands.js';
+import { bandsFromResponse } from '../store/studyBandsSlice.js';
 import { bandLegendText, bandsForChart, withBands } from './studyBandData.js';
-import { bandsFromResponse } from './studyBandsSlice.js';
 
 const CONFIG = { groups: 8, groupSize: 8, lr: 0.005, stepsPerIteration: 4, iterations: 80 };
 const success = { iteration: [0, 2], mean: [0.2, 0.4], lo: [0.1, 0.3], hi: [0.3, 0.9] };

@@ -1,9 +1,9 @@
 // Opening the compare view on stored runs: loads each run's rows and events from IndexedDB.
 import { flushWrites } from '../runs/runSaver.js';
 import { loadRun } from '../runs/runsDb.js';
+import type { CompareRun } from '../store/compareSlice.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
-import type { CompareRun } from './compareSlice.js';
 
 /** Opens the compare view on the stored runs `ids` (missing ones are skipped). */
 export async function compareStoredRuns(ids: readonly string[]): Promise<void> {

@@ -1,7 +1,8 @@
 // The small "?" beside a chart title, a setup field or an echo-trap marker: opens the
 // explanation popover for its items (texts.ts).
+
+import type { ExplainItem } from '../store/explainSlice.js';
 import { useApp } from '../store/index.js';
-import type { ExplainItem } from './explainSlice.js';
 
 export interface ExplainButtonProps {
   title: string;

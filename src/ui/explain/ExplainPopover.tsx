@@ -7,8 +7,8 @@ import { fieldByKey } from '../../core/config.js';
 import { metricByKey } from '../../core/metrics/keys.js';
 import { ALGORITHMS } from '../../core/variants/algorithms.js';
 import { useDialogFocus, useEscapeToClose } from '../components/OverlayPanel.js';
+import type { ExplainItem } from '../store/explainSlice.js';
 import { useApp } from '../store/index.js';
-import type { ExplainItem } from './explainSlice.js';
 import { explain, signalLabel } from './texts.js';
 
 function nameOf(item: ExplainItem): string {

@@ -12,6 +12,7 @@ import { FILTER_VARIANTS } from '../../core/variants/filters.js';
 import { LOSS_AGG_VARIANTS } from '../../core/variants/lossAggs.js';
 import { POLICY_LOSS_VARIANTS } from '../../core/variants/policyLosses.js';
 import { RATIO_LEVEL_VARIANTS } from '../../core/variants/ratioLevels.js';
+import type { ExplainKind } from '../store/explainSlice.js';
 
 /** One explanation: what the thing is, why it matters here, and its formula if it has one. */
 export interface Explanation {
@@ -19,8 +20,6 @@ export interface Explanation {
   why: string;
   formula?: string;
 }
-
-export type ExplainKind = 'metric' | 'field' | 'signal';
 
 /** One row of an axis as its setting's explanation reads it (core/variants/, each row's file). */
 interface AxisRow {

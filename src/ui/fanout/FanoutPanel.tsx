@@ -12,6 +12,7 @@ import { MetricChart } from '../charts/MetricChart.js';
 import { OverlayPanel } from '../components/OverlayPanel.js';
 import { PRESETS } from '../presets.js';
 import { presetEdited } from '../store/configSlice.js';
+import type { Lane } from '../store/fanoutSlice.js';
 import { useApp } from '../store/index.js';
 import { RUN_COLORS } from '../store/viewSlice.js';
 import {
@@ -21,7 +22,6 @@ import {
   runFanout,
   stopFanout,
 } from './fanoutRunner.js';
-import type { Lane } from './fanoutSlice.js';
 
 const SUCCESS = CHARTS.find((c) => c.id === 'success');
 const FROZEN_COLOR = '#9ca3af';

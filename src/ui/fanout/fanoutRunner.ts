@@ -8,11 +8,12 @@ import type { Config } from '../../core/config.js';
 import { FROZEN_CONTROL, isFrozenControl } from '../../core/rl/frozenControl.js';
 import { TrainClient } from '../../workers/client.js';
 import { refreshRuns } from '../runs/library.js';
+import type { Lane } from '../store/fanoutSlice.js';
 import { useApp } from '../store/index.js';
+import type { SweepRecord } from '../store/sweepSlice.js';
 import { runToEnd } from '../sweeps/runToEnd.js';
 import { refreshSweeps } from '../sweeps/sweepRunner.js';
-import { listSweeps, putSweep, type SweepRecord, uniqueSweepName } from '../sweeps/sweepsDb.js';
-import type { Lane } from './fanoutSlice.js';
+import { listSweeps, putSweep, uniqueSweepName } from '../sweeps/sweepsDb.js';
 
 /**
  * A group's stop switch, made by the panel for each group (never module state): Stop marks it

@@ -1,15 +1,15 @@
 // One zustand store built from slices (plain data only: never tensors, models or Workers).
 import { create } from 'zustand';
-import { createStudyBandsSlice } from '../charts/studyBandsSlice.js';
-import { createCompareSlice } from '../compare/compareSlice.js';
-import { createExplainSlice } from '../explain/explainSlice.js';
-import { createFanoutSlice } from '../fanout/fanoutSlice.js';
-import { createSweepSlice } from '../sweeps/sweepSlice.js';
-import { createTourSlice } from '../tour/tourSlice.js';
 import { createBackendSlice } from './backendSlice.js';
+import { createCompareSlice } from './compareSlice.js';
 import { createConfigSlice } from './configSlice.js';
+import { createExplainSlice } from './explainSlice.js';
+import { createFanoutSlice } from './fanoutSlice.js';
 import { createLibrarySlice } from './librarySlice.js';
 import { createRunSlice } from './runSlice.js';
+import { createStudyBandsSlice } from './studyBandsSlice.js';
+import { createSweepSlice } from './sweepSlice.js';
+import { createTourSlice } from './tourSlice.js';
 import type { AppState } from './types.js';
 import { createViewSlice } from './viewSlice.js';
 

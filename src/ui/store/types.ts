@@ -12,12 +12,12 @@ import type { FieldSource } from '../../core/resolve.js';
 import type { SampledTrajectory, TrainerEvent } from '../../core/rl/trainer.js';
 import type { BackendReport, StartupStatus } from '../../workers/backendInfo.js';
 import type { FaultKind, RunPhase, RunStartInfo, SelfCheckResult } from '../../workers/protocol.js';
-import type { StudyBandsSlice } from '../charts/studyBandsSlice.js';
-import type { CompareSlice } from '../compare/compareSlice.js';
-import type { ExplainSlice } from '../explain/explainSlice.js';
-import type { FanoutSlice } from '../fanout/fanoutSlice.js';
-import type { SweepSlice } from '../sweeps/sweepSlice.js';
-import type { TourSlice } from '../tour/tourSlice.js';
+import type { CompareSlice } from './compareSlice.js';
+import type { ExplainSlice } from './explainSlice.js';
+import type { FanoutSlice } from './fanoutSlice.js';
+import type { StudyBandsSlice } from './studyBandsSlice.js';
+import type { SweepSlice } from './sweepSlice.js';
+import type { TourSlice } from './tourSlice.js';
 
 // The setup (configSlice.ts).
 export interface ConfigSlice {

@@ -13,10 +13,11 @@ import { useController } from '../controller/context.js';
 import { download } from '../download.js';
 import { useApp } from '../store/index.js';
 import { setupLayers } from '../store/setupLayers.js';
+import type { SweepRecord } from '../store/sweepSlice.js';
 import { importBundle } from './bundleImport.js';
 import { SweepResults } from './SweepResults.js';
 import { refreshSweeps } from './sweepRunner.js';
-import { deleteSweep, markSweepsInterrupted, type SweepRecord } from './sweepsDb.js';
+import { deleteSweep, markSweepsInterrupted } from './sweepsDb.js';
 
 function AxisInput({
   n,

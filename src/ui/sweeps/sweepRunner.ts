@@ -12,8 +12,9 @@ import type { RunSummary } from '../../core/metrics/detector.js';
 import type { PlannedRun } from '../../core/sweepPlan.js';
 import type { TrainClient } from '../../workers/client.js';
 import { useApp } from '../store/index.js';
+import type { SweepRecord } from '../store/sweepSlice.js';
 import { runToEnd } from './runToEnd.js';
-import { listSweeps, putSweep, type SweepRecord, uniqueSweepName } from './sweepsDb.js';
+import { listSweeps, putSweep, uniqueSweepName } from './sweepsDb.js';
 
 /** A sweep's cancel state, one per controller (controller/state.ts), never module state. */
 export interface SweepControl {

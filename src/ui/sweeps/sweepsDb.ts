@@ -2,23 +2,7 @@
 // axes, seeds and every finished run's config, metric rows, events and summary — small for
 // the tiny runs a browser sweep makes. Saved after each run, so a reload keeps what finished.
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
-import type { SweepAxis, SweepRunFiles } from '../../core/files/sweepBundle.js';
-
-export type SweepStatus = 'running' | 'finished' | 'stopped' | 'imported' | 'interrupted';
-
-export interface SweepRecord {
-  id: string;
-  name: string;
-  createdAt: number;
-  status: SweepStatus;
-  axes: SweepAxis[];
-  seeds: number[];
-  /** Runs planned (0 for imports). */
-  planned: number;
-  runs: SweepRunFiles[];
-  /** Why it stopped before its plan was done (absent when it finished or was cancelled). */
-  reason?: string;
-}
+import type { SweepRecord } from '../store/sweepSlice.js';
 
 interface SweepsSchema extends DBSchema {
   sweeps: { key: string; value: SweepRecord };

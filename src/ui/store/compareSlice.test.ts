@@ -1,7 +1,7 @@
 // The compare view never opens over the sweeps dialog: opened from a sweep cell it takes the
 // dialog's place, and closing it goes back to the dialog; opened elsewhere it leaves it alone.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useApp } from '../store/index.js';
+import { useApp } from './index.js';
 
 beforeEach(() => {
   useApp.setState({ compareView: null, sweepsOpen: false });

@@ -1,7 +1,24 @@
 // Sweeps as the UI sees them: the dialog open or not, the stored sweeps, the one shown, and the
 // progress of the sweep running in the train worker (one run at a time).
 import type { StateCreator } from 'zustand';
-import type { SweepRecord } from './sweepsDb.js';
+import type { SweepAxis, SweepRunFiles } from '../../core/files/sweepBundle.js';
+
+/** A stored sweep as its IndexedDB record holds it (ui/sweeps/sweepsDb.ts). */
+export type SweepStatus = 'running' | 'finished' | 'stopped' | 'imported' | 'interrupted';
+
+export interface SweepRecord {
+  id: string;
+  name: string;
+  createdAt: number;
+  status: SweepStatus;
+  axes: SweepAxis[];
+  seeds: number[];
+  /** Runs planned (0 for imports). */
+  planned: number;
+  runs: SweepRunFiles[];
+  /** Why it stopped before its plan was done (absent when it finished or was cancelled). */
+  reason?: string;
+}
 
 export interface SweepProgress {
   sweepId: string;

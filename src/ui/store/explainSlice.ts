@@ -1,7 +1,9 @@
 // Which explanation is open (at most one popover at a time): a list of (kind, key) items, e.g.
 // every metric a chart draws, or the one signal an echo-trap marker fired.
 import type { StateCreator } from 'zustand';
-import type { ExplainKind } from './texts.js';
+
+/** The three tables of explanations (ui/explain/texts.ts): metrics, settings, signals. */
+export type ExplainKind = 'metric' | 'field' | 'signal';
 
 export interface ExplainItem {
   kind: ExplainKind;

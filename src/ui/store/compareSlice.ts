@@ -6,7 +6,7 @@ import type { StateCreator } from 'zustand';
 import type { Config } from '../../core/config.js';
 import type { MetricRow } from '../../core/metrics/keys.js';
 import type { TrainerEvent } from '../../core/rl/trainer.js';
-import type { SweepSlice } from '../sweeps/sweepSlice.js';
+import type { SweepSlice } from './sweepSlice.js';
 
 /** One run in the compare view. */
 export interface CompareRun {
