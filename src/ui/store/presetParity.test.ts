@@ -10,7 +10,7 @@ import { envIds } from '../../envs/registry.js';
 import { indexBaseLayer, readModelIndex } from '../../workers/node/baseModel.js';
 import { useApp } from './index.js';
 
-/** What `train --preset <name>` resolves (cli/commands/train.ts resolveTrainConfig). */
+/** What `train --preset <name>` resolves (cli/trainConfig.ts resolveTrainConfig). */
 async function nodeConfig(name: string) {
   const { env, modelSize } = layersEnv({ preset: name, edits: {} });
   const base = await indexBaseLayer(env, modelSize, undefined);
