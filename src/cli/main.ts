@@ -46,6 +46,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   return runGuarded(command, rest, io);
 }
 
+// A reader that stops early (`results cat … | head -1`) closes the pipe: that is the end of the
+// output, not a fault.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(0);
+});
 const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
 main(process.argv.slice(2), io).then(
   (code) => {

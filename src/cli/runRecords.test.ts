@@ -1,12 +1,20 @@
-// The record reader sees the same text whether a record is plain or gzip'd, prefers the plain
-// file (a run in progress appends there), and names the path when neither exists; compressing a
-// record keeps its bytes and gives the same gzip every time.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// The record reader sees the same text whether a record is plain, brotli or gzip'd, prefers the
+// plain file (a run in progress appends there), then brotli, and names the path when none exists;
+// storing a record as brotli keeps its bytes, gives the same file every time, and re-stores a
+// gzip'd record the same way.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compressRecord, gzipRecord, hasRecord, readRecord, readRecordRows } from './runRecords.js';
+import {
+  brotliRecord,
+  compressRecord,
+  hasRecord,
+  readRecord,
+  readRecordRows,
+  recordFiles,
+} from './runRecords.js';
 
 const ROWS = '{"iteration":0,"rollout/successRate":0.25}\n\n{"iteration":1,"rollout/successRate":0.5}\n';
 
@@ -29,39 +37,61 @@ describe('readRecord', () => {
     expect(await hasRecord(dir, 'metrics.jsonl')).toBe(true);
   });
 
-  it('prefers the plain record over a gzip’d one beside it', async () => {
-    await writeFile(join(dir, 'events.jsonl.gz'), gzipSync('{"type":"old","iteration":0}\n'));
-    await writeFile(join(dir, 'events.jsonl'), '{"type":"new","iteration":0}\n');
-    expect(await readRecordRows(dir, 'events.jsonl')).toEqual([{ type: 'new', iteration: 0 }]);
+  it('reads a brotli record alone as its text', async () => {
+    await writeFile(join(dir, 'events.jsonl.br'), brotliRecord(Buffer.from(ROWS)));
+    expect(await readRecord(dir, 'events.jsonl')).toBe(ROWS);
+    expect(await hasRecord(dir, 'events.jsonl')).toBe(true);
   });
 
-  it('names the path when neither form exists, as a missing file', async () => {
+  it('prefers the plain record, then brotli, over the forms beside it', async () => {
+    await writeFile(join(dir, 'events.jsonl.gz'), gzipSync('{"type":"gz","iteration":0}\n'));
+    await writeFile(join(dir, 'events.jsonl.br'), brotliRecord(Buffer.from('{"type":"br","iteration":0}\n')));
+    expect(await readRecordRows(dir, 'events.jsonl')).toEqual([{ type: 'br', iteration: 0 }]);
+    await writeFile(join(dir, 'events.jsonl'), '{"type":"plain","iteration":0}\n');
+    expect(await readRecordRows(dir, 'events.jsonl')).toEqual([{ type: 'plain', iteration: 0 }]);
+  });
+
+  it('names the path when no form exists, as a missing file', async () => {
     const err = await readRecord(dir, 'metrics.jsonl').catch((e: NodeJS.ErrnoException) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as NodeJS.ErrnoException).code).toBe('ENOENT');
-    expect((err as Error).message).toBe(
-      `no ${join(dir, 'metrics.jsonl')} (nor ${join(dir, 'metrics.jsonl')}.gz)`,
-    );
+    const path = join(dir, 'metrics.jsonl');
+    expect((err as Error).message).toBe(`no ${path} (nor ${path}.br, nor ${path}.gz)`);
     expect(await hasRecord(dir, 'metrics.jsonl')).toBe(false);
+  });
+
+  it('lists every stored name of a record, plain first', () => {
+    expect(recordFiles('events.jsonl')).toEqual(['events.jsonl', 'events.jsonl.br', 'events.jsonl.gz']);
   });
 });
 
 describe('compressRecord', () => {
-  it('replaces the plain record by a gzip of the same bytes, the same gzip every time', async () => {
+  it('replaces the plain record by a brotli of the same bytes, the same file every time', async () => {
     await writeFile(join(dir, 'metrics.jsonl'), ROWS);
+    const br = brotliRecord(Buffer.from(ROWS));
     expect(await compressRecord(dir, 'metrics.jsonl')).toEqual({
       plain: Buffer.byteLength(ROWS),
-      gz: gzipRecord(Buffer.from(ROWS)).length,
+      stored: br.length,
+      from: '',
     });
-    await expect(readFile(join(dir, 'metrics.jsonl'))).rejects.toThrow(/ENOENT/);
-    const gz = await readFile(join(dir, 'metrics.jsonl.gz'));
-    expect(gunzipSync(gz).toString('utf8')).toBe(ROWS);
-    expect(gz.equals(gzipRecord(Buffer.from(ROWS)))).toBe(true);
-    expect(gz.readUInt32LE(4)).toBe(0); // no mtime in the header: byte-stable
+    expect(await readdir(dir)).toEqual(['metrics.jsonl.br']);
+    const stored = await readFile(join(dir, 'metrics.jsonl.br'));
+    expect(brotliDecompressSync(stored).toString('utf8')).toBe(ROWS);
+    expect(stored.equals(br)).toBe(true);
+    expect(stored.equals(brotliRecord(Buffer.from(ROWS)))).toBe(true);
     expect(await readRecord(dir, 'metrics.jsonl')).toBe(ROWS);
   });
 
-  it('does nothing without a plain record', async () => {
+  it('re-stores a gzip’d record as brotli and deletes the gzip', async () => {
+    await writeFile(join(dir, 'events.jsonl.gz'), gzipSync(ROWS, { level: 9 }));
+    expect((await compressRecord(dir, 'events.jsonl'))?.from).toBe('.gz');
+    expect(await readdir(dir)).toEqual(['events.jsonl.br']);
+    expect(await readRecord(dir, 'events.jsonl')).toBe(ROWS);
+  });
+
+  it('does nothing without a record, or with one already brotli', async () => {
+    expect(await compressRecord(dir, 'events.jsonl')).toBeNull();
+    await writeFile(join(dir, 'events.jsonl.br'), brotliRecord(Buffer.from(ROWS)));
     expect(await compressRecord(dir, 'events.jsonl')).toBeNull();
   });
 });

@@ -1,9 +1,12 @@
-// `results compress` gzips the records of finished runs only: a run without summary.json, or whose
-// summary counts other iterations than its rows (a run started again over a finished one), keeps
-// its plain records; a compressed run reads back row for row; a second pass changes nothing.
+// `results compress` stores the records of finished runs only as brotli: a run without
+// summary.json, or whose summary counts other iterations than its rows (a run started again over a
+// finished one), keeps its plain records; a compressed run reads back row for row; a run stored
+// gzip'd earlier is re-stored as brotli; a second pass changes nothing. `results cat` prints a
+// record in any form.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRecord } from '../runRecords.js';
 import { runCommand, usageErrorOf } from '../testing.js';
@@ -32,7 +35,7 @@ async function run(path: string, iterations?: number): Promise<string> {
 }
 
 describe('results compress', () => {
-  it('gzips a finished run’s records, leaves unfinished ones plain, and reads back the same', async () => {
+  it('stores a finished run’s records as brotli, leaves unfinished ones plain, and reads back the same', async () => {
     const done = await run('cell/seed-1', 2);
     const going = await run('cell/seed-2');
     const restarted = await run('cell/seed-3', 30);
@@ -42,29 +45,66 @@ describe('results compress', () => {
     expect(r.stderr).toContain(
       `skipped ${restarted}: summary.json counts 30 iterations, metrics.jsonl has 2 rows`,
     );
-    expect(r.stderr).toContain('1 finished run(s), 2 file(s)');
+    expect(r.stderr).toContain('1 finished run(s), 2 file(s) (0 from gzip)');
     expect((await readdir(done)).sort()).toEqual([
       'checkpoints',
       'config.json',
-      'events.jsonl.gz',
-      'metrics.jsonl.gz',
+      'events.jsonl.br',
+      'metrics.jsonl.br',
       'summary.json',
     ]);
     expect(await readRecord(done, 'metrics.jsonl')).toBe(METRICS);
     expect(await readRecord(done, 'events.jsonl')).toBe(EVENTS);
     for (const dir of [going, restarted]) {
       expect(await readFile(join(dir, 'metrics.jsonl'), 'utf8')).toBe(METRICS);
-      expect((await readdir(dir)).some((f) => f.endsWith('.gz'))).toBe(false);
+      expect((await readdir(dir)).some((f) => f.endsWith('.br'))).toBe(false);
     }
-    const gz = await readFile(join(done, 'metrics.jsonl.gz'));
+    const br = await readFile(join(done, 'metrics.jsonl.br'));
     const again = await runCommand(resultsCommand, ['compress', root]);
     expect(again.stderr).toContain('0 finished run(s), 0 file(s)');
-    expect((await readFile(join(done, 'metrics.jsonl.gz'))).equals(gz)).toBe(true);
+    expect((await readFile(join(done, 'metrics.jsonl.br'))).equals(br)).toBe(true);
+  });
+
+  it('re-stores a run gzip’d earlier as brotli, row for row', async () => {
+    const old = await run('cell/seed-4', 2);
+    for (const name of ['metrics.jsonl', 'events.jsonl']) {
+      await writeFile(join(old, `${name}.gz`), gzipSync(await readFile(join(old, name)), { level: 9 }));
+      await rm(join(old, name));
+    }
+    const r = await runCommand(resultsCommand, ['compress', old]);
+    expect(r.stderr).toContain('1 finished run(s), 2 file(s) (2 from gzip)');
+    expect((await readdir(old)).sort()).toEqual([
+      'checkpoints',
+      'config.json',
+      'events.jsonl.br',
+      'metrics.jsonl.br',
+      'summary.json',
+    ]);
+    expect(await readRecord(old, 'metrics.jsonl')).toBe(METRICS);
+  });
+});
+
+describe('results cat', () => {
+  it('prints a record’s text plain or stored, metrics by default', async () => {
+    const dir = await run('cell/seed-5', 2);
+    expect((await runCommand(resultsCommand, ['cat', dir])).stdout).toBe(METRICS);
+    await runCommand(resultsCommand, ['compress', dir]);
+    expect((await runCommand(resultsCommand, ['cat', dir])).stdout).toBe(METRICS);
+    expect((await runCommand(resultsCommand, ['cat', dir, 'events'])).stdout).toBe(EVENTS);
+  });
+
+  it('names what is wrong: no record, another word, no folder', async () => {
+    const empty = join(root, 'empty');
+    await mkdir(empty);
+    expect(await usageErrorOf(resultsCommand, ['cat', empty])).toContain(`${empty} holds no metrics.jsonl`);
+    expect(await usageErrorOf(resultsCommand, ['cat', empty, 'summary'])).toContain('(got "summary")');
+    expect(await usageErrorOf(resultsCommand, ['cat'])).toContain('give one run folder');
   });
 
   it('refuses a missing folder and a missing action', async () => {
     expect(await usageErrorOf(resultsCommand, ['compress', join(root, 'nope')])).toContain('no folder');
     expect(await usageErrorOf(resultsCommand, ['compress'])).toContain('give the folders');
-    expect(await usageErrorOf(resultsCommand, ['zip', root])).toContain('must be compress');
+    expect(await usageErrorOf(resultsCommand, ['zip', root])).toContain('must be compress, cat or rerun');
+    expect(await usageErrorOf(resultsCommand, ['toString', root])).toContain('must be compress');
   });
 });

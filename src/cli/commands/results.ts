@@ -1,6 +1,8 @@
 // `npm run starpo -- results compress <dir> [more dirs]`: stores the records of every finished
-// run under the folders named gzip'd (cli/runRecords.ts: metrics.jsonl → metrics.jsonl.gz, the
-// same for events.jsonl, each checked to gunzip to the original bytes before the plain file goes).
+// run under the folders named as brotli (cli/runRecords.ts: metrics.jsonl → metrics.jsonl.br, the
+// same for events.jsonl, each checked to decompress to the original bytes before the plain file
+// goes); a record stored gzip'd by an earlier version (.gz) is re-stored as brotli the same way.
+// `results cat <run dir> [metrics|events]` prints a record's text in whichever form it is stored.
 // A run is finished when its summary.json exists and counts as many iterations as its metrics have
 // rows; a run without one may still be appending to its records, and one whose summary disagrees
 // may be a run started again over a finished one (`train --force`), so both are left alone. Every
@@ -10,11 +12,14 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import {
+  BR,
   compressRecord,
   exists,
+  GZ,
   hasRecord,
   RECORDS,
   type RecordName,
+  readRecord,
   readRecordRows,
 } from '../runRecords.js';
 import { rerunRows } from './rerun.js';
@@ -26,8 +31,10 @@ export interface CompressTally {
   /** Runs holding a plain record but not finished (above), skipped, each with why. */
   unfinished: string[];
   files: number;
+  /** Of `files`, those re-stored from gzip. */
+  fromGz: number;
   plainBytes: number;
-  gzBytes: number;
+  storedBytes: number;
 }
 
 /** Why the run in `dir` is not finished, or null when it is. */
@@ -49,7 +56,8 @@ async function unfinishedWhy(dir: string): Promise<string | null> {
 /** Compresses the records of the finished run in `dir`, if it is one, and adds to `t`. */
 async function compressRun(dir: string, t: CompressTally): Promise<void> {
   const plain: RecordName[] = [];
-  for (const name of RECORDS) if (await exists(join(dir, name))) plain.push(name);
+  for (const name of RECORDS)
+    if ((await exists(join(dir, name))) || (await exists(join(dir, name + GZ)))) plain.push(name);
   if (plain.length === 0) return;
   const why = await unfinishedWhy(dir);
   if (why !== null) {
@@ -60,15 +68,16 @@ async function compressRun(dir: string, t: CompressTally): Promise<void> {
     const r = await compressRecord(dir, name);
     if (!r) continue;
     t.files++;
+    if (r.from === GZ) t.fromGz++;
     t.plainBytes += r.plain;
-    t.gzBytes += r.gz;
+    t.storedBytes += r.stored;
   }
   t.compressed++;
 }
 
 /** Compresses every finished run's records under `root` (checkpoints folders not entered). */
 export async function compressRuns(root: string, t?: CompressTally): Promise<CompressTally> {
-  const tally = t ?? { compressed: 0, unfinished: [], files: 0, plainBytes: 0, gzBytes: 0 };
+  const tally = t ?? emptyTally();
   await compressRun(root, tally);
   let entries: Dirent[];
   try {
@@ -98,25 +107,61 @@ async function rerunAction(args: string[], io: CliIo): Promise<number> {
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
+const emptyTally = (): CompressTally => ({
+  compressed: 0,
+  unfinished: [],
+  files: 0,
+  fromGz: 0,
+  plainBytes: 0,
+  storedBytes: 0,
+});
+
+/** `results compress <dir> [more dirs]`. */
+async function compressAction(dirs: string[], io: CliIo): Promise<number> {
+  if (dirs.length === 0 || dirs.some((d) => d.startsWith('--')))
+    throw new UsageError('results compress: give the folders to compress');
+  const tally = emptyTally();
+  for (const dir of dirs) await compressRuns(dir, tally);
+  for (const d of tally.unfinished) io.stderr.write(`skipped ${d}\n`);
+  io.stderr.write(
+    `results compress: ${tally.compressed} finished run(s), ${tally.files} file(s) (${tally.fromGz} from gzip), ${mb(tally.plainBytes)} of text → ${mb(tally.storedBytes)} brotli; ${tally.unfinished.length} unfinished skipped\n`,
+  );
+  return 0;
+}
+
+/** `results cat <run dir> [metrics|events]`: the record's text, in whichever form it is stored. */
+async function catAction(args: string[], io: CliIo): Promise<number> {
+  const [dir, which = 'metrics', ...more] = args;
+  const name = RECORDS.find((r) => r === `${which}.jsonl`);
+  if (!dir || dir.startsWith('--') || more.length > 0 || !name)
+    throw new UsageError(
+      `results cat: give one run folder, then optionally metrics or events${which !== 'metrics' && !name ? ` (got "${which}")` : ''}`,
+    );
+  if (!(await hasRecord(dir, name)))
+    throw new UsageError(`results cat: ${dir} holds no ${name} (plain, ${name}${BR} or ${name}${GZ})`);
+  io.stdout.write(await readRecord(dir, name));
+  return 0;
+}
+
+const ACTIONS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
+  compress: compressAction,
+  rerun: rerunAction,
+  cat: catAction,
+};
+
 export const resultsCommand: Command = {
   name: 'results',
   summary:
-    "store finished runs' records gzip'd (metrics.jsonl.gz, events.jsonl.gz); runs in progress untouched",
-  usage:
-    'usage: npm run starpo -- results compress <dir> [more dirs]\n       npm run starpo -- results rerun <run dir> [--iters N]  (train its first N iterations again, default 30, and compare every row but the machine keys)',
+    "store finished runs' records as brotli (metrics.jsonl.br, events.jsonl.br), print a record, or rerun a stored run",
+  usage: [
+    'usage: npm run starpo -- results compress <dir> [more dirs]  (finished runs only; gzip’d records re-stored too)',
+    '       npm run starpo -- results cat <run dir> [metrics|events]  (the record’s text, default metrics)',
+    '       npm run starpo -- results rerun <run dir> [--iters N]  (train its first N iterations again, default 30, and compare every row but the machine keys)',
+  ].join('\n'),
   async run(args, io) {
-    const [action, ...dirs] = args;
-    if (action === 'rerun') return rerunAction(dirs, io);
-    if (action !== 'compress')
-      throw new UsageError(`the first word must be compress or rerun (got "${action ?? ''}")`);
-    if (dirs.length === 0 || dirs.some((d) => d.startsWith('--')))
-      throw new UsageError('results compress: give the folders to compress');
-    const tally: CompressTally = { compressed: 0, unfinished: [], files: 0, plainBytes: 0, gzBytes: 0 };
-    for (const dir of dirs) await compressRuns(dir, tally);
-    for (const d of tally.unfinished) io.stderr.write(`skipped ${d}\n`);
-    io.stderr.write(
-      `results compress: ${tally.compressed} finished run(s), ${tally.files} file(s), ${mb(tally.plainBytes)} → ${mb(tally.gzBytes)}; ${tally.unfinished.length} unfinished skipped\n`,
-    );
-    return 0;
+    const [action, ...rest] = args;
+    const act = action !== undefined && Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+    if (!act) throw new UsageError(`the first word must be compress, cat or rerun (got "${action ?? ''}")`);
+    return act(rest, io);
   },
 };
