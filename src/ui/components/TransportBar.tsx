@@ -5,10 +5,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { BACKEND_CHOICES, fieldByKey } from '../../core/config.js';
 import { isSoftwareAdapter } from '../../workers/backendInfo.js';
-import { STOP_GRACE_MS } from '../../workers/client.js';
 import { useController } from '../controller/context.js';
 import { useApp } from '../store/index.js';
-import { RUN_STATUS } from '../store/runStatus.js';
+import { RUN_STATUS, type RunStatusSpec } from '../store/runStatus.js';
 import { etaText, msPerIteration } from './eta.js';
 
 const PHASE_TEXT: Record<string, string> = {
@@ -18,6 +17,18 @@ const PHASE_TEXT: Record<string, string> = {
   paused: 'Paused',
   finished: 'Finished',
 };
+
+/** The phase line: what the status says in place of the phase, else the phase in words. */
+function phaseText(
+  can: RunStatusSpec,
+  phase: string | null,
+  compiled: number | null,
+  runError: string | null,
+): string {
+  if (can.phaseLine) return can.phaseLine.text(runError);
+  if (phase === 'compiling' && compiled) return `${PHASE_TEXT.compiling} ${compiled} compiled so far`;
+  return phase ? (PHASE_TEXT[phase] ?? phase) : 'Ready';
+}
 
 /** Whether Start can be pressed now, and if not, why (the setup, the models, a group or a sweep). */
 function useStartState() {
@@ -40,35 +51,35 @@ function useStartState() {
           : '';
   const can = RUN_STATUS[status];
   const canStart = !blocked && !busy && can.canStart;
-  return { status, can, busy, blocked, reason, active: can.active, canStart };
+  return { can, busy, blocked, reason, active: can.active, canStart };
 }
 
 /**
  * Focus goes where the next action is: Start disables itself, so Pause takes the focus once the
  * run is running (it would otherwise fall to the page body).
  */
-function usePauseFocus(status: string, busy: boolean) {
+function usePauseFocus(training: boolean, busy: boolean) {
   const pauseRef = useRef<HTMLButtonElement>(null);
   const [focusPause, setFocusPause] = useState(false);
   useEffect(() => {
-    if (focusPause && status === 'running' && !busy) {
+    if (focusPause && training && !busy) {
       pauseRef.current?.focus();
       setFocusPause(false);
     }
-  }, [focusPause, status, busy]);
+  }, [focusPause, training, busy]);
   return { pauseRef, setFocusPause };
 }
 
 /** Start (Resume), Pause, Step, Stop, Reset. */
 function RunButtons() {
   const { pauseRun, resetRun, resumeRun, startRun, stepRun, stopRun } = useController();
-  const { status, can, busy, blocked, reason, canStart } = useStartState();
+  const { can, busy, blocked, reason, canStart } = useStartState();
   // A pause takes effect after the iteration in flight: say so until the run has paused.
   const [pausing, setPausing] = useState(false);
   useEffect(() => {
-    if (status !== 'running') setPausing(false);
-  }, [status]);
-  const { pauseRef, setFocusPause } = usePauseFocus(status, busy);
+    if (!can.training) setPausing(false);
+  }, [can.training]);
+  const { pauseRef, setFocusPause } = usePauseFocus(can.training, busy);
   return (
     <div className="transport-buttons" role="toolbar" aria-label="Run controls">
       <button
@@ -131,7 +142,7 @@ function RunButtons() {
 
 /** Iteration k of n, the progress bar, the time left (or per iteration) and the phase in words. */
 function ProgressBlock() {
-  const status = useApp((s) => s.runStatus);
+  const can = RUN_STATUS[useApp((s) => s.runStatus)];
   const iteration = useApp((s) => s.iteration);
   const phase = useApp((s) => s.phase);
   const compiled = useApp((s) => s.compiled);
@@ -139,8 +150,9 @@ function ProgressBlock() {
   const configPlanned = useApp((s) => s.config.iterations);
   const rows = useApp((s) => s.rows);
   const runError = useApp((s) => s.runError);
-  const planned = status === 'idle' ? configPlanned : runPlanned;
+  const planned = can.countsSetup ? configPlanned : runPlanned;
   const ms = msPerIteration(rows);
+  const phaseName = can.phaseLine ? (can.phaseLine.name ?? phase ?? 'idle') : (phase ?? 'idle');
   return (
     <div className="progress-block">
       <div className="progress" data-testid="progress">
@@ -149,28 +161,16 @@ function ProgressBlock() {
         </span>
         <progress max={Math.max(1, planned)} value={Math.min(iteration, planned)} aria-label="Progress" />
         <span className="eta" data-testid="eta">
-          {status === 'running'
-            ? etaText(ms, planned - iteration)
-            : ms
-              ? `${Math.round(ms)} ms/iteration`
-              : ''}
+          {can.training ? etaText(ms, planned - iteration) : ms ? `${Math.round(ms)} ms/iteration` : ''}
         </span>
       </div>
       <div
-        className={`phase phase-${status === 'failed' ? 'failed' : (phase ?? 'idle')}`}
+        className={`phase phase-${phaseName}`}
         data-testid="phase"
-        data-phase={status === 'failed' ? 'failed' : (phase ?? 'idle')}
+        data-phase={phaseName}
         aria-live="polite"
       >
-        {status === 'stopping'
-          ? `Stopping after this iteration (at most ${STOP_GRACE_MS / 1000} s)…`
-          : phase === 'compiling' && compiled
-            ? `${PHASE_TEXT.compiling} ${compiled} compiled so far`
-            : status === 'failed'
-              ? `Failed: ${runError ?? 'unknown error'}`
-              : phase
-                ? PHASE_TEXT[phase]
-                : 'Ready'}
+        {phaseText(can, phase, compiled, runError)}
       </div>
     </div>
   );

@@ -1,6 +1,8 @@
-// What each run status lets a person do, as one table: the transport bar's buttons read a row
-// instead of comparing the status's name with strings. A button is also off while the page is
-// busy, and Start and Step while the setup blocks them (TransportBar.tsx adds those).
+// What each run status lets a person do and what the transport bar says in it, as one table: the
+// bar's buttons, counter and phase line read a row instead of comparing the status's name with
+// strings. A button is also off while the page is busy, and Start and Step while the setup blocks
+// them (TransportBar.tsx adds those).
+import { STOP_GRACE_MS } from '../../workers/client.js';
 import type { RunStatus } from './types.js';
 
 export interface RunStatusSpec {
@@ -18,7 +20,18 @@ export interface RunStatusSpec {
   canReset: boolean;
   /** Start's tooltip. */
   startTitle: string;
+  /** Iterations are being run now: the bar shows the time left, Pause takes the focus, and a
+   *  pending "Pausing…" clears once the status leaves this row. */
+  training: boolean;
+  /** No run yet: the counter counts toward the setup's iterations, not a run's. */
+  countsSetup: boolean;
+  /** What the phase line says in this status in place of the worker's phase (given the run's
+   *  error), and the phase's name for the page's style and tests; null: the worker's phase. */
+  phaseLine: { name: string | null; text: (runError: string | null) => string } | null;
 }
+
+/** The fields every status but those named below shares. */
+const QUIET = { training: false, countsSetup: false, phaseLine: null } as const;
 
 const NEW_RUN = 'Start a new run with this setup';
 
@@ -32,6 +45,8 @@ export const RUN_STATUS: Readonly<Record<RunStatus, RunStatusSpec>> = {
     canStop: false,
     canReset: false,
     startTitle: NEW_RUN,
+    ...QUIET,
+    countsSetup: true,
   },
   starting: {
     active: true,
@@ -42,6 +57,7 @@ export const RUN_STATUS: Readonly<Record<RunStatus, RunStatusSpec>> = {
     canStop: true,
     canReset: true,
     startTitle: NEW_RUN,
+    ...QUIET,
   },
   running: {
     active: true,
@@ -52,6 +68,8 @@ export const RUN_STATUS: Readonly<Record<RunStatus, RunStatusSpec>> = {
     canStop: true,
     canReset: true,
     startTitle: NEW_RUN,
+    ...QUIET,
+    training: true,
   },
   paused: {
     active: true,
@@ -62,6 +80,7 @@ export const RUN_STATUS: Readonly<Record<RunStatus, RunStatusSpec>> = {
     canStop: true,
     canReset: true,
     startTitle: 'Continue training',
+    ...QUIET,
   },
   stopping: {
     active: true,
@@ -72,6 +91,11 @@ export const RUN_STATUS: Readonly<Record<RunStatus, RunStatusSpec>> = {
     canStop: false,
     canReset: true,
     startTitle: NEW_RUN,
+    ...QUIET,
+    phaseLine: {
+      name: null,
+      text: () => `Stopping after this iteration (at most ${STOP_GRACE_MS / 1000} s)…`,
+    },
   },
   finished: {
     active: false,
@@ -82,6 +106,7 @@ export const RUN_STATUS: Readonly<Record<RunStatus, RunStatusSpec>> = {
     canStop: false,
     canReset: true,
     startTitle: NEW_RUN,
+    ...QUIET,
   },
   failed: {
     active: false,
@@ -93,5 +118,7 @@ export const RUN_STATUS: Readonly<Record<RunStatus, RunStatusSpec>> = {
     canReset: true,
     startTitle:
       'Start a new run with this setup (a failed run is not resumed where it failed: its saved rows and last checkpoint stay in the run list, and the checkpoint can be chosen as the base model)',
+    ...QUIET,
+    phaseLine: { name: 'failed', text: (runError) => `Failed: ${runError ?? 'unknown error'}` },
   },
 };
