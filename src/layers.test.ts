@@ -41,6 +41,20 @@ describe('layers', () => {
       { path: 'src/cli/newPiece.ts', text: '' },
       { path: 'src/ui/store/index.ts', text: "import type { S } from '../fanout/fanoutRunner.js';" },
       { path: 'src/ui/fanout/fanoutRunner.ts', text: "import { useStore } from '../store/index.js';" },
+      // A widget of the panels' folder stands below the folder: a view may use it, not a panel.
+      { path: 'src/ui/tour/Tour.tsx', text: "import { OverlayPanel } from '../components/OverlayPanel.js';" },
+      { path: 'src/ui/components/OverlayPanel.tsx', text: '' },
+      {
+        path: 'src/ui/explain/ExplainPopover.tsx',
+        text: "import { Panel } from '../components/RunsPanel.js';",
+      },
+      { path: 'src/ui/components/RunsPanel.tsx', text: "import { v } from '../sweeps/SweepsDialog.js';" },
+      {
+        path: 'src/ui/sweeps/SweepsDialog.tsx',
+        text: "import { useController } from '../controller/context.js';",
+      },
+      { path: 'src/ui/sweeps/runToEnd.ts', text: "import { c } from '../controller/controller.js';" },
+      { path: 'src/ui/stray.ts', text: '' },
     ];
     expect(floorViolations(fake)).toEqual([
       {
@@ -63,8 +77,19 @@ describe('layers', () => {
       {
         file: 'src/ui/store/index.ts',
         spec: '../fanout/fanoutRunner.js',
-        reason: 'floor store may not import floor features',
+        reason: 'floor store may not import floor views',
       },
+      {
+        file: 'src/ui/explain/ExplainPopover.tsx',
+        spec: '../components/RunsPanel.js',
+        reason: 'floor explain may not import floor panels',
+      },
+      {
+        file: 'src/ui/sweeps/runToEnd.ts',
+        spec: '../controller/controller.js',
+        reason: 'floor sweep runner may not import floor controller',
+      },
+      { file: 'src/ui/stray.ts', spec: '', reason: 'stands on no floor of UI_FLOORS' },
     ]);
   });
 
