@@ -9,11 +9,12 @@ import { brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   brotliRecord,
+  compressedFiles,
   compressRecord,
   hasRecord,
   readRecord,
   readRecordRows,
-  recordFiles,
+  recordForm,
 } from './runRecords.js';
 
 const ROWS = '{"iteration":0,"rollout/successRate":0.25}\n\n{"iteration":1,"rollout/successRate":0.5}\n';
@@ -60,8 +61,15 @@ describe('readRecord', () => {
     expect(await hasRecord(dir, 'metrics.jsonl')).toBe(false);
   });
 
-  it('lists every stored name of a record, plain first', () => {
-    expect(recordFiles('events.jsonl')).toEqual(['events.jsonl', 'events.jsonl.br', 'events.jsonl.gz']);
+  it('lists a record’s compressed names, and names the form a reader takes', async () => {
+    expect(compressedFiles('events.jsonl')).toEqual(['events.jsonl.br', 'events.jsonl.gz']);
+    expect(await recordForm(dir, 'events.jsonl')).toBeNull();
+    await writeFile(join(dir, 'events.jsonl.gz'), gzipSync(ROWS));
+    expect(await recordForm(dir, 'events.jsonl')).toBe('.gz');
+    await writeFile(join(dir, 'events.jsonl.br'), brotliRecord(Buffer.from(ROWS)));
+    expect(await recordForm(dir, 'events.jsonl')).toBe('.br');
+    await writeFile(join(dir, 'events.jsonl'), ROWS);
+    expect(await recordForm(dir, 'events.jsonl')).toBe('');
   });
 });
 

@@ -26,8 +26,9 @@ const FORMS: readonly { suffix: string; decode: (bytes: Buffer) => Buffer }[] = 
   { suffix: GZ, decode: (b) => gunzipSync(b) },
 ];
 
-/** The stored names of record `name`, plain first: what a run started again must remove. */
-export const recordFiles = (name: RecordName): string[] => FORMS.map((f) => name + f.suffix);
+/** The names of record `name` compressed (brotli, gzip): what a run started again must remove. */
+export const compressedFiles = (name: RecordName): string[] =>
+  FORMS.filter((f) => f.suffix !== '').map((f) => name + f.suffix);
 
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
 
@@ -77,11 +78,19 @@ export async function readRecordRows<T>(dir: string, name: RecordName): Promise<
   return parseJsonl<T>(await readRecord(dir, name));
 }
 
+/**
+ * The suffix of the form a reader takes record `name` in `dir` from ('' plain, BR, GZ), or null
+ * when there is none (without reading it).
+ */
+export async function recordForm(dir: string, name: RecordName): Promise<string | null> {
+  const path = join(dir, name);
+  for (const form of FORMS) if (await exists(path + form.suffix)) return form.suffix;
+  return null;
+}
+
 /** Whether `dir` holds record `name` in any stored form (without reading it). */
 export async function hasRecord(dir: string, name: RecordName): Promise<boolean> {
-  const path = join(dir, name);
-  for (const form of FORMS) if (await exists(path + form.suffix)) return true;
-  return false;
+  return (await recordForm(dir, name)) !== null;
 }
 
 /**
@@ -112,8 +121,10 @@ export interface Stored {
  * null when the record is already brotli or absent.
  */
 export async function compressRecord(dir: string, name: RecordName): Promise<Stored | null> {
+  const form = await recordForm(dir, name);
+  if (form === null || form === BR) return null;
   const r = await recordBytes(dir, name);
-  if (!r || r.suffix === BR) return null;
+  if (!r) return null;
   const path = join(dir, name);
   const tmp = `${path}${BR}.tmp`;
   const br = brotliRecord(r.bytes);

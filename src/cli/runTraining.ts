@@ -20,7 +20,7 @@ import { nodeSecondWorker } from '../workers/node/nodeCritic.js';
 import type { CliIo } from './command.js';
 import { progressLine } from './progress.js';
 import { claimRunDir, type OutMode } from './runDir.js';
-import { RECORDS, recordFiles } from './runRecords.js';
+import { compressedFiles, RECORDS } from './runRecords.js';
 
 async function writeJsonl(path: string, rows: readonly object[]): Promise<void> {
   if (rows.length > 0) await appendFile(path, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
@@ -105,8 +105,8 @@ function stopOnSigint(session: RunSession, io: CliIo): () => void {
 async function startRunDir(out: string, config: Config): Promise<void> {
   // --force over an earlier run: nothing of it may be read as this one's (its summary, its
   // compressed records, its checkpoints for a later --resume).
-  const stored = RECORDS.flatMap((name) => recordFiles(name).slice(1));
-  for (const f of ['summary.json', ...stored]) await rm(join(out, f), { force: true });
+  for (const f of ['summary.json', ...RECORDS.flatMap(compressedFiles)])
+    await rm(join(out, f), { force: true });
   await rm(join(out, 'checkpoints'), { recursive: true, force: true });
   await mkdir(join(out, 'checkpoints'), { recursive: true });
   await writeFile(join(out, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);

@@ -14,13 +14,13 @@ import { type CliIo, type Command, UsageError } from '../command.js';
 import {
   BR,
   compressRecord,
-  exists,
   GZ,
   hasRecord,
   RECORDS,
   type RecordName,
   readRecord,
   readRecordRows,
+  recordForm,
 } from '../runRecords.js';
 import { rerunRows } from './rerun.js';
 
@@ -55,9 +55,12 @@ async function unfinishedWhy(dir: string): Promise<string | null> {
 
 /** Compresses the records of the finished run in `dir`, if it is one, and adds to `t`. */
 async function compressRun(dir: string, t: CompressTally): Promise<void> {
+  // Records not yet brotli: plain, or gzip'd by an earlier version.
   const plain: RecordName[] = [];
-  for (const name of RECORDS)
-    if ((await exists(join(dir, name))) || (await exists(join(dir, name + GZ)))) plain.push(name);
+  for (const name of RECORDS) {
+    const form = await recordForm(dir, name);
+    if (form !== null && form !== BR) plain.push(name);
+  }
   if (plain.length === 0) return;
   const why = await unfinishedWhy(dir);
   if (why !== null) {

@@ -152,7 +152,7 @@ function ProgressBlock() {
   const runError = useApp((s) => s.runError);
   const planned = can.countsSetup ? configPlanned : runPlanned;
   const ms = msPerIteration(rows);
-  const phaseName = can.phaseLine ? (can.phaseLine.name ?? phase ?? 'idle') : (phase ?? 'idle');
+  const phaseName = can.phaseLine?.name ?? phase ?? 'idle';
   return (
     <div className="progress-block">
       <div className="progress" data-testid="progress">
